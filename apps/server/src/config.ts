@@ -1,0 +1,132 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const optionalUrl = z
+  .string()
+  .url()
+  .optional()
+  .or(z.literal('').transform(() => undefined));
+
+const ConfigSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./.data'),
+  PUBLIC_URL: optionalUrl,
+  DATABASE_URL: optionalUrl,
+  REDIS_URL: optionalUrl,
+  STORAGE_URL: z.string().optional(),
+  /** Largest file one upload may carry (default 20 MiB). */
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(20 * 1024 * 1024),
+  /** File storage each domain may use, attachments and avatars together (default 1 GiB). */
+  STORAGE_QUOTA_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(1024 * 1024 * 1024),
+  SMTP_URL: optionalUrl,
+  MAIL_FROM: z.string().default('Assistente <no-reply@localhost>'),
+  SECRET_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9+/=_-]{32,}$/, 'SECRET_KEY must be at least 32 base64 characters')
+    .optional(),
+  ADMIN_EMAIL: z
+    .email()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  ADMIN_PASSWORD: z
+    .string()
+    .min(8, 'ADMIN_PASSWORD must have at least 8 characters')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  PREMIUM_DOMAINS: z
+    .string()
+    .default('')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((d) => d.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  OPENAI_API_KEY: z.string().optional(),
+  OPENAI_BASE_URL: optionalUrl,
+  ANTHROPIC_API_KEY: z.string().optional(),
+  OLLAMA_BASE_URL: optionalUrl,
+  DEFAULT_MODEL: z
+    .string()
+    .regex(/^[a-z0-9-]+:.+$/, 'DEFAULT_MODEL must look like provider:model')
+    .optional(),
+  /**
+   * Comma list of `host` or `host:port` patterns (`*.corp.example` allowed) that a domain Admin's
+   * provider base URL may point at even when it resolves to a private address (DESIGN §5).
+   */
+  PROVIDER_URL_ALLOWLIST: z
+    .string()
+    .default('')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((d) => d.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  /** Agents websocket: generations one user may run at once, and chat sends per minute. */
+  AGENT_MAX_CONCURRENT: z.coerce.number().int().min(1).max(1000).default(3),
+  AGENT_SENDS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
+  EDITOR_DEEP_LINK: z.string().url().default('vscode://assistente.assistente-vscode/auth-callback'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  RATE_LIMITS: z.enum(['on', 'off']).default('on'),
+  PROJECT_ID: z.string().default('assistente'),
+  IDENTITY_PRIVATE_KEY: z.string().optional(),
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v) => v === 'true' || v === '1'),
+  WEB_DIST: z.string().optional(),
+  /** Comma list of services this process hosts; all by default (DESIGN §1 scale-out). */
+  SERVICES: z
+    .string()
+    .default('all')
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z.enum([
+          'all',
+          'identity',
+          'accounts',
+          'chats',
+          'agents',
+          'codeassist',
+          'embedded',
+          'storage',
+          'web',
+        ]),
+      ),
+    ),
+  KEY_PREFIX: z.string().default('assistente:'),
+});
+
+export type Config = z.infer<typeof ConfigSchema> & { publicUrl: string; dataDir: string };
+
+/** Reads and validates the environment; throws one clear message naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const c = parsed.data;
+  const publicUrl = (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, '');
+  return { ...c, publicUrl, dataDir: path.resolve(c.DATA_DIR) };
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}

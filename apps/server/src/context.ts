@@ -1,0 +1,35 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { Config } from './config.ts';
+import type { Db } from './db/client.ts';
+import type { Bus } from './lib/bus.ts';
+import type { IdentityService } from './modules/identity/types.ts';
+import type { Mailer } from './modules/mail/types.ts';
+
+/** Everything a module needs, built once per process (or per test) and handed to every module. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  dbKind: 'pglite' | 'postgres';
+  log: FastifyBaseLogger;
+  bus: Bus;
+  /** Present when REDIS_URL is set: rate-limit and brute-force counters shared by replicas. */
+  redis?: Redis;
+  /** Prefix for every Redis key and channel, so runs sharing one Redis never meet. */
+  keyPrefix: string;
+  mailer: Mailer;
+  identity: IdentityService;
+}
+
+/** Channels on the bus. */
+export const Channels = {
+  /**
+   * `AuthInvalidateMessage` (plugins/auth.ts): `{ uid?, email?, domain?, all? }`. Published, on every
+   * replica, whenever an account's right to act may have changed: deactivation or deletion of a user
+   * (`email`, and `uid` of its identity account), a role, department or domain move (`email`), a
+   * session or every session of an account revoked, a password set (`uid`), a domain deactivated
+   * or its settings changed (`domain`). Holders of long-lived connections (the agents websocket)
+   * subscribe and re-check the matching connections with `resolveCaller`, closing those it refuses.
+   */
+  authInvalidate: 'auth.invalidate',
+} as const;

@@ -1,0 +1,51 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from './client.ts';
+
+describe('migrations', () => {
+  it('run on PGlite and leave every table in place', async () => {
+    const db = await openDatabase({});
+    const rows = await db.db.execute(
+      sql`select table_name from information_schema.tables where table_schema = 'public' order by 1`,
+    );
+    const names = (rows as unknown as { rows: Array<{ table_name: string }> }).rows.map((r) => r.table_name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'users',
+        'domains',
+        'departments',
+        'identity_accounts',
+        'identity_sessions',
+        'refresh_tokens',
+      ]),
+    );
+    await db.close();
+  });
+
+  // Only in the PostgreSQL test project (CI), so it never shows up as skipped.
+  if (process.env.TEST_DATABASE_URL && process.env.TEST_DB === 'postgres')
+    it('are safe when replicas start at once on PostgreSQL (advisory lock) and idempotent on restart', async () => {
+      const base = process.env.TEST_DATABASE_URL!;
+      const name = `t_${randomBytes(6).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: base });
+      await admin.connect();
+      await admin.query(`create database ${name}`);
+      const url = new URL(base);
+      url.pathname = `/${name}`;
+      try {
+        const replicas = await Promise.all(
+          [1, 2, 3].map(() => openDatabase({ url: url.toString(), poolSize: 2 })),
+        );
+        await Promise.all(replicas.map((r) => r.close()));
+        const again = await openDatabase({ url: url.toString(), poolSize: 2 });
+        const res = await again.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+        expect((res as unknown as { rows: Array<{ n: number }> }).rows[0]?.n).toBe(1);
+        await again.close();
+      } finally {
+        await admin.query(`drop database if exists ${name} with (force)`);
+        await admin.end();
+      }
+    });
+});

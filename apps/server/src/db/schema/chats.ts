@@ -1,0 +1,134 @@
+import { type SQL, sql } from 'drizzle-orm';
+import {
+  type AnyPgColumn,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
+import { timestamps } from './_helpers.ts';
+import { departments, domains, users } from './accounts.ts';
+
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/**
+ * Accent folding for full-text search, in plain SQL so PGlite and PostgreSQL agree without the
+ * unaccent extension. The search indexes and the search queries must use this exact expression.
+ */
+export const FOLD_FROM = 'ÁÀÂÃÄÅÉÈÊËÍÌÎÏÓÒÔÕÖÚÙÛÜÇÑÝáàâãäåéèêëíìîïóòôõöúùûüçñýÿ';
+export const FOLD_TO = 'AAAAAAEEEEIIIIOOOOOUUUUCNYaaaaaaeeeeiiiiooooouuuucnyy';
+export const searchVector = (column: SQL | AnyPgColumn) =>
+  sql`to_tsvector('simple', translate(${column}, ${sql.raw(`'${FOLD_FROM}'`)}, ${sql.raw(`'${FOLD_TO}'`)}))`;
+
+/** The open chat's parameters (the customParamsSidebar), kept per chat. */
+export type ChatParams = {
+  model?: string;
+  temperature?: number;
+  maxTokens?: number;
+  instructions?: string;
+};
+
+export type MessageUsage = { inputTokens: number; outputTokens: number; totalTokens: number };
+
+/** A santito: an assistant of a domain (DESIGN §7). */
+export const agents = pgTable(
+  'agents',
+  {
+    id: text('id').primaryKey(),
+    domainId: text('domain_id')
+      .notNull()
+      .references(() => domains.id, { onDelete: 'cascade' }),
+    authorId: text('author_id').notNull(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    /** An emoji, or the storage key of an uploaded image. */
+    avatar: text('avatar'),
+    /** Set when `avatar` is an uploaded image: its size counts against the domain's storage quota. */
+    avatarSize: integer('avatar_size'),
+    avatarContentType: text('avatar_content_type'),
+    instructions: text('instructions').notNull().default(''),
+    model: text('model'),
+    starters: jsonb('starters').$type<string[]>().notNull().default([]),
+    knowledge: jsonb('knowledge')
+      .$type<Array<{ kind: string; ref: string; title: string }>>()
+      .notNull()
+      .default([]),
+    visibility: text('visibility').$type<'domain' | 'department'>().notNull().default('domain'),
+    departmentId: text('department_id').references(() => departments.id, { onDelete: 'set null' }),
+    active: boolean('active').notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [index('agents_domain_name_idx').on(t.domainId, t.name, t.id)],
+);
+
+export const chats = pgTable(
+  'chats',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    domainId: text('domain_id').notNull(),
+    agentId: text('agent_id').references(() => agents.id, { onDelete: 'set null' }),
+    title: text('title').notNull().default(''),
+    pinned: boolean('pinned').notNull().default(false),
+    params: jsonb('params').$type<ChatParams>().notNull().default({}),
+    /** Soft delete, so the sidebar can offer undo; purged later. */
+    deletedAt: at('deleted_at'),
+    ...timestamps,
+  },
+  (t) => [
+    // The sidebar's order: pinned first, then newest first (keyset paging over these columns).
+    index('chats_user_list_idx').on(t.userId, t.pinned.desc(), t.updatedAt.desc(), t.id.desc()),
+    index('chats_title_fold_search_idx').using('gin', searchVector(t.title)),
+  ],
+);
+
+export const messages = pgTable(
+  'messages',
+  {
+    id: text('id').primaryKey(),
+    chatId: text('chat_id')
+      .notNull()
+      .references(() => chats.id, { onDelete: 'cascade' }),
+    /** The message this one answers or follows; edits and regenerations branch from it. */
+    parentId: text('parent_id'),
+    role: text('role').$type<'user' | 'assistant'>().notNull(),
+    content: text('content').notNull().default(''),
+    status: text('status')
+      .$type<'complete' | 'streaming' | 'stopped' | 'error'>()
+      .notNull()
+      .default('complete'),
+    model: text('model'),
+    usage: jsonb('usage').$type<MessageUsage>(),
+    error: text('error'),
+    attachmentIds: jsonb('attachment_ids').$type<string[]>().notNull().default([]),
+    ...timestamps,
+  },
+  (t) => [
+    index('messages_chat_created_idx').on(t.chatId, t.createdAt, t.id),
+    index('messages_content_fold_search_idx').using('gin', searchVector(t.content)),
+  ],
+);
+
+export const attachments = pgTable(
+  'attachments',
+  {
+    id: text('id').primaryKey(),
+    chatId: text('chat_id')
+      .notNull()
+      .references(() => chats.id, { onDelete: 'cascade' }),
+    userId: text('user_id').notNull(),
+    domainId: text('domain_id').notNull(),
+    /** The uploaded file name: metadata only, never a path. */
+    name: text('name').notNull(),
+    contentType: text('content_type').notNull(),
+    size: integer('size').notNull(),
+    storageKey: text('storage_key').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('attachments_chat_idx').on(t.chatId), index('attachments_domain_idx').on(t.domainId)],
+);

@@ -1,0 +1,316 @@
+import type {
+  Department,
+  DepartmentCreate,
+  DepartmentListQuery,
+  DepartmentUpdate,
+  Domain,
+  DomainCreate,
+  DomainListQuery,
+  DomainUpdate,
+} from '@assistente/contracts';
+import type { AppContext } from '../../context.ts';
+import { AppError, forbidden } from '../../lib/errors.ts';
+import { type Page, parseCursor } from '../../lib/paging.ts';
+import { type Caller, invalidateCallers, isPremiumDomain } from '../../plugins/auth.ts';
+import { type AuditMeta, changedFields, recordAudit } from '../audit/index.ts';
+import { toDepartment, toDomain } from './dto.ts';
+import { departmentNotFound, domainNotFound } from './errors.ts';
+import { DEFAULT_DEPARTMENT, newDepartmentId } from './provision.ts';
+import { normalizeId, requireAdmin } from './service.ts';
+import {
+  type AccountsStore,
+  accountsStore,
+  DEPARTMENT_CURSOR_TAG,
+  DOMAIN_CURSOR_TAG,
+  type DomainPatch,
+} from './store.ts';
+
+const requireSuperAdmin = (caller: Caller) => {
+  if (caller.role !== 'SuperAdmin') throw forbidden();
+};
+
+/** A foreign key from another table still points at the row (PostgreSQL 23503). */
+function isForeignKeyViolation(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    if ((e as { code?: unknown }).code === '23503') return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** Domains (SuperAdmin writes) and departments (Admin+ writes, own domain). */
+export function organisationService(ctx: AppContext, store: AccountsStore = accountsStore(ctx.db)) {
+  return {
+    /** The caller's own domain, or any domain for a SuperAdmin; otherwise 404. */
+    async getDomain(caller: Caller, id: string): Promise<Domain> {
+      const row = await store.findDomain(caller, normalizeId(id));
+      if (!row) throw domainNotFound();
+      return toDomain(row, ctx.config);
+    },
+
+    /** Everyone: their own domain; a SuperAdmin: every domain. */
+    async listDomains(caller: Caller, query: DomainListQuery): Promise<Page<Domain>> {
+      const after = parseCursor(DOMAIN_CURSOR_TAG, query.cursor);
+      const page = await store.listDomains(caller, {
+        limit: query.limit,
+        ...(query.q?.trim() ? { q: query.q.trim() } : {}),
+        ...(query.active === undefined ? {} : { active: query.active }),
+        ...(after ? { after } : {}),
+      });
+      return { ...page, items: page.items.map((d) => toDomain(d, ctx.config)) };
+    },
+
+    /** SuperAdmin: a new domain with a first department, so its first Admin can be invited at once. */
+    async createDomain(caller: Caller, body: DomainCreate, meta: AuditMeta): Promise<Domain> {
+      requireSuperAdmin(caller);
+      const created = await ctx.db.transaction(async (tx) => {
+        const s = accountsStore(tx);
+        const domain = await s.insertDomain(caller, {
+          id: body.domain,
+          displayName: body.displayName,
+          cnpj: body.cnpj ?? null,
+          premium: body.premium ?? false,
+          isTrusted: body.isTrusted ?? true,
+          creator: { name: caller.user.displayName, email: caller.user.email },
+        });
+        if (!domain) return undefined;
+        const department = await s.insertDepartment(caller, {
+          id: newDepartmentId(),
+          domainId: domain.id,
+          displayName: DEFAULT_DEPARTMENT,
+        });
+        await recordAudit(tx, caller, meta, [
+          {
+            action: 'domain.create',
+            targetType: 'domain',
+            targetId: domain.id,
+            domainId: domain.id,
+            before: null,
+            after: toDomain(domain, ctx.config),
+          },
+          {
+            action: 'department.create',
+            targetType: 'department',
+            targetId: department.id,
+            domainId: domain.id,
+            before: null,
+            after: toDepartment(department),
+          },
+        ]);
+        return domain;
+      });
+      if (!created) throw new AppError('CONFLICT', `The domain ${body.domain} already exists`);
+      return toDomain(created, ctx.config);
+    },
+
+    /** SuperAdmin. `_id`, `domain` and `creator` may be sent back unchanged, never changed. */
+    async updateDomain(caller: Caller, id: string, body: DomainUpdate, meta: AuditMeta): Promise<Domain> {
+      requireSuperAdmin(caller);
+      const domainId = normalizeId(id);
+      const current = await store.findDomain(caller, domainId);
+      if (!current) throw domainNotFound();
+      for (const key of ['_id', 'domain'] as const) {
+        const v = body[key];
+        if (v !== undefined && normalizeId(v) !== domainId) throw forbidden(`${key} cannot be changed`);
+      }
+      if (
+        body.creator &&
+        (body.creator.name !== current.creator.name || body.creator.email !== current.creator.email)
+      ) {
+        throw forbidden('The creator of a domain cannot be changed');
+      }
+      const patch: DomainPatch = {};
+      if (body.displayName !== undefined && body.displayName !== current.displayName)
+        patch.displayName = body.displayName;
+      if (body.cnpj !== undefined && body.cnpj !== current.cnpj) patch.cnpj = body.cnpj;
+      // `premium` is answered as the effective value: sending it back unchanged changes nothing.
+      if (body.premium !== undefined && body.premium !== isPremiumDomain(ctx.config, current))
+        patch.premium = body.premium;
+      if (body.isTrusted !== undefined && body.isTrusted !== current.isTrusted)
+        patch.isTrusted = body.isTrusted;
+      if (body.active !== undefined && body.active !== current.active) {
+        if (!body.active && domainId === caller.domain.id) {
+          throw forbidden('You cannot deactivate your own domain');
+        }
+        patch.active = body.active;
+      }
+      if (Object.keys(patch).length === 0) return toDomain(current, ctx.config);
+      const updated = await ctx.db.transaction(async (tx) => {
+        const row = await accountsStore(tx).updateDomain(caller, domainId, patch);
+        if (!row) return undefined;
+        await recordAudit(tx, caller, meta, {
+          action: 'domain.update',
+          targetType: 'domain',
+          targetId: domainId,
+          domainId,
+          ...changedFields(toDomain(current, ctx.config), toDomain(row, ctx.config)),
+        });
+        return row;
+      });
+      if (!updated) throw domainNotFound();
+      // Deactivation and premium count from the next request of every user of the domain.
+      await invalidateCallers(ctx, { domain: domainId });
+      return toDomain(updated, ctx.config);
+    },
+
+    /** SuperAdmin; refused (409) while the domain has users. Its departments go with it. */
+    async deleteDomain(caller: Caller, id: string, meta: AuditMeta): Promise<void> {
+      requireSuperAdmin(caller);
+      const domainId = normalizeId(id);
+      if (domainId === caller.domain.id) throw forbidden('You cannot delete your own domain');
+      try {
+        const deleted = await ctx.db.transaction(async (tx) => {
+          const s = accountsStore(tx);
+          const current = await s.findDomain(caller, domainId, { lock: true });
+          if (!current) throw domainNotFound();
+          const users = await s.countUsers(caller, { domainId });
+          if (users > 0) {
+            throw new AppError(
+              'CONFLICT',
+              `The domain still has ${plural(users, 'user', 'users')}: delete or move them first`,
+              { users },
+            );
+          }
+          const row = await s.deleteDomain(caller, domainId);
+          await recordAudit(tx, caller, meta, {
+            action: 'domain.delete',
+            targetType: 'domain',
+            targetId: domainId,
+            domainId,
+            before: toDomain(current, ctx.config),
+            after: null,
+          });
+          return row;
+        });
+        if (!deleted) throw domainNotFound();
+      } catch (err) {
+        if (isForeignKeyViolation(err)) {
+          throw new AppError('CONFLICT', 'The domain still has data that refers to it: remove it first');
+        }
+        throw err;
+      }
+      await invalidateCallers(ctx, { domain: domainId });
+    },
+
+    async listDepartments(caller: Caller, query: DepartmentListQuery): Promise<Page<Department>> {
+      const after = parseCursor(DEPARTMENT_CURSOR_TAG, query.cursor);
+      // Only a SuperAdmin's ?domain= means anything: for everyone else it is the client's logging hint.
+      const requestedDomain =
+        caller.role === 'SuperAdmin' && query.domain ? normalizeId(query.domain) : undefined;
+      if (requestedDomain && !(await store.findDomain(caller, requestedDomain))) throw domainNotFound();
+      const page = await store.listDepartments(caller, {
+        limit: query.limit,
+        ...(requestedDomain ? { requestedDomain } : {}),
+        ...(after ? { after } : {}),
+        ...(query.q ? { q: query.q } : {}),
+      });
+      return { ...page, items: page.items.map(toDepartment) };
+    },
+
+    /** Admin+: in the caller's domain, or (SuperAdmin) any existing one. Names are unique per domain. */
+    async createDepartment(caller: Caller, body: DepartmentCreate, meta: AuditMeta): Promise<Department> {
+      requireAdmin(caller);
+      const domainId = body.domain ? normalizeId(body.domain) : caller.domain.id;
+      if (caller.role !== 'SuperAdmin' && domainId !== caller.domain.id) {
+        throw forbidden('An Admin creates departments in their own domain only');
+      }
+      if (!(await store.findDomain(caller, domainId))) {
+        throw new AppError('VALIDATION_FAILED', 'domain: Domain not found', [
+          { path: 'domain', message: 'Domain not found' },
+        ]);
+      }
+      if (await store.findDepartmentByName(caller, domainId, body.displayName)) {
+        throw new AppError('CONFLICT', `There is already a department named “${body.displayName}”`);
+      }
+      const created = await ctx.db.transaction(async (tx) => {
+        const row = await accountsStore(tx).insertDepartment(caller, {
+          id: newDepartmentId(),
+          domainId,
+          displayName: body.displayName,
+        });
+        await recordAudit(tx, caller, meta, {
+          action: 'department.create',
+          targetType: 'department',
+          targetId: row.id,
+          domainId,
+          before: null,
+          after: toDepartment(row),
+        });
+        return row;
+      });
+      return toDepartment(created);
+    },
+
+    /** Admin+ of the department's domain: rename, deactivate or reactivate. `domain` never changes. */
+    async updateDepartment(
+      caller: Caller,
+      id: string,
+      body: DepartmentUpdate,
+      meta: AuditMeta,
+    ): Promise<Department> {
+      requireAdmin(caller);
+      const current = await store.findDepartmentById(caller, id);
+      if (!current) throw departmentNotFound();
+      if (body._id !== undefined && body._id !== current.id) throw forbidden('_id cannot be changed');
+      if (body.domain !== undefined && normalizeId(body.domain) !== current.domainId) {
+        throw forbidden('A department cannot move to another domain');
+      }
+      const patch: { displayName?: string; active?: boolean } = {};
+      if (body.displayName !== undefined && body.displayName !== current.displayName) {
+        if (await store.findDepartmentByName(caller, current.domainId, body.displayName, current.id)) {
+          throw new AppError('CONFLICT', `There is already a department named “${body.displayName}”`);
+        }
+        patch.displayName = body.displayName;
+      }
+      if (body.active !== undefined && body.active !== current.active) patch.active = body.active;
+      if (Object.keys(patch).length === 0) return toDepartment(current);
+      const updated = await ctx.db.transaction(async (tx) => {
+        const row = await accountsStore(tx).updateDepartment(caller, current.id, patch);
+        if (!row) return undefined;
+        await recordAudit(tx, caller, meta, {
+          action: 'department.update',
+          targetType: 'department',
+          targetId: row.id,
+          domainId: row.domainId,
+          ...changedFields(toDepartment(current), toDepartment(row)),
+        });
+        return row;
+      });
+      if (!updated) throw departmentNotFound();
+      return toDepartment(updated);
+    },
+
+    /** Admin+ of the department's domain; refused (409) while users remain in it. */
+    async deleteDepartment(caller: Caller, id: string, meta: AuditMeta): Promise<void> {
+      requireAdmin(caller);
+      await ctx.db.transaction(async (tx) => {
+        const s = accountsStore(tx);
+        // Locked, so no user is placed in it between the count and the delete.
+        const current = await s.findDepartmentById(caller, id, { lock: 'update' });
+        if (!current) throw departmentNotFound();
+        const users = await s.countUsers(caller, { domainId: current.domainId, departmentId: current.id });
+        if (users > 0) {
+          throw new AppError(
+            'CONFLICT',
+            `The department “${current.displayName}” still has ${plural(users, 'user', 'users')}: move them to another department first`,
+            { users },
+          );
+        }
+        const row = await s.deleteDepartment(caller, current.id);
+        if (!row) throw departmentNotFound();
+        await recordAudit(tx, caller, meta, {
+          action: 'department.delete',
+          targetType: 'department',
+          targetId: row.id,
+          domainId: row.domainId,
+          before: toDepartment(row),
+          after: null,
+        });
+      });
+    },
+  };
+}
+
+export type OrganisationService = ReturnType<typeof organisationService>;

@@ -1,0 +1,429 @@
+import {
+  type Eula,
+  hasRole,
+  type InvitationSent,
+  type Locale,
+  Locales,
+  type SessionsRevoked,
+  type User,
+  type UserCreate,
+  type UserCreated,
+  type UserListQuery,
+  type UserUpdate,
+} from '@assistente/contracts';
+import type { AppContext } from '../../context.ts';
+import { AppError, forbidden } from '../../lib/errors.ts';
+import { type Page, parseCursor } from '../../lib/paging.ts';
+import { type Caller, invalidateCallers, type UserRow } from '../../plugins/auth.ts';
+import { type AuditMeta, changedFields, recordAudit } from '../audit/index.ts';
+import { resolveLocale } from '../identity/emails.ts';
+import { toUser } from './dto.ts';
+import { domainNotFound, userNotFound } from './errors.ts';
+import { eulaRecord, parseEmail } from './provision.ts';
+import { type AccountsStore, accountsStore, type UserPatch, userCursorTag } from './store.ts';
+
+/** User ids are lowercased emails; domain ids lowercased DNS names. */
+export const normalizeId = (id: string) => id.trim().toLowerCase();
+
+/** What the request says about the language the caller reads: `?locale=`, then Accept-Language. */
+export interface LocaleHints {
+  query?: string;
+  acceptLanguage?: string;
+}
+
+const EULA_KEYS = [
+  'accept',
+  'timestamp',
+  'version',
+  'pendingRevision',
+  'pendingTimestamp',
+  'isPrivacyPolicy',
+] as const;
+
+function sameEula(a: Eula, b: Eula): boolean {
+  return EULA_KEYS.every((k) => a[k] === b[k]);
+}
+
+const sameCreator = (a: UserRow['creator'], b: UserUpdate['creator']) =>
+  a.name === b.name && a.email === b.email;
+
+const validation = (path: string, message: string) =>
+  new AppError('VALIDATION_FAILED', `${path}: ${message}`, [{ path, message }]);
+
+/** Admin APIs: Viewer and Editor are refused before anything is looked up. */
+export function requireAdmin(caller: Caller): void {
+  if (!hasRole(caller.role, 'Admin')) throw forbidden();
+}
+
+/** A SuperAdmin manages everyone; an Admin the non-SuperAdmins of their own domain. */
+export function managesUser(caller: Caller, target: UserRow): boolean {
+  if (caller.role === 'SuperAdmin') return true;
+  return (
+    caller.role === 'Admin' && caller.domain.id === target.domainId && !hasRole(target.role, 'SuperAdmin')
+  );
+}
+
+/**
+ * The invitation's language: the inviter's. An explicit `?locale=` (the language the inviter's
+ * screen shows) wins, then the inviter's saved language, then their browser's Accept-Language.
+ */
+export function inviterLocale(caller: Caller, hints: LocaleHints): Locale {
+  const saved = Locales.find((l) => l === caller.user.locale);
+  return resolveLocale(hints.query, saved, hints.acceptLanguage);
+}
+
+export function accountsService(ctx: AppContext, store: AccountsStore = accountsStore(ctx.db)) {
+  const lastSuperAdminGuard = async (caller: Caller, target: UserRow) => {
+    if (target.role !== 'SuperAdmin' || !target.active) return;
+    if ((await store.countOtherActiveSuperAdmins(caller, target.id)) === 0) {
+      throw new AppError('CONFLICT', 'This is the last active SuperAdmin: promote another user first');
+    }
+  };
+
+  /** Mails a set-password link; false (and logged) when the mail could not leave. */
+  const sendInvitation = async (email: string, locale: Locale): Promise<boolean> => {
+    try {
+      await ctx.identity.sendPasswordResetMail(email, { locale, kind: 'invite' });
+      return true;
+    } catch (err) {
+      ctx.log.error({ err, email }, 'accounts: the invitation mail could not be sent');
+      return false;
+    }
+  };
+
+  return {
+    /** Self, an Admin of the user's domain, or a SuperAdmin; anyone else gets the same 404 as "missing". */
+    async getUser(caller: Caller, id: string): Promise<User> {
+      const wanted = normalizeId(id);
+      // Reading oneself (every page load does) answers from the caller's state: it is dropped on
+      // every change to the user, so it is as fresh as the row.
+      if (wanted === caller.email) return toUser(caller.user);
+      const row = await store.findUser(caller, wanted);
+      if (!row) throw userNotFound();
+      return toUser(row);
+    },
+
+    /** Admin: their domain's users; SuperAdmin: everyone, or one domain with `?domain=`. */
+    async listUsers(caller: Caller, query: UserListQuery): Promise<Page<User>> {
+      requireAdmin(caller);
+      const after = parseCursor(userCursorTag(query.sort, query.order), query.cursor);
+      // Only a SuperAdmin's ?domain= means anything: for everyone else it is the client's logging hint.
+      const requestedDomain =
+        caller.role === 'SuperAdmin' && query.domain ? normalizeId(query.domain) : undefined;
+      if (requestedDomain && !(await store.findDomain(caller, requestedDomain))) throw domainNotFound();
+      const page = await store.listUsers(caller, {
+        sort: query.sort,
+        order: query.order,
+        limit: query.limit,
+        ...(requestedDomain ? { requestedDomain } : {}),
+        ...(query.q?.trim() ? { q: query.q.trim() } : {}),
+        ...(query.role ? { role: query.role } : {}),
+        ...(query.active === undefined ? {} : { active: query.active }),
+        ...(query.departmentId ? { departmentId: query.departmentId } : {}),
+        ...(after ? { after } : {}),
+      });
+      return { ...page, items: page.items.map(toUser) };
+    },
+
+    /**
+     * Creates the identity account (no password) and the user, then mails a set-password link in
+     * the inviter's language. An Admin creates in their own domain, up to Admin.
+     */
+    async createUser(
+      caller: Caller,
+      body: UserCreate,
+      meta: AuditMeta,
+      hints: LocaleHints,
+    ): Promise<UserCreated> {
+      requireAdmin(caller);
+      const isSuper = caller.role === 'SuperAdmin';
+      const { email } = parseEmail(body.email);
+      const domainId = normalizeId(body.domain);
+      if (!isSuper && domainId !== caller.domain.id) {
+        throw forbidden('An Admin creates users in their own domain only');
+      }
+      if (!isSuper && hasRole(body.role, 'SuperAdmin'))
+        throw forbidden('Only a SuperAdmin can grant SuperAdmin');
+      const domain = await store.findDomain(caller, domainId);
+      if (!domain) throw validation('domain', 'Domain not found');
+      const department = await store.findDepartment(caller, domainId, body.department);
+      if (!department?.active)
+        throw validation('department', 'No active department with this id in the domain');
+      // Ids are global: a user of any domain holds the email (the 409 cannot be helped).
+      if (await store.userIdTaken(caller, email)) {
+        throw new AppError('CONFLICT', 'A user with this email already exists');
+      }
+
+      // Identity first (its own tables); undone below if the user row cannot be written.
+      let account = await ctx.identity.findAccountByEmail(email);
+      const createdAccount = !account;
+      if (!account) {
+        account = await ctx.identity.createAccount({
+          email,
+          displayName: body.displayName,
+          emailVerified: false,
+        });
+      }
+      let user: UserRow | undefined;
+      try {
+        user = await ctx.db.transaction(async (tx) => {
+          const s = accountsStore(tx);
+          await lockDepartment(s, caller, domainId, department.id);
+          const row = await s.insertUser(caller, {
+            id: email,
+            email,
+            displayName: body.displayName,
+            domainId,
+            departmentId: department.id,
+            role: body.role,
+            creator: { name: caller.user.displayName, email: caller.user.email },
+            eula: { ...eulaRecord(false), version: domain.eulaVersion },
+          });
+          if (!row) return undefined;
+          await recordAudit(tx, caller, meta, {
+            action: 'user.create',
+            targetType: 'user',
+            targetId: row.id,
+            domainId,
+            before: null,
+            after: toUser(row),
+          });
+          return row;
+        });
+      } catch (err) {
+        if (createdAccount) await ctx.identity.deleteAccount(account.uid).catch(() => undefined);
+        throw err;
+      }
+      if (!user) {
+        if (createdAccount) await ctx.identity.deleteAccount(account.uid).catch(() => undefined);
+        throw new AppError('CONFLICT', 'A user with this email already exists');
+      }
+      // An account left without a user (e.g. from the admin CLI) is enabled again once it has one.
+      if (account.disabled) await ctx.identity.setDisabled(account.uid, false);
+      await invalidateCallers(ctx, { uid: account.uid, email });
+      const invitationSent = await sendInvitation(email, inviterLocale(caller, hints));
+      return { ...toUser(user), invitationSent };
+    },
+
+    /** Mails a new set-password link to a user who has not set a password yet. */
+    async resendInvitation(
+      caller: Caller,
+      id: string,
+      meta: AuditMeta,
+      hints: LocaleHints,
+    ): Promise<InvitationSent> {
+      requireAdmin(caller);
+      const target = await store.findUser(caller, normalizeId(id));
+      if (!target) throw userNotFound();
+      if (!managesUser(caller, target)) throw forbidden('You may not invite this user');
+      if (!target.active) throw new AppError('CONFLICT', 'This user is deactivated: reactivate them first');
+      let account = await ctx.identity.findAccountByEmail(target.email);
+      if (!account) {
+        account = await ctx.identity.createAccount({
+          email: target.email,
+          displayName: target.displayName,
+          emailVerified: false,
+        });
+      }
+      if (account.hasPassword) {
+        throw new AppError(
+          'CONFLICT',
+          'This user has already set a password; they can use “Forgot password” to choose a new one',
+        );
+      }
+      if (!(await sendInvitation(target.email, inviterLocale(caller, hints)))) {
+        throw new AppError('UNAVAILABLE', 'The invitation could not be mailed; try again later');
+      }
+      // The new link is the identity service's; the record of who sent it is ours.
+      await recordAudit(ctx.db, caller, meta, {
+        action: 'user.invite',
+        targetType: 'user',
+        targetId: target.id,
+        domainId: target.domainId,
+      });
+      return { email: target.email, sent: true };
+    },
+
+    /**
+     * The full body; each changed field is checked against the caller's rights and one refused
+     * field refuses the whole request, so a denied update changes nothing.
+     */
+    async updateUser(caller: Caller, id: string, body: UserUpdate, meta: AuditMeta): Promise<User> {
+      const userId = normalizeId(id);
+      const current = await store.findUser(caller, userId);
+      if (!current) throw userNotFound();
+      if (body._id !== undefined && normalizeId(body._id) !== userId) {
+        throw new AppError('BAD_REQUEST', '_id does not match the user in the path');
+      }
+
+      const isSelf = current.id === caller.user.id;
+      const isSuper = caller.role === 'SuperAdmin';
+      // An Admin never manages a SuperAdmin, even one placed in their domain.
+      const managesTarget = managesUser(caller, current);
+
+      const patch: UserPatch = {};
+      if (normalizeId(body.email) !== current.id) throw forbidden('The email of a user cannot be changed');
+      if (!sameCreator(current.creator, body.creator))
+        throw forbidden('The creator of a user cannot be changed');
+
+      if (body.displayName !== current.displayName) {
+        if (!isSelf && !managesTarget) throw forbidden('You may not change this user’s name');
+        patch.displayName = body.displayName;
+      }
+      if (body.active !== current.active) {
+        if (!managesTarget) throw forbidden('You may not activate or deactivate this user');
+        if (isSelf) throw forbidden('You cannot deactivate your own account');
+        patch.active = body.active;
+      }
+      if (body.role !== current.role) {
+        if (!managesTarget) throw forbidden('You may not change this user’s role');
+        if (!isSuper && hasRole(body.role, 'SuperAdmin'))
+          throw forbidden('Only a SuperAdmin can grant SuperAdmin');
+        if (isSelf && hasRole(body.role, current.role)) throw forbidden('You cannot raise your own role');
+        patch.role = body.role;
+      }
+      if (body.type !== current.type) {
+        if (!isSuper) throw forbidden('Only a SuperAdmin can change the user type');
+        patch.type = body.type;
+      }
+      const targetDomain = normalizeId(body.domain);
+      if (targetDomain !== current.domainId) {
+        if (!isSuper) throw forbidden('Only a SuperAdmin can move a user to another domain');
+        const domain = await store.findDomain(caller, targetDomain);
+        if (!domain) throw validation('domain', 'Domain not found');
+        patch.domainId = targetDomain;
+      }
+      if (body.department !== current.departmentId || patch.domainId !== undefined) {
+        if (!managesTarget) throw forbidden('You may not change this user’s department');
+        // Department repair (spec §4) is a SuperAdmin's alone: nobody else moves themself.
+        if (isSelf && !isSuper) throw forbidden('You cannot change your own department');
+        const department = await store.findDepartment(caller, targetDomain, body.department);
+        if (!department?.active) {
+          throw new AppError(
+            'VALIDATION_FAILED',
+            `department: No active department with this id in ${targetDomain}`,
+            [{ path: 'department', message: 'Department not found in the user’s domain' }],
+          );
+        }
+        patch.departmentId = body.department;
+      }
+      if (!sameEula(current.eula, body.eula)) {
+        if (!isSelf && !isSuper) throw forbidden('Only the user can accept their terms of use');
+        if (!body.eula.pendingRevision && !body.eula.accept) {
+          throw new AppError('VALIDATION_FAILED', 'eula: pendingRevision can only be cleared by accepting', [
+            { path: 'eula.pendingRevision', message: 'Accept the terms to clear pendingRevision' },
+          ]);
+        }
+        // The acceptance time is the server's clock and the version the one the domain asks for now.
+        const eulaDomain = body.eula.accept ? await store.findDomain(caller, targetDomain) : undefined;
+        patch.eula = {
+          ...body.eula,
+          timestamp: body.eula.accept ? new Date().toISOString() : body.eula.timestamp,
+          version: eulaDomain?.eulaVersion ?? body.eula.version,
+        };
+      }
+
+      if (Object.keys(patch).length === 0) return toUser(current);
+      if ((patch.role !== undefined && patch.role !== 'SuperAdmin') || patch.active === false) {
+        await lastSuperAdminGuard(caller, current);
+      }
+      const updated = await ctx.db.transaction(async (tx) => {
+        const s = accountsStore(tx);
+        if (patch.departmentId !== undefined) {
+          await lockDepartment(s, caller, patch.domainId ?? current.domainId, patch.departmentId);
+        }
+        const row = await s.updateUser(caller, userId, patch);
+        if (!row) return undefined;
+        const diff = changedFields(toUser(current), toUser(row));
+        // A move between domains is recorded in both, so each domain's Admins see it.
+        const touched = [...new Set([current.domainId, row.domainId])];
+        await recordAudit(
+          tx,
+          caller,
+          meta,
+          touched.map((domainId) => ({
+            action: 'user.update' as const,
+            targetType: 'user' as const,
+            targetId: row.id,
+            domainId,
+            ...diff,
+          })),
+        );
+        return row;
+      });
+      if (!updated) throw userNotFound();
+      // Demotion, a move or deactivation counts from the next request on, on every replica.
+      await invalidateCallers(ctx, { email: updated.id });
+      if (patch.active !== undefined) await syncIdentityDisabled(ctx, updated);
+      return toUser(updated);
+    },
+
+    /** Deletes the user and its identity account (every session ends with it). Nobody deletes themself. */
+    async deleteUser(caller: Caller, id: string, meta: AuditMeta): Promise<void> {
+      requireAdmin(caller);
+      const target = await store.findUser(caller, normalizeId(id));
+      if (!target) throw userNotFound();
+      if (target.id === caller.user.id) throw forbidden('You cannot delete your own account');
+      if (!managesUser(caller, target)) throw forbidden('You may not delete this user');
+      await lastSuperAdminGuard(caller, target);
+      const deleted = await ctx.db.transaction(async (tx) => {
+        const row = await accountsStore(tx).deleteUser(caller, target.id);
+        if (!row) return undefined;
+        await recordAudit(tx, caller, meta, {
+          action: 'user.delete',
+          targetType: 'user',
+          targetId: row.id,
+          domainId: row.domainId,
+          before: toUser(row),
+          after: null,
+        });
+        return row;
+      });
+      if (!deleted) throw userNotFound();
+      const account = await ctx.identity.findAccountByEmail(deleted.email);
+      if (account) await ctx.identity.deleteAccount(account.uid);
+      await invalidateCallers(ctx, { email: deleted.id, ...(account ? { uid: account.uid } : {}) });
+    },
+
+    /** Signs a user out everywhere (an Admin of their domain, or a SuperAdmin). */
+    async revokeUserSessions(caller: Caller, id: string, meta: AuditMeta): Promise<SessionsRevoked> {
+      requireAdmin(caller);
+      const target = await store.findUser(caller, normalizeId(id));
+      if (!target) throw userNotFound();
+      if (!managesUser(caller, target)) throw forbidden('You may not sign this user out');
+      const account = await ctx.identity.findAccountByEmail(target.email);
+      const live = account ? await ctx.identity.listSessions(account.uid) : [];
+      if (account) await ctx.identity.revokeAllSessions(account.uid, 'revoked_by_admin');
+      await recordAudit(ctx.db, caller, meta, {
+        action: 'user.sessions.revoke',
+        targetType: 'user',
+        targetId: target.id,
+        domainId: target.domainId,
+        before: { sessions: live.map((s) => s.id) },
+        after: { sessions: [] },
+      });
+      return { revoked: live.length };
+    },
+  };
+}
+
+/**
+ * Holds the department (shared) until the transaction ends, so a concurrent delete cannot leave a
+ * user in a department that no longer exists; re-checks it is still active and in the domain.
+ */
+async function lockDepartment(s: AccountsStore, caller: Caller, domainId: string, id: string): Promise<void> {
+  const department = await s.findDepartmentById(caller, id, { lock: 'share' });
+  if (!department?.active || department.domainId !== domainId) {
+    throw validation('department', 'No active department with this id in the domain');
+  }
+}
+
+/** A deactivated user cannot sign in and loses every session; reactivation lets them sign in again. */
+async function syncIdentityDisabled(ctx: AppContext, user: UserRow): Promise<void> {
+  const account = await ctx.identity.findAccountByEmail(user.email);
+  if (!account || account.disabled === !user.active) return;
+  await ctx.identity.setDisabled(account.uid, !user.active);
+  await invalidateCallers(ctx, { uid: account.uid, email: user.id });
+}
+
+export type AccountsService = ReturnType<typeof accountsService>;

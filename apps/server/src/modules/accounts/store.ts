@@ -1,0 +1,434 @@
+import type { Role, SortOrder, UserSortField } from '@assistente/contracts';
+import { and, asc, count, desc, eq, ilike, ne, or, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { Db, Tx } from '../../db/client.ts';
+import { departments, domains, users } from '../../db/schema/index.ts';
+import { forbidden } from '../../lib/errors.ts';
+import { encodeKeyset, escapeLike, type Page } from '../../lib/paging.ts';
+import type { Caller, DomainRow, UserRow } from '../../plugins/auth.ts';
+import type { DepartmentRow } from './dto.ts';
+
+export type Executor = Db | Tx;
+
+/** Rows a caller may see: themselves; an Admin, their domain; a SuperAdmin, everything. */
+function userScope(caller: Caller): SQL | undefined {
+  switch (caller.role) {
+    case 'SuperAdmin':
+      return undefined;
+    case 'Admin':
+      return or(eq(users.domainId, caller.domain.id), eq(users.id, caller.user.id));
+    case 'Editor':
+    case 'Viewer':
+      return eq(users.id, caller.user.id);
+  }
+}
+
+/** Domains a caller may see: their own; a SuperAdmin, every one. */
+function domainScope(
+  caller: Caller,
+  column: typeof domains.id | typeof departments.domainId | typeof users.domainId,
+): SQL | undefined {
+  return caller.role === 'SuperAdmin' ? undefined : eq(column, caller.domain.id);
+}
+
+/** Writes to a domain's users or departments: an Admin's own domain, or any for a SuperAdmin. */
+function assertManages(caller: Caller, domainId: string): void {
+  const ok = caller.role === 'SuperAdmin' || (caller.role === 'Admin' && caller.domain.id === domainId);
+  if (!ok) throw forbidden();
+}
+
+export type UserPatch = Partial<
+  Pick<UserRow, 'active' | 'displayName' | 'domainId' | 'departmentId' | 'role' | 'type' | 'eula' | 'locale'>
+>;
+export type UserInsert = Pick<
+  UserRow,
+  'id' | 'email' | 'displayName' | 'domainId' | 'departmentId' | 'role' | 'creator' | 'eula'
+>;
+export type DomainPatch = Partial<
+  Pick<DomainRow, 'displayName' | 'cnpj' | 'premium' | 'isTrusted' | 'active' | 'eulaVersion'>
+>;
+export type DomainInsert = Pick<
+  DomainRow,
+  'id' | 'displayName' | 'cnpj' | 'premium' | 'isTrusted' | 'creator'
+>;
+export type DepartmentPatch = Partial<Pick<DepartmentRow, 'displayName' | 'active'>>;
+
+/** `role` sorts by rank, so "Admins first" means what it says. */
+const roleRank = sql`(case ${users.role} when 'Viewer' then 0 when 'Editor' then 1 when 'Admin' then 2 else 3 end)`;
+
+/** Each user sort: the expression, and the SQL type its cursor value is read back as. */
+const USER_SORTS: Record<UserSortField, { expr: SQL | PgColumn; cast: 'text' | 'int' | 'timestamptz' }> = {
+  displayName: { expr: users.displayName, cast: 'text' },
+  // The id is the lowercased email: unique, so it is its own tie-break.
+  email: { expr: users.id, cast: 'text' },
+  role: { expr: roleRank, cast: 'int' },
+  createdAt: { expr: users.createdAt, cast: 'timestamptz' },
+};
+
+export const userCursorTag = (sort: UserSortField, order: SortOrder) => `users:${sort}:${order}`;
+export const DOMAIN_CURSOR_TAG = 'domains:displayName:asc';
+export const DEPARTMENT_CURSOR_TAG = 'departments:displayName:asc';
+
+export interface UserListFilter {
+  /** Only honoured for a SuperAdmin; an Admin always lists their own domain. */
+  requestedDomain?: string;
+  q?: string;
+  role?: Role;
+  active?: boolean;
+  departmentId?: string;
+  sort: UserSortField;
+  order: SortOrder;
+  limit: number;
+  /** `[sortValue::text, id]` of the previous page's last row. */
+  after?: [string, string];
+}
+
+/**
+ * Keyset page: `(sortKey, id)` strictly after the cursor in the requested direction, so a deep
+ * page costs what the first does (an index range scan, no OFFSET).
+ */
+function keysetAfter(
+  expr: SQL | PgColumn,
+  id: PgColumn,
+  cast: string,
+  order: SortOrder,
+  key: [string, string],
+): SQL {
+  const op = sql.raw(order === 'asc' ? '>' : '<');
+  return sql`(${expr}, ${id}) ${op} (cast(${key[0]} as ${sql.raw(cast)}), ${key[1]})`;
+}
+
+const orderBy = (order: SortOrder, ...cols: Array<SQL | PgColumn>) =>
+  cols.map((c) => (order === 'asc' ? asc(c) : desc(c)));
+
+/** Every query here takes the caller first and applies its tenant scope itself. */
+export function accountsStore(db: Executor) {
+  return {
+    // ── users ──────────────────────────────────────────────────────────────────────────────
+
+    async findUser(caller: Caller, id: string, opts: { lock?: boolean } = {}): Promise<UserRow | undefined> {
+      const q = db
+        .select()
+        .from(users)
+        .where(and(eq(users.id, id), userScope(caller)))
+        .limit(1);
+      const [row] = opts.lock ? await q.for('update') : await q;
+      return row;
+    },
+
+    /**
+     * Whether any user, in any domain, has this id. Deliberately unscoped (ids are emails, unique
+     * across the instance): only answers yes or no, never the row.
+     */
+    async userIdTaken(_caller: Caller, id: string): Promise<boolean> {
+      const [row] = await db.select({ id: users.id }).from(users).where(eq(users.id, id)).limit(1);
+      return row !== undefined;
+    },
+
+    /** Updates within the caller's scope; undefined when the row is not (or no longer) visible. */
+    async updateUser(caller: Caller, id: string, patch: UserPatch): Promise<UserRow | undefined> {
+      const [row] = await db
+        .update(users)
+        .set({ ...patch, updatedAt: new Date() })
+        .where(and(eq(users.id, id), userScope(caller)))
+        .returning();
+      return row;
+    },
+
+    /** Inserts a user into a domain the caller manages; undefined when the id is taken. */
+    async insertUser(caller: Caller, values: UserInsert): Promise<UserRow | undefined> {
+      assertManages(caller, values.domainId);
+      const [row] = await db.insert(users).values(values).onConflictDoNothing().returning();
+      return row;
+    },
+
+    async deleteUser(caller: Caller, id: string): Promise<UserRow | undefined> {
+      const [row] = await db
+        .delete(users)
+        .where(and(eq(users.id, id), userScope(caller), ne(users.id, caller.user.id)))
+        .returning();
+      return row;
+    },
+
+    /** A page of users in the caller's scope; see `UserListFilter`. */
+    async listUsers(caller: Caller, f: UserListFilter): Promise<Page<UserRow>> {
+      const domainId =
+        caller.role === 'SuperAdmin' ? f.requestedDomain : caller.role === 'Admin' ? caller.domain.id : null;
+      if (domainId === null) return { items: [], total: 0 };
+      const pattern = f.q ? `%${escapeLike(f.q)}%` : undefined;
+      const filter = and(
+        domainId === undefined ? undefined : eq(users.domainId, domainId),
+        pattern ? or(ilike(users.displayName, pattern), ilike(users.email, pattern)) : undefined,
+        f.role ? eq(users.role, f.role) : undefined,
+        f.active === undefined ? undefined : eq(users.active, f.active),
+        f.departmentId ? eq(users.departmentId, f.departmentId) : undefined,
+      );
+      const sort = USER_SORTS[f.sort];
+      const after = f.after ? keysetAfter(sort.expr, users.id, sort.cast, f.order, f.after) : undefined;
+      const [rows, totals] = await Promise.all([
+        db
+          .select({ row: users, key: sql<string>`(${sort.expr})::text` })
+          .from(users)
+          .where(and(filter, after))
+          .orderBy(...orderBy(f.order, sort.expr, users.id))
+          .limit(f.limit + 1),
+        db.select({ n: count() }).from(users).where(filter),
+      ]);
+      const page = rows.slice(0, f.limit);
+      const last = page.at(-1);
+      return {
+        items: page.map((r) => r.row),
+        total: totals[0]?.n ?? 0,
+        ...(rows.length > f.limit && last
+          ? { nextCursor: encodeKeyset(userCursorTag(f.sort, f.order), [last.key, last.row.id]) }
+          : {}),
+      };
+    },
+
+    /** How many users a domain (or one of its departments) still has, within the caller's reach. */
+    async countUsers(caller: Caller, where: { domainId: string; departmentId?: string }): Promise<number> {
+      const [row] = await db
+        .select({ n: count() })
+        .from(users)
+        .where(
+          and(
+            eq(users.domainId, where.domainId),
+            where.departmentId ? eq(users.departmentId, where.departmentId) : undefined,
+            domainScope(caller, users.domainId),
+          ),
+        );
+      return row?.n ?? 0;
+    },
+
+    /** Active SuperAdmins other than `exceptId`: the instance must keep at least one. */
+    async countOtherActiveSuperAdmins(_caller: Caller, exceptId: string): Promise<number> {
+      const [row] = await db
+        .select({ n: count() })
+        .from(users)
+        .where(and(eq(users.role, 'SuperAdmin'), eq(users.active, true), ne(users.id, exceptId)));
+      return row?.n ?? 0;
+    },
+
+    // ── domains ────────────────────────────────────────────────────────────────────────────
+
+    async findDomain(
+      caller: Caller,
+      id: string,
+      opts: { lock?: boolean } = {},
+    ): Promise<DomainRow | undefined> {
+      const q = db
+        .select()
+        .from(domains)
+        .where(and(eq(domains.id, id), domainScope(caller, domains.id)))
+        .limit(1);
+      const [row] = opts.lock ? await q.for('update') : await q;
+      return row;
+    },
+
+    /** Everyone sees their own domain; a SuperAdmin every one. Ordered by (displayName, id). */
+    async listDomains(
+      caller: Caller,
+      f: { q?: string; active?: boolean; limit: number; after?: [string, string] },
+    ): Promise<Page<DomainRow>> {
+      const pattern = f.q ? `%${escapeLike(f.q)}%` : undefined;
+      const filter = and(
+        domainScope(caller, domains.id),
+        pattern ? or(ilike(domains.displayName, pattern), ilike(domains.id, pattern)) : undefined,
+        f.active === undefined ? undefined : eq(domains.active, f.active),
+      );
+      const after = f.after
+        ? keysetAfter(domains.displayName, domains.id, 'text', 'asc', f.after)
+        : undefined;
+      const [rows, totals] = await Promise.all([
+        db
+          .select()
+          .from(domains)
+          .where(and(filter, after))
+          .orderBy(asc(domains.displayName), asc(domains.id))
+          .limit(f.limit + 1),
+        db.select({ n: count() }).from(domains).where(filter),
+      ]);
+      const items = rows.slice(0, f.limit);
+      const last = items.at(-1);
+      return {
+        items,
+        total: totals[0]?.n ?? 0,
+        ...(rows.length > f.limit && last
+          ? { nextCursor: encodeKeyset(DOMAIN_CURSOR_TAG, [last.displayName, last.id]) }
+          : {}),
+      };
+    },
+
+    /** SuperAdmin only; undefined when the id is taken. */
+    async insertDomain(caller: Caller, values: DomainInsert): Promise<DomainRow | undefined> {
+      if (caller.role !== 'SuperAdmin') throw forbidden();
+      const [row] = await db.insert(domains).values(values).onConflictDoNothing().returning();
+      return row;
+    },
+
+    /** SuperAdmin: any field; an Admin: only their own domain's settings (`eulaVersion`). */
+    async updateDomain(caller: Caller, id: string, patch: DomainPatch): Promise<DomainRow | undefined> {
+      const settingsOnly = Object.keys(patch).every((k) => k === 'eulaVersion');
+      if (caller.role !== 'SuperAdmin' && !(settingsOnly && caller.role === 'Admin')) throw forbidden();
+      const [row] = await db
+        .update(domains)
+        .set({ ...patch, updatedAt: new Date() })
+        .where(and(eq(domains.id, id), domainScope(caller, domains.id)))
+        .returning();
+      return row;
+    },
+
+    /** SuperAdmin only: the domain and its departments (the service checked it has no users). */
+    async deleteDomain(caller: Caller, id: string): Promise<DomainRow | undefined> {
+      if (caller.role !== 'SuperAdmin') throw forbidden();
+      await db.delete(departments).where(eq(departments.domainId, id));
+      const [row] = await db.delete(domains).where(eq(domains.id, id)).returning();
+      return row;
+    },
+
+    /** After a new EULA version: every user of the domain must accept again. */
+    async markEulaPending(caller: Caller, domainId: string, at: Date): Promise<number> {
+      assertManages(caller, domainId);
+      const rows = await db
+        .update(users)
+        .set({
+          eula: sql`${users.eula} || jsonb_build_object('pendingRevision', true, 'pendingTimestamp', ${at.toISOString()}::text)`,
+          updatedAt: at,
+        })
+        .where(eq(users.domainId, domainId))
+        .returning({ id: users.id });
+      return rows.length;
+    },
+
+    // ── departments ────────────────────────────────────────────────────────────────────────
+
+    async findDepartment(caller: Caller, domainId: string, id: string): Promise<DepartmentRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(departments)
+        .where(
+          and(
+            eq(departments.id, id),
+            eq(departments.domainId, domainId),
+            domainScope(caller, departments.domainId),
+          ),
+        )
+        .limit(1);
+      return row;
+    },
+
+    /** A department in the caller's reach, by id alone; `lock` holds it until the transaction ends. */
+    async findDepartmentById(
+      caller: Caller,
+      id: string,
+      opts: { lock?: 'share' | 'update' } = {},
+    ): Promise<DepartmentRow | undefined> {
+      const q = db
+        .select()
+        .from(departments)
+        .where(and(eq(departments.id, id), domainScope(caller, departments.domainId)))
+        .limit(1);
+      const [row] = opts.lock ? await q.for(opts.lock) : await q;
+      return row;
+    },
+
+    /** Another department of the domain with the same name, case-insensitively. */
+    async findDepartmentByName(
+      caller: Caller,
+      domainId: string,
+      displayName: string,
+      exceptId?: string,
+    ): Promise<DepartmentRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(departments)
+        .where(
+          and(
+            eq(departments.domainId, domainId),
+            sql`lower(${departments.displayName}) = lower(${displayName})`,
+            exceptId ? ne(departments.id, exceptId) : undefined,
+            domainScope(caller, departments.domainId),
+          ),
+        )
+        .limit(1);
+      return row;
+    },
+
+    /**
+     * A page of departments ordered by (displayName, id). Only a SuperAdmin may name another
+     * domain; for everyone else `requestedDomain` is ignored and their own domain is listed.
+     */
+    async listDepartments(
+      caller: Caller,
+      query: { requestedDomain?: string; limit: number; after?: [string, string]; q?: string },
+    ): Promise<Page<DepartmentRow>> {
+      const domainId =
+        caller.role === 'SuperAdmin' ? (query.requestedDomain ?? caller.domain.id) : caller.domain.id;
+      const filter = and(
+        eq(departments.domainId, domainId),
+        query.q ? ilike(departments.displayName, `%${escapeLike(query.q)}%`) : undefined,
+      );
+      const after = query.after
+        ? keysetAfter(departments.displayName, departments.id, 'text', 'asc', query.after)
+        : undefined;
+      const [rows, totals] = await Promise.all([
+        db
+          .select()
+          .from(departments)
+          .where(and(filter, after))
+          .orderBy(asc(departments.displayName), asc(departments.id))
+          .limit(query.limit + 1),
+        db.select({ n: count() }).from(departments).where(filter),
+      ]);
+      const items = rows.slice(0, query.limit);
+      const last = items.at(-1);
+      return {
+        items,
+        total: totals[0]?.n ?? 0,
+        ...(rows.length > query.limit && last
+          ? { nextCursor: encodeKeyset(DEPARTMENT_CURSOR_TAG, [last.displayName, last.id]) }
+          : {}),
+      };
+    },
+
+    async insertDepartment(
+      caller: Caller,
+      values: Pick<DepartmentRow, 'id' | 'domainId' | 'displayName'>,
+    ): Promise<DepartmentRow> {
+      assertManages(caller, values.domainId);
+      const [row] = await db.insert(departments).values(values).returning();
+      if (!row) throw new Error('insert into departments returned nothing');
+      return row;
+    },
+
+    async updateDepartment(
+      caller: Caller,
+      id: string,
+      patch: DepartmentPatch,
+    ): Promise<DepartmentRow | undefined> {
+      const [row] = await db
+        .update(departments)
+        .set({ ...patch, updatedAt: new Date() })
+        .where(and(eq(departments.id, id), managedDepartments(caller)))
+        .returning();
+      return row;
+    },
+
+    async deleteDepartment(caller: Caller, id: string): Promise<DepartmentRow | undefined> {
+      const [row] = await db
+        .delete(departments)
+        .where(and(eq(departments.id, id), managedDepartments(caller)))
+        .returning();
+      return row;
+    },
+  };
+}
+
+/** Departments the caller may write: an Admin's own domain's; a SuperAdmin's, all; nobody else's. */
+function managedDepartments(caller: Caller): SQL | undefined {
+  if (caller.role === 'SuperAdmin') return undefined;
+  if (caller.role === 'Admin') return eq(departments.domainId, caller.domain.id);
+  return sql`false`;
+}
+
+export type AccountsStore = ReturnType<typeof accountsStore>;

@@ -1,0 +1,350 @@
+import type { LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import type { ChatParams, Message, MessageUsage, WsErrorCode } from '@assistente/contracts';
+import { AISDKError, type LanguageModelUsage, type ModelMessage } from 'ai';
+import {
+  asLanguageModelUsage,
+  convertToLanguageModelPrompt,
+  prepareCallSettings,
+  prepareRetries,
+  standardizePrompt,
+} from 'ai/internal';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Caller } from '../../plugins/auth.ts';
+import type { AttachmentForModel, ChatsService } from '../chats/index.ts';
+import { describeProviderError, type ResolvedModel } from '../providers/index.ts';
+import type { AgentsHub } from './hub.ts';
+import { modelMessages } from './prompt.ts';
+import type { AgentsStore } from './store.ts';
+
+/** Flush partial answers at least this often… */
+const FLUSH_MS = 250;
+/** …or sooner once one has this many characters unsaved (but not more often than FLUSH_MIN_GAP_MS). */
+const FLUSH_CHARS = 1024;
+const FLUSH_MIN_GAP_MS = 50;
+/** Touch a silent answer this often, so the stale sweep knows it is alive. */
+export const HEARTBEAT_MS = 30_000;
+/** Total attachment bytes sent to a model in one call. */
+const MAX_ATTACHMENT_BYTES = 25 * 1024 * 1024;
+
+export const INTERRUPTED_MESSAGE = 'The answer was interrupted before it finished.';
+
+export interface GenerationInput {
+  caller: Caller;
+  chatId: string;
+  /** The user message being answered: the leaf of the model's context. */
+  parentId: string;
+  requestId?: string;
+  resolved: ResolvedModel;
+  system?: string;
+  params: ChatParams;
+  /** Frees the user's concurrency slot. */
+  release: () => void;
+}
+
+type EndReason = 'stop' | 'shutdown';
+
+/** One answer being generated on this process. */
+export class Generation {
+  content = '';
+  /** Characters of `content` already in the database. */
+  flushed = 0;
+  lastWrite = Date.now();
+  private endReason: EndReason | undefined;
+  /** Resolves once the answer is finalised in the database and `message.done` is published. */
+  done: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly message: Message,
+    readonly userId: string,
+    /** Shared with the model request, which may have started before this answer's row existed. */
+    private readonly abort: AbortController,
+  ) {}
+
+  get messageId(): string {
+    return this.message.messageId;
+  }
+  get chatId(): string {
+    return this.message.chatId;
+  }
+
+  /** `chat.stop`: ends the answer, kept with status `stopped`. */
+  stop(): void {
+    this.endReason ??= 'stop';
+    this.abort.abort();
+  }
+
+  /** Server shutdown: ends the answer, kept with status `error` (interrupted). */
+  interrupt(): void {
+    this.endReason ??= 'shutdown';
+    this.abort.abort();
+  }
+
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+  get reason(): EndReason | undefined {
+    return this.endReason;
+  }
+}
+
+function toUsage(u: LanguageModelUsage | undefined): MessageUsage | undefined {
+  if (!u || (u.inputTokens === undefined && u.outputTokens === undefined && u.totalTokens === undefined)) {
+    return undefined;
+  }
+  const inputTokens = u.inputTokens ?? 0;
+  const outputTokens = u.outputTokens ?? 0;
+  return { inputTokens, outputTokens, totalTokens: u.totalTokens ?? inputTokens + outputTokens };
+}
+
+/**
+ * Runs answers: the assistant message is created (status `streaming`) before the model is called,
+ * its text is flushed while streaming and finalised at the end whatever happens — complete,
+ * stopped, provider failure (partial text kept, status `error`). A socket going away changes
+ * nothing here: only `chat.stop` (or shutdown) ends a generation early.
+ */
+export class GenerationRegistry {
+  private readonly running = new Map<string, Generation>();
+  private flushTimer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> | undefined;
+  private lastFlush = 0;
+
+  constructor(
+    private readonly chats: ChatsService,
+    private readonly store: AgentsStore,
+    private readonly hub: AgentsHub,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /**
+   * Saves the new text of every answer streaming here in one statement (and touches silent ones
+   * for the stale sweep). Called every FLUSH_MS while anything streams, sooner for a fast stream.
+   */
+  private flush(): Promise<void> {
+    if (this.flushing) return this.flushing;
+    const now = Date.now();
+    this.lastFlush = now;
+    const batch: Array<{ gen: Generation; upTo: number; delta: string }> = [];
+    for (const gen of this.running.values()) {
+      const upTo = gen.content.length;
+      if (upTo > gen.flushed || now - gen.lastWrite >= HEARTBEAT_MS) {
+        batch.push({ gen, upTo, delta: gen.content.slice(gen.flushed, upTo) });
+      }
+    }
+    if (batch.length === 0) return Promise.resolve();
+    this.flushing = this.store
+      .appendStreaming(batch.map((b) => ({ id: b.gen.messageId, delta: b.delta })))
+      .then(() => {
+        for (const b of batch) {
+          b.gen.flushed = b.upTo;
+          b.gen.lastWrite = now;
+        }
+      })
+      // Not advanced on failure: the same text goes again with the next batch.
+      .catch((err: unknown) => this.log.warn({ err }, 'agents: flushing partial answers failed'))
+      .finally(() => {
+        this.flushing = undefined;
+      });
+    return this.flushing;
+  }
+
+  private ensureFlusher(): void {
+    if (this.flushTimer || this.running.size === 0) return;
+    this.flushTimer = setInterval(() => {
+      if (this.running.size === 0) {
+        clearInterval(this.flushTimer);
+        this.flushTimer = undefined;
+        return;
+      }
+      void this.flush();
+    }, FLUSH_MS);
+    this.flushTimer.unref();
+  }
+
+  /** A fast stream does not wait for the next tick once it has FLUSH_CHARS unsaved. */
+  private noteDelta(gen: Generation): void {
+    if (gen.content.length - gen.flushed >= FLUSH_CHARS && Date.now() - this.lastFlush >= FLUSH_MIN_GAP_MS) {
+      void this.flush();
+    }
+  }
+
+  get size(): number {
+    return this.running.size;
+  }
+
+  /** This user's generations in a chat, on this process. */
+  inChat(userId: string, chatId: string): Generation[] {
+    return [...this.running.values()].filter((g) => g.userId === userId && g.chatId === chatId);
+  }
+
+  all(): Generation[] {
+    return [...this.running.values()];
+  }
+
+  /**
+   * Creates the answer's message (committed, announced with `message.created`) and runs the model
+   * in the background. The model request goes out while the row is being inserted, so the
+   * database's time hides behind the provider's; its first deltas wait for `message.created`.
+   * Throws only if the context or the message cannot be loaded or stored; the slot is then freed.
+   */
+  async start(input: GenerationInput): Promise<Generation> {
+    const abort = new AbortController();
+    let opened: Promise<ReadableStream<LanguageModelV3StreamPart>> | undefined;
+    let message: Message;
+    try {
+      const context = await this.contextFor(input);
+      opened = this.open(input, context, abort.signal);
+      // Settled here so a failure waits, unhandled, for run() to report it as the answer's error.
+      opened.catch(() => {});
+      message = await this.chats.createAssistantMessage(input.chatId, input.parentId, input.resolved.modelId);
+    } catch (err) {
+      abort.abort();
+      input.release();
+      throw err;
+    }
+    const gen = new Generation(message, input.caller.user.id, abort);
+    this.running.set(gen.messageId, gen);
+    this.ensureFlusher();
+    this.hub.publish(gen.userId, {
+      type: 'message.created',
+      ...(input.requestId ? { requestId: input.requestId } : {}),
+      chatId: gen.chatId,
+      message,
+    });
+    gen.done = this.run(gen, opened).finally(() => {
+      this.running.delete(gen.messageId);
+      input.release();
+    });
+    return gen;
+  }
+
+  /**
+   * The model's own stream (`doStream`), through the AI SDK's prompt conversion and retries but
+   * without streamText's layers of web streams: a quarter of the CPU per token, which is what a
+   * thousand concurrent answers on one process need.
+   */
+  private async open(
+    input: GenerationInput,
+    messages: ModelMessage[],
+    signal: AbortSignal,
+  ): Promise<ReadableStream<LanguageModelV3StreamPart>> {
+    const model = input.resolved.model;
+    const prompt = await convertToLanguageModelPrompt({
+      prompt: await standardizePrompt({ ...(input.system ? { system: input.system } : {}), messages }),
+      supportedUrls: await model.supportedUrls,
+      download: undefined,
+      abortSignal: signal,
+    });
+    const settings = prepareCallSettings({
+      ...(input.params.temperature !== undefined ? { temperature: input.params.temperature } : {}),
+      ...(input.params.maxTokens !== undefined ? { maxOutputTokens: input.params.maxTokens } : {}),
+    });
+    const { retry } = prepareRetries({ maxRetries: 1, abortSignal: signal });
+    const { stream } = await retry(() => model.doStream({ prompt, ...settings, abortSignal: signal }));
+    return stream;
+  }
+
+  private async contextFor(input: GenerationInput) {
+    const branch = await this.chats.listMessagesForContext(input.chatId, input.parentId);
+    const ids = [...new Set(branch.flatMap((m) => (m.attachments ?? []).map((a) => a.attachmentId)))];
+    const files = new Map<string, AttachmentForModel>();
+    if (ids.length > 0) {
+      let total = 0;
+      // Newest first, so the latest files win when the total is over the cap.
+      for (const f of (await this.chats.getAttachmentsForModel(input.caller, ids)).reverse()) {
+        if (total + f.size > MAX_ATTACHMENT_BYTES) continue;
+        total += f.size;
+        files.set(f.attachmentId, f);
+      }
+    }
+    return modelMessages(branch, files, input.resolved.kind);
+  }
+
+  private async run(
+    gen: Generation,
+    opened: Promise<ReadableStream<LanguageModelV3StreamPart>>,
+  ): Promise<void> {
+    let status: 'complete' | 'stopped' | 'error' = 'complete';
+    let finishReason = 'stop';
+    let usage: MessageUsage | undefined;
+    let error: { code: WsErrorCode; message: string } | undefined;
+
+    try {
+      const stream = await opened;
+      const reader = stream.getReader();
+      for (;;) {
+        const { done, value: part } = await reader.read();
+        if (done) break;
+        if (part.type === 'text-delta') {
+          if (!part.delta) continue;
+          gen.content += part.delta;
+          this.hub.publish(gen.userId, {
+            type: 'message.delta',
+            chatId: gen.chatId,
+            messageId: gen.messageId,
+            delta: part.delta,
+          });
+          this.noteDelta(gen);
+        } else if (part.type === 'finish') {
+          finishReason = part.finishReason.unified;
+          usage = toUsage(asLanguageModelUsage(part.usage));
+        } else if (part.type === 'error') {
+          error ??= { code: 'PROVIDER_ERROR', message: describeProviderError(part.error) };
+          this.log.warn({ reason: error.message, messageId: gen.messageId }, 'agents: provider failed');
+        }
+      }
+    } catch (err) {
+      if (!gen.signal.aborted) {
+        error ??= { code: 'PROVIDER_ERROR', message: describeProviderError(err) };
+        // Not a provider error itself: those carry the request body, i.e. the user's messages.
+        if (AISDKError.isInstance(err)) {
+          this.log.warn({ reason: error.message, messageId: gen.messageId }, 'agents: generation failed');
+        } else this.log.error({ err, messageId: gen.messageId }, 'agents: generation failed');
+      }
+    }
+
+    if (gen.reason === 'stop') {
+      status = 'stopped';
+      finishReason = 'stopped';
+      error = undefined;
+    } else if (gen.reason === 'shutdown') {
+      status = 'error';
+      finishReason = 'error';
+      error = { code: 'UNAVAILABLE', message: INTERRUPTED_MESSAGE };
+    } else if (error) {
+      status = 'error';
+      finishReason = 'error';
+    }
+
+    try {
+      // The final write carries the whole text: a batch still in flight is harmless either way.
+      await this.chats.finishAssistantMessage(gen.messageId, {
+        status,
+        content: gen.content,
+        ...(usage ? { usage } : {}),
+        ...(error ? { error: error.message } : {}),
+      });
+    } catch (err) {
+      // The text was flushed while streaming; the stale sweep ends the row if this write never lands.
+      this.log.error({ err, messageId: gen.messageId }, 'agents: could not finalise an answer');
+    }
+    this.hub.publish(gen.userId, {
+      type: 'message.done',
+      chatId: gen.chatId,
+      messageId: gen.messageId,
+      status,
+      finishReason,
+      usage: usage ?? null,
+      ...(error ? { error } : {}),
+    });
+  }
+
+  /** Stops every generation here (shutdown) and waits for each to be stored. */
+  async shutdown(): Promise<void> {
+    const all = this.all();
+    for (const g of all) g.interrupt();
+    await Promise.allSettled(all.map((g) => g.done));
+    if (this.flushTimer) clearInterval(this.flushTimer);
+    this.flushTimer = undefined;
+    await this.flushing;
+  }
+}

@@ -1,0 +1,285 @@
+import {
+  type ClientFrame,
+  ClientFrameSchema,
+  type ServerFrame,
+  WsCloseCodes,
+  type WsErrorCode,
+  WsErrorCodes,
+  WsLimits,
+} from '@assistente/contracts';
+import type { WebSocket } from 'ws';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../lib/errors.ts';
+import { type Caller, resolveCaller } from '../../plugins/auth.ts';
+import { NoProviderError } from '../providers/index.ts';
+import type { HubClient } from './hub.ts';
+import { type AgentsService, WsError } from './service.ts';
+
+/** A client this far behind (unsent bytes) is dropped; it resumes with `chat.subscribe`. */
+const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+const KNOWN_TYPES = new Set<string>(ClientFrameSchema.options.map((o) => o.shape.type.value));
+const WS_CODES = new Set<string>(WsErrorCodes);
+
+type Phase = 'auth' | 'authenticating' | 'ready' | 'closed';
+
+/** The error frame's code and message for anything a handler threw; internals never leak. */
+function toErrorFrame(err: unknown, ctx: AppContext): { code: WsErrorCode; message: string } {
+  if (err instanceof WsError) return { code: err.code, message: err.message };
+  if (err instanceof NoProviderError) return { code: 'NO_PROVIDER', message: err.message };
+  if (err instanceof AppError && WS_CODES.has(err.code)) return { code: err.code, message: err.message };
+  ctx.log.error({ err }, 'agents: frame handling failed');
+  return { code: 'INTERNAL', message: 'Something went wrong; try again.' };
+}
+
+/**
+ * One websocket connection: the auth handshake, frame validation and dispatch, and closing when
+ * the account loses access. Generations never depend on it: closing it stops nothing.
+ */
+export class AgentSocket implements HubClient {
+  private phase: Phase = 'auth';
+  private token = '';
+  private caller: Caller | undefined;
+  private readonly pending: ClientFrame[] = [];
+  private readonly authTimer: NodeJS.Timeout;
+
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly ctx: AppContext,
+    private readonly agents: AgentsService,
+    private readonly sockets: Set<AgentSocket>,
+  ) {
+    this.authTimer = setTimeout(() => {
+      if (this.phase !== 'ready') this.close(WsCloseCodes.unauthenticated, 'Authentication timed out');
+    }, WsLimits.authTimeoutMs);
+    ws.on('message', (data, isBinary) => this.onMessage(data as Buffer, isBinary));
+    ws.on('close', () => this.cleanup());
+    ws.on('error', () => this.cleanup());
+    sockets.add(this);
+  }
+
+  get userId(): string {
+    return this.caller?.user.id ?? '';
+  }
+
+  /** The account this socket belongs to, for revocation matching. */
+  get identity(): { uid: string; email: string; domain: string } | undefined {
+    return this.caller
+      ? { uid: this.caller.uid, email: this.caller.user.id, domain: this.caller.domain.id }
+      : undefined;
+  }
+
+  sendRaw(raw: string): void {
+    if (this.phase === 'closed' || this.ws.readyState !== this.ws.OPEN) return;
+    if (this.ws.bufferedAmount > MAX_BUFFERED_BYTES) {
+      this.close(1013, 'Too far behind; reconnect and resubscribe');
+      return;
+    }
+    this.ws.send(raw);
+  }
+
+  send(frame: ServerFrame): void {
+    this.sendRaw(JSON.stringify(frame));
+  }
+
+  private error(code: WsErrorCode, message: string, requestId?: string, chatId?: string): void {
+    this.send({
+      type: 'error',
+      ...(requestId ? { requestId } : {}),
+      ...(chatId ? { chatId } : {}),
+      code,
+      message,
+    });
+  }
+
+  close(code: number, reason: string): void {
+    if (this.phase === 'closed') return;
+    this.cleanup();
+    try {
+      this.ws.close(code, reason);
+    } catch {
+      this.ws.terminate();
+    }
+  }
+
+  private cleanup(): void {
+    if (this.phase === 'closed') return;
+    const wasReady = this.phase === 'ready';
+    this.phase = 'closed';
+    clearTimeout(this.authTimer);
+    this.sockets.delete(this);
+    if (wasReady) this.agents.hub.leave(this);
+  }
+
+  /** The frame, or why it is refused (with its requestId when it had a readable one). */
+  private parse(
+    data: Buffer,
+    isBinary: boolean,
+  ): { frame: ClientFrame } | { code: WsErrorCode; message: string; requestId?: string } {
+    if (isBinary) return { code: 'BAD_FRAME', message: 'Frames must be JSON text' };
+    let json: unknown;
+    try {
+      json = JSON.parse(data.toString('utf8'));
+    } catch {
+      return { code: 'BAD_FRAME', message: 'The frame is not valid JSON' };
+    }
+    const parsed = ClientFrameSchema.safeParse(json);
+    if (parsed.success) return { frame: parsed.data };
+    const obj = json !== null && typeof json === 'object' ? (json as Record<string, unknown>) : {};
+    const requestId = typeof obj.requestId === 'string' ? obj.requestId.slice(0, 100) : undefined;
+    const ref = requestId ? { requestId } : {};
+    if (typeof obj.type !== 'string' || !KNOWN_TYPES.has(obj.type)) {
+      const named = typeof obj.type === 'string' ? ` "${obj.type.slice(0, 50)}"` : '';
+      return { code: 'BAD_FRAME', message: `Unknown frame type${named}`, ...ref };
+    }
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.join('.') || obj.type;
+    return {
+      code: 'VALIDATION_FAILED',
+      message: `${obj.type}: ${where}: ${issue?.message ?? 'invalid frame'}`,
+      ...ref,
+    };
+  }
+
+  private onMessage(data: Buffer, isBinary: boolean): void {
+    if (this.phase === 'closed') return;
+    const result = this.parse(data, isBinary);
+    if (!('frame' in result)) {
+      this.error(result.code, result.message, result.requestId);
+      if (this.phase === 'auth') this.close(WsCloseCodes.unauthenticated, 'The first frame must be auth');
+      return;
+    }
+    const { frame } = result;
+    if (this.phase === 'auth') {
+      if (frame.type === 'auth') void this.authenticate(frame.token);
+      else {
+        this.error('UNAUTHENTICATED', 'Send an auth frame first');
+        this.close(WsCloseCodes.unauthenticated, 'The first frame must be auth');
+      }
+      return;
+    }
+    if (this.phase === 'authenticating') this.pending.push(frame);
+    else void this.dispatch(frame);
+  }
+
+  private async authenticate(token: string): Promise<void> {
+    this.phase = 'authenticating';
+    let caller: Caller;
+    try {
+      caller = await resolveCaller(this.ctx, token);
+    } catch (err) {
+      this.deny(err);
+      return;
+    }
+    if (this.phase !== 'authenticating') return;
+    clearTimeout(this.authTimer);
+    this.token = token;
+    this.caller = caller;
+    this.phase = 'ready';
+    await this.agents.hub.join(this);
+    if (this.phase !== 'ready') return;
+    this.sendReady();
+    for (const frame of this.pending.splice(0)) void this.dispatch(frame);
+  }
+
+  private sendReady(): void {
+    this.send({
+      type: 'ready',
+      userId: this.userId,
+      limits: {
+        maxFrameBytes: WsLimits.maxFrameBytes,
+        maxConcurrent: this.agents.limits.maxConcurrent,
+        sendsPerMinute: this.agents.limits.sendsPerMinute,
+      },
+    });
+  }
+
+  /** Tells why access is refused, then closes: 4403 when the account lost access, else 4401. */
+  private deny(err: unknown): void {
+    const forbidden = err instanceof AppError && err.code === 'FORBIDDEN';
+    const message = err instanceof AppError ? err.message : 'Invalid token';
+    this.error(forbidden ? 'FORBIDDEN' : 'UNAUTHENTICATED', message);
+    this.close(
+      forbidden ? WsCloseCodes.forbidden : WsCloseCodes.unauthenticated,
+      forbidden ? 'Forbidden' : 'Unauthenticated',
+    );
+  }
+
+  /**
+   * The caller as of now: the token is checked again (expiry, session, account state — cached
+   * and invalidated on change), so a revoked account cannot act even before its socket is closed.
+   */
+  private async currentCaller(): Promise<Caller | undefined> {
+    try {
+      const caller = await resolveCaller(this.ctx, this.token);
+      this.caller = caller;
+      return caller;
+    } catch (err) {
+      this.deny(err);
+      return undefined;
+    }
+  }
+
+  /** Re-checks access after an account change; closes the socket when it is gone. */
+  async recheck(): Promise<void> {
+    if (this.phase !== 'ready') return;
+    await this.currentCaller();
+  }
+
+  /** A fresh token for the same account (the old one is about to expire). */
+  private async reauthenticate(token: string): Promise<void> {
+    let caller: Caller;
+    try {
+      caller = await resolveCaller(this.ctx, token);
+    } catch (err) {
+      this.deny(err);
+      return;
+    }
+    if (caller.uid !== this.caller?.uid) {
+      this.error('UNAUTHENTICATED', 'A socket cannot change accounts; reconnect instead');
+      this.close(WsCloseCodes.unauthenticated, 'Account changed');
+      return;
+    }
+    this.token = token;
+    this.caller = caller;
+    this.sendReady();
+  }
+
+  private async dispatch(frame: ClientFrame): Promise<void> {
+    if (this.phase !== 'ready') return;
+    const requestId = 'requestId' in frame ? frame.requestId : undefined;
+    const chatId = 'chatId' in frame && typeof frame.chatId === 'string' ? frame.chatId : undefined;
+    try {
+      if (frame.type === 'ping') {
+        this.send({ type: 'pong', ...(frame.id ? { id: frame.id } : {}) });
+        return;
+      }
+      if (frame.type === 'auth') {
+        await this.reauthenticate(frame.token);
+        return;
+      }
+      const caller = await this.currentCaller();
+      if (!caller) return;
+      switch (frame.type) {
+        case 'chat.send':
+          return await this.agents.send(caller, frame);
+        case 'chat.regenerate':
+          return await this.agents.regenerate(caller, frame);
+        case 'chat.edit':
+          return await this.agents.edit(caller, frame);
+        case 'chat.stop':
+          return await this.agents.stop(caller, frame);
+        case 'chat.subscribe':
+          return await this.agents.subscribe(caller, frame, (f) => this.send(f));
+        default:
+          return assertNever(frame);
+      }
+    } catch (err) {
+      const { code, message } = toErrorFrame(err, this.ctx);
+      this.error(code, message, requestId, chatId);
+    }
+  }
+}
+
+function assertNever(x: never): never {
+  throw new Error(`Unhandled frame ${JSON.stringify(x)}`);
+}

@@ -1,0 +1,3 @@
+export { auditMeta, auditRoutes } from './routes.ts';
+export { auditService } from './service.ts';
+export { type AuditMeta, type AuditRecord, changedFields, recordAudit, redactSecrets } from './store.ts';

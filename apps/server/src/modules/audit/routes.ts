@@ -1,0 +1,22 @@
+import { AuditQuerySchema } from '@assistente/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { sendPage } from '../../lib/paging.ts';
+import { auditService } from './service.ts';
+import type { AuditMeta } from './store.ts';
+
+/** The IP (as the proxy settings see it) and user agent of an administrative request. */
+export function auditMeta(request: FastifyRequest): AuditMeta {
+  const ua = request.headers['user-agent'];
+  return { ip: request.ip ?? null, userAgent: typeof ua === 'string' ? ua : null };
+}
+
+/** GET /api/v1/audit: the audit log, newest first (mounted by the account manager). */
+export async function auditRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const service = auditService(ctx);
+  app.get('/audit', async (request, reply) => {
+    const caller = await request.caller();
+    const query = AuditQuerySchema.parse(request.query);
+    return sendPage(reply, await service.list(caller, query));
+  });
+}

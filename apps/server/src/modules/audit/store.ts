@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import type { AuditAction, AuditTargetType } from '@assistente/contracts';
+import { and, count, desc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client.ts';
+import { auditEntries } from '../../db/schema/index.ts';
+import type { Page } from '../../lib/paging.ts';
+import { encodeKeyset } from '../../lib/paging.ts';
+import type { Caller } from '../../plugins/auth.ts';
+
+export type Executor = Db | Tx;
+export type AuditRow = typeof auditEntries.$inferSelect;
+
+/** Where an administrative request came from. */
+export interface AuditMeta {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+export interface AuditRecord {
+  action: AuditAction;
+  targetType: AuditTargetType;
+  targetId: string;
+  domainId: string | null;
+  before?: Record<string, unknown> | null;
+  after?: Record<string, unknown> | null;
+}
+
+const SECRET_KEY = /pass(word)?|secret|token|hash|api[-_]?key|credential|oob/i;
+
+/** A JSON copy without any key that looks like a secret, at any depth. */
+export function redactSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redactSecrets);
+  if (value instanceof Date) return value.toISOString();
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      if (v === undefined || SECRET_KEY.test(k)) continue;
+      out[k] = redactSecrets(v);
+    }
+    return out;
+  }
+  return value;
+}
+
+const asRecord = (v: unknown) => (v && typeof v === 'object' ? (v as Record<string, unknown>) : null);
+
+/** Only what changed between two records: `{ before: {role:'Viewer'}, after: {role:'Admin'} }`. */
+export function changedFields(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): { before: Record<string, unknown>; after: Record<string, unknown> } {
+  const b: Record<string, unknown> = {};
+  const a: Record<string, unknown> = {};
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) {
+      b[key] = before[key] ?? null;
+      a[key] = after[key] ?? null;
+    }
+  }
+  return { before: b, after: a };
+}
+
+/**
+ * Records changes made by `caller`. Pass the transaction that makes the change, so the entry and
+ * the change commit (or roll back) together.
+ */
+export async function recordAudit(
+  db: Executor,
+  caller: Caller,
+  meta: AuditMeta,
+  records: AuditRecord | AuditRecord[],
+): Promise<void> {
+  const list = Array.isArray(records) ? records : [records];
+  if (list.length === 0) return;
+  await db.insert(auditEntries).values(
+    list.map((r) => ({
+      id: randomUUID(),
+      domainId: r.domainId,
+      actorId: caller.user.id,
+      actorEmail: caller.user.email,
+      action: r.action,
+      targetType: r.targetType,
+      targetId: r.targetId,
+      before: r.before === undefined || r.before === null ? null : asRecord(redactSecrets(r.before)),
+      after: r.after === undefined || r.after === null ? null : asRecord(redactSecrets(r.after)),
+      ip: meta.ip?.slice(0, 64) ?? null,
+      userAgent: meta.userAgent?.slice(0, 512) ?? null,
+    })),
+  );
+}
+
+export interface AuditFilter {
+  /** Only honoured for a SuperAdmin; everyone else reads their own domain. */
+  requestedDomain?: string;
+  action?: AuditAction;
+  actor?: string;
+  targetType?: AuditTargetType;
+  targetId?: string;
+  from?: Date;
+  to?: Date;
+  limit: number;
+  /** `[at::text, id]` of the last entry of the previous page. */
+  after?: [string, string];
+}
+
+export const AUDIT_CURSOR_TAG = 'audit';
+
+/** A page of entries the caller may read, newest first; the tenant scope is applied here. */
+export async function listAudit(db: Executor, caller: Caller, f: AuditFilter): Promise<Page<AuditRow>> {
+  const scope: SQL | undefined =
+    caller.role === 'SuperAdmin'
+      ? f.requestedDomain
+        ? eq(auditEntries.domainId, f.requestedDomain)
+        : undefined
+      : eq(auditEntries.domainId, caller.domain.id);
+  const filter = and(
+    scope,
+    f.action ? eq(auditEntries.action, f.action) : undefined,
+    f.actor ? eq(auditEntries.actorId, f.actor) : undefined,
+    f.targetType ? eq(auditEntries.targetType, f.targetType) : undefined,
+    f.targetId ? eq(auditEntries.targetId, f.targetId) : undefined,
+    f.from ? gte(auditEntries.at, f.from) : undefined,
+    f.to ? lt(auditEntries.at, f.to) : undefined,
+  );
+  const after = f.after
+    ? sql`(${auditEntries.at}, ${auditEntries.id}) < (${f.after[0]}::timestamptz, ${f.after[1]})`
+    : undefined;
+  const [rows, totals] = await Promise.all([
+    db
+      .select({ row: auditEntries, key: sql<string>`${auditEntries.at}::text` })
+      .from(auditEntries)
+      .where(and(filter, after))
+      .orderBy(desc(auditEntries.at), desc(auditEntries.id))
+      .limit(f.limit + 1),
+    db.select({ n: count() }).from(auditEntries).where(filter),
+  ]);
+  const page = rows.slice(0, f.limit);
+  const last = page.at(-1);
+  return {
+    items: page.map((r) => r.row),
+    total: totals[0]?.n ?? 0,
+    ...(rows.length > f.limit && last
+      ? { nextCursor: encodeKeyset(AUDIT_CURSOR_TAG, [last.key, last.row.id]) }
+      : {}),
+  };
+}

@@ -1,0 +1,491 @@
+import { randomUUID } from 'node:crypto';
+import { buffer as readAll } from 'node:stream/consumers';
+import {
+  type Attachment,
+  AttachmentLimits,
+  type Chat,
+  type ChatCreate,
+  type ChatExportFormat,
+  type ChatListQuery,
+  type ChatUpdate,
+  type Message,
+  type MessageListQuery,
+  type MessageStatus,
+  type MessageUsage,
+} from '@assistente/contracts';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../lib/errors.ts';
+import type { Caller } from '../../plugins/auth.ts';
+import { santitosService } from '../santitos/service.ts';
+import {
+  assertRoomLeft,
+  newObjectKey,
+  resolveUploadType,
+  type StoredObject,
+  storageErrors,
+  storageFor,
+  withinQuota,
+} from '../storage/index.ts';
+import { type AttachmentRow, type MessageRow, toAttachment, toChat, toMessage } from './dto.ts';
+import { attachmentNotFound, chatNotFound, invalidField, messageNotFound } from './errors.ts';
+import { exportFileName, toJsonExport, toMarkdownExport } from './export.ts';
+import { chatsStore, decodeChatCursor, encodeChatCursor, hasSearchableWords } from './store.ts';
+
+/** How long after a delete the chat can still be restored (the sidebar's undo); then it is purged. */
+export const CHAT_RESTORE_WINDOW_MS = 30_000;
+/** An answer not flushed for this long has lost its writer (a crashed or killed process). */
+export const STALE_STREAM_MS = 15 * 60_000;
+/** Longest user message accepted. */
+export const MAX_MESSAGE_CHARS = 100_000;
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const isId = (id: string) => UUID_RE.test(id);
+
+let lastTick = 0;
+/**
+ * Strictly increasing timestamps (ms) within the process, so messages written in one burst keep
+ * their order and the list's keyset cursor never sees two rows of one user at the same instant.
+ */
+function tick(): Date {
+  lastTick = Math.max(Date.now(), lastTick + 1);
+  return new Date(lastTick);
+}
+
+/** A chat title from the first words of a message: one line, at most 80 characters. */
+export function titleFrom(text: string): string {
+  const line = text
+    .replace(/```[\s\S]*?(```|$)/g, ' ')
+    .replace(/[#>*_`~[\]|]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (line.length <= 80) return line;
+  const cut = line.slice(0, 80);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > 40 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+/** An attachment's bytes for a model call. */
+export interface AttachmentForModel {
+  attachmentId: string;
+  name: string;
+  contentType: string;
+  size: number;
+  data: Buffer;
+}
+
+/** An upload as the route read it from the multipart body. */
+export interface UploadedFile {
+  fileName: string;
+  declaredType: string | undefined;
+  data: Buffer;
+}
+
+/**
+ * The chats manager (DESIGN §5). Caller-taking methods answer 404 for anything that is not the
+ * caller's own live chat; the others are for the agents websocket, on ids it got from them.
+ */
+export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
+  const santitos = santitosService(ctx);
+  const bucket = () => storageFor(ctx, 'chats');
+
+  async function ownChat(caller: Caller, chatId: string) {
+    if (!isId(chatId)) throw chatNotFound();
+    const row = await store.findChat(caller, chatId);
+    if (!row) throw chatNotFound();
+    return row;
+  }
+
+  async function withFiles(caller: Caller, chatId: string, rows: MessageRow[]): Promise<Message[]> {
+    const files = await store.attachmentsOf(caller, chatId, rows);
+    return rows.map((r) => toMessage(r, files));
+  }
+
+  async function messagesWithFilesById(chatId: string, rows: MessageRow[]): Promise<Message[]> {
+    const ids = [...new Set(rows.flatMap((r) => r.attachmentIds))];
+    const files = await store.streamAttachmentsByIds(chatId, ids);
+    const byId = new Map(files.map((f) => [f.id, f]));
+    return rows.map((r) => toMessage(r, byId));
+  }
+
+  async function deleteObjects(keys: string[]): Promise<void> {
+    await Promise.all(
+      keys.map((key) =>
+        bucket()
+          .delete(key)
+          .catch((err: unknown) => ctx.log.warn({ err, key }, 'could not delete a stored attachment')),
+      ),
+    );
+  }
+
+  return {
+    // ---- For the agents websocket (and the HTTP routes) ----
+
+    /** The caller's own live chat, or 404 NOT_FOUND "Chat not found". */
+    async getChatForCaller(caller: Caller, chatId: string): Promise<Chat> {
+      return toChat(await ownChat(caller, chatId));
+    },
+
+    /** Creates a chat for the caller; `agentId` must be a santito they may use (else 400). */
+    async createChat(caller: Caller, body: ChatCreate): Promise<Chat> {
+      const agentId = body.agentId ?? null;
+      if (agentId !== null && !(await santitos.findUsable(caller, agentId))) {
+        throw invalidField('agentId', 'No such santito available to you');
+      }
+      const row = await store.insertChat(caller, {
+        id: randomUUID(),
+        title: body.title ?? '',
+        agentId,
+        params: {},
+        now: tick(),
+      });
+      return toChat(row);
+    },
+
+    /** One message of the caller's chat (404 otherwise): the target of regenerate and edit. */
+    async getMessageForCaller(caller: Caller, chatId: string, messageId: string): Promise<Message> {
+      await ownChat(caller, chatId);
+      const row = isId(messageId) ? await store.findMessage(caller, chatId, messageId) : undefined;
+      if (!row) throw messageNotFound();
+      return (await withFiles(caller, chatId, [row]))[0]!;
+    },
+
+    /**
+     * Stores the caller's message, committed before it returns. `parentId`: omitted → after the
+     * newest message of the chat; null → a new root (editing the first message); an id → after that
+     * message of this chat (edit-and-resend makes a sibling branch). Attachments must have been
+     * uploaded to this chat by the caller. Bad input → 400; not their chat → 404.
+     */
+    async appendUserMessage(
+      caller: Caller,
+      chatId: string,
+      input: { content: string; parentId?: string | null; attachmentIds?: string[] },
+    ): Promise<Message> {
+      await ownChat(caller, chatId);
+      const attachmentIds = [...new Set(input.attachmentIds ?? [])];
+      if (input.content.length > MAX_MESSAGE_CHARS) {
+        throw invalidField('content', `A message can have at most ${MAX_MESSAGE_CHARS} characters`);
+      }
+      if (input.content.trim() === '' && attachmentIds.length === 0) {
+        throw invalidField('content', 'The message is empty');
+      }
+      if (attachmentIds.length > AttachmentLimits.perMessage) {
+        throw invalidField('attachments', `At most ${AttachmentLimits.perMessage} files per message`);
+      }
+      let parentId: string | null;
+      if (input.parentId === undefined) {
+        parentId = (await store.latestMessage(caller, chatId))?.id ?? null;
+      } else if (input.parentId === null) {
+        parentId = null;
+      } else {
+        const parent = isId(input.parentId)
+          ? await store.findMessage(caller, chatId, input.parentId)
+          : undefined;
+        if (!parent) throw invalidField('parentId', 'No such message in this chat');
+        parentId = parent.id;
+      }
+      const files = await store.findAttachments(
+        caller,
+        chatId,
+        attachmentIds.filter((id) => isId(id)),
+      );
+      if (files.length !== attachmentIds.length) {
+        throw invalidField('attachments', 'Unknown attachment for this chat');
+      }
+      const row = await store.insertUserMessage(caller, {
+        id: randomUUID(),
+        chatId,
+        parentId,
+        role: 'user',
+        content: input.content,
+        status: 'complete',
+        attachmentIds,
+        createdAt: tick(),
+      });
+      if (!row) throw chatNotFound();
+      return toMessage(row, new Map(files.map((f) => [f.id, f])));
+    },
+
+    /** Starts an assistant answer under `parentId`: empty, status 'streaming', committed. */
+    async createAssistantMessage(
+      chatId: string,
+      parentId: string | null,
+      model: string | null,
+    ): Promise<Message> {
+      const row = await store.streamInsertMessage({
+        id: randomUUID(),
+        chatId,
+        parentId,
+        role: 'assistant',
+        content: '',
+        status: 'streaming',
+        model,
+        createdAt: tick(),
+      });
+      return toMessage(row);
+    },
+
+    /** Saves the whole text so far of a streaming answer (a flush); false once it has finished. */
+    async appendAssistantContent(messageId: string, fullContent: string): Promise<boolean> {
+      return store.streamSetContent(messageId, fullContent, new Date());
+    },
+
+    /**
+     * Ends an answer: final status, optionally the final text, token usage and a user-facing error.
+     * Only the first end counts; later calls answer the message as it was ended.
+     */
+    async finishAssistantMessage(
+      messageId: string,
+      end: {
+        status: Exclude<MessageStatus, 'streaming'>;
+        content?: string;
+        usage?: MessageUsage;
+        error?: string;
+        model?: string;
+      },
+    ): Promise<Message> {
+      const row = await store.streamFinish(
+        messageId,
+        {
+          status: end.status,
+          ...(end.content !== undefined ? { content: end.content } : {}),
+          ...(end.usage !== undefined ? { usage: end.usage } : {}),
+          ...(end.error !== undefined ? { error: end.error } : {}),
+          ...(end.model !== undefined ? { model: end.model } : {}),
+        },
+        tick(),
+      );
+      if (!row) throw messageNotFound();
+      return toMessage(row);
+    },
+
+    /** The branch root → `leafMessageId` of a chat, with attachment metadata: the model's context. */
+    async listMessagesForContext(chatId: string, leafMessageId: string): Promise<Message[]> {
+      const rows = await store.streamBranch(chatId, leafMessageId);
+      return messagesWithFilesById(chatId, rows);
+    },
+
+    /** The bytes of the caller's attachments among `ids`, for models that take files; unknown ids are left out. */
+    async getAttachmentsForModel(caller: Caller, ids: readonly string[]): Promise<AttachmentForModel[]> {
+      const rows = await store.findOwnAttachments(
+        caller,
+        ids.filter((id) => isId(id)),
+      );
+      const out: AttachmentForModel[] = [];
+      for (const row of rows) {
+        try {
+          const object = await bucket().get(row.storageKey);
+          out.push({
+            attachmentId: row.id,
+            name: row.name,
+            contentType: row.contentType,
+            size: row.size,
+            data: await readAll(object.body),
+          });
+        } catch (err) {
+          ctx.log.warn({ err, attachmentId: row.id }, 'attachment bytes missing from storage');
+        }
+      }
+      return out;
+    },
+
+    /** Titles an untitled chat from a text (the first message, or a model's suggestion); the new title or undefined. */
+    async autoTitle(chatId: string, text: string): Promise<string | undefined> {
+      const title = titleFrom(text);
+      if (!title) return undefined;
+      return (await store.streamTitleIfEmpty(chatId, title)) ? title : undefined;
+    },
+
+    /** Marks activity in a chat: it moves to the top of the list. */
+    async touchChat(chatId: string): Promise<void> {
+      await store.streamTouchChat(chatId, tick());
+    },
+
+    // ---- HTTP ----
+
+    async listChats(
+      caller: Caller,
+      query: ChatListQuery,
+    ): Promise<{ items: Chat[]; total: number; nextCursor?: string }> {
+      const after = query.cursor === undefined ? undefined : decodeChatCursor(query.cursor);
+      if (query.cursor !== undefined && !after) throw new AppError('BAD_REQUEST', 'Invalid cursor');
+      const q = query.q?.trim();
+      if (q && !hasSearchableWords(q)) return { items: [], total: 0 };
+      const page = await store.listChats(caller, {
+        limit: query.limit,
+        ...(after ? { after } : {}),
+        ...(q ? { q } : {}),
+      });
+      return {
+        items: page.items.map(toChat),
+        total: page.total,
+        ...(page.nextCursor ? { nextCursor: encodeChatCursor(page.nextCursor) } : {}),
+      };
+    },
+
+    async updateChat(caller: Caller, chatId: string, body: ChatUpdate): Promise<Chat> {
+      await ownChat(caller, chatId);
+      const row = await store.updateChat(caller, chatId, {
+        ...(body.title !== undefined ? { title: body.title } : {}),
+        ...(body.pinned !== undefined ? { pinned: body.pinned } : {}),
+        ...(body.params !== undefined ? { params: body.params ?? {} } : {}),
+      });
+      if (!row) throw chatNotFound();
+      return toChat(row);
+    },
+
+    /** Soft delete: gone from every read at once, restorable for CHAT_RESTORE_WINDOW_MS, then purged. */
+    async deleteChat(caller: Caller, chatId: string): Promise<void> {
+      await ownChat(caller, chatId);
+      if (!(await store.softDeleteChat(caller, chatId, new Date()))) throw chatNotFound();
+    },
+
+    /** Undoes a delete within the window; afterwards the chat is as gone as one never made (404). */
+    async restoreChat(caller: Caller, chatId: string): Promise<Chat> {
+      if (!isId(chatId)) throw chatNotFound();
+      const row = await store.restoreChat(caller, chatId, new Date(Date.now() - CHAT_RESTORE_WINDOW_MS));
+      if (!row) throw chatNotFound();
+      return toChat(row);
+    },
+
+    async listMessages(
+      caller: Caller,
+      chatId: string,
+      query: MessageListQuery,
+    ): Promise<{ items: Message[]; nextCursor?: string }> {
+      await ownChat(caller, chatId);
+      let before: MessageRow | undefined;
+      if (query.before !== undefined) {
+        before = await store.findMessage(caller, chatId, query.before);
+        if (!before) throw invalidField('before', 'No such message in this chat');
+      }
+      const page = await store.listMessages(caller, chatId, {
+        limit: query.limit,
+        ...(before ? { before } : {}),
+      });
+      return {
+        items: await withFiles(caller, chatId, page.items),
+        ...(page.nextBefore ? { nextCursor: page.nextBefore } : {}),
+      };
+    },
+
+    /** The chat as a download: Markdown (the current branch) or JSON (every message). */
+    async exportChat(
+      caller: Caller,
+      chatId: string,
+      format: ChatExportFormat,
+    ): Promise<{ fileName: string; contentType: string; body: string }> {
+      const chat = toChat(await ownChat(caller, chatId));
+      const rows = await store.allMessages(caller, chatId);
+      const messages = await withFiles(caller, chatId, rows);
+      const now = new Date();
+      return format === 'json'
+        ? {
+            fileName: exportFileName(chat, 'json'),
+            contentType: 'application/json; charset=utf-8',
+            body: `${JSON.stringify(toJsonExport(chat, messages, now), null, 2)}\n`,
+          }
+        : {
+            fileName: exportFileName(chat, 'md'),
+            contentType: 'text/markdown; charset=utf-8',
+            body: toMarkdownExport(chat, messages, now),
+          };
+    },
+
+    /** Before reading an upload: 404 unless the caller's chat, 402 when the domain has no room left. */
+    async checkUpload(caller: Caller, chatId: string): Promise<void> {
+      await ownChat(caller, chatId);
+      await assertRoomLeft(ctx, caller.domain.id);
+    },
+
+    /**
+     * Stores an upload in the chats bucket under a generated key. 413 over UPLOAD_MAX_BYTES, 415 for
+     * a type not allowed (or bytes that disagree with it), 402 when the domain's quota would be exceeded.
+     */
+    async uploadAttachment(caller: Caller, chatId: string, file: UploadedFile): Promise<Attachment> {
+      await ownChat(caller, chatId);
+      if (file.data.length > ctx.config.UPLOAD_MAX_BYTES)
+        throw storageErrors.tooLarge(ctx.config.UPLOAD_MAX_BYTES);
+      if (file.data.length === 0) throw invalidField('file', 'The file is empty');
+      const contentType = resolveUploadType(file.declaredType, file.fileName, file.data);
+      await assertRoomLeft(ctx, caller.domain.id);
+      const key = newObjectKey(caller.domain.id);
+      const name = cleanFileName(file.fileName);
+      await bucket().put(key, file.data, { contentType, size: file.data.length });
+      let row: AttachmentRow;
+      try {
+        row = await withinQuota(ctx, caller.domain.id, file.data.length, async (tx) => {
+          // The chat may have been deleted while the bytes were stored.
+          if (!(await store.findChat(caller, chatId, tx))) throw chatNotFound();
+          return store.insertAttachment(tx, caller, {
+            id: randomUUID(),
+            chatId,
+            name,
+            contentType,
+            size: file.data.length,
+            storageKey: key,
+            createdAt: new Date(),
+          });
+        });
+      } catch (err) {
+        await deleteObjects([key]);
+        throw err;
+      }
+      return toAttachment(row);
+    },
+
+    /** An attachment of the caller's chat, ready to stream; 404 when it or its bytes are missing. */
+    async openAttachment(
+      caller: Caller,
+      chatId: string,
+      attachmentId: string,
+    ): Promise<{ object: StoredObject; fileName: string }> {
+      await ownChat(caller, chatId);
+      const [row] = isId(attachmentId) ? await store.findAttachments(caller, chatId, [attachmentId]) : [];
+      if (!row) throw attachmentNotFound();
+      const object = await bucket().get(row.storageKey);
+      return { object: { ...object, contentType: row.contentType }, fileName: row.name };
+    },
+
+    /** Removes an upload no message uses yet (409 once a message refers to it). */
+    async deleteAttachment(caller: Caller, chatId: string, attachmentId: string): Promise<void> {
+      await ownChat(caller, chatId);
+      const result = isId(attachmentId)
+        ? await store.deleteUnsentAttachment(caller, chatId, attachmentId)
+        : undefined;
+      if (!result) throw attachmentNotFound();
+      if (result === 'referenced') {
+        throw new AppError('CONFLICT', 'This file belongs to a sent message and stays with the chat');
+      }
+      await deleteObjects([result.storageKey]);
+    },
+
+    /**
+     * Ends answers left 'streaming' by a process that died mid-answer (no flush for `staleMs`), so
+     * they do not spin forever; their partial text stays.
+     */
+    async expireStaleStreams(staleMs = STALE_STREAM_MS): Promise<number> {
+      return store.failStaleStreams(new Date(Date.now() - staleMs), 'The answer was interrupted', new Date());
+    },
+
+    /** Purges chats deleted before `before` (default: past the restore window), with their files. */
+    async purgeDeleted(before = new Date(Date.now() - CHAT_RESTORE_WINDOW_MS - 5_000)): Promise<number> {
+      let purged = 0;
+      for (;;) {
+        const batch = await store.purgeDeleted(before);
+        purged += batch.chats;
+        await deleteObjects(batch.storageKeys);
+        if (batch.chats === 0) return purged;
+      }
+    },
+  };
+}
+
+export type ChatsService = ReturnType<typeof chatsService>;
+
+/** A file name kept as metadata: no path, no control characters, at most 200 characters. */
+function cleanFileName(raw: string): string {
+  const base = raw.split(/[\\/]/).pop() ?? '';
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
+  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  return (clean || 'file').slice(0, 200);
+}

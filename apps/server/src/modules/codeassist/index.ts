@@ -1,0 +1,1 @@
+export { codeassistRoutes } from './routes.ts';

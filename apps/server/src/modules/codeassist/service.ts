@@ -1,0 +1,122 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  type CodeTokenRequest,
+  type CodeTokenResponse,
+  Locales,
+  type LoginSubmitRequest,
+  type LoginSubmitResponse,
+} from '@assistente/contracts';
+import type { AppContext } from '../../context.ts';
+import { AppError, forbidden, unauthenticated } from '../../lib/errors.ts';
+import { resolveCaller } from '../../plugins/auth.ts';
+import { codeassistStore } from './store.ts';
+
+export const CODE_TTL_MS = 60_000;
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest();
+export const hashCode = (code: string) => sha256(code).toString('hex');
+
+const invalidGrant = (message = 'The code is invalid or has expired') =>
+  new AppError('INVALID_GRANT', message);
+
+/**
+ * The web app's own login page, with or without a locale prefix, reduced to one canonical form;
+ * undefined for anything else. Compared as exact strings: no other query, fragment or host.
+ */
+export function canonicalLoginUri(publicUrl: string, uri: string): string | undefined {
+  const canonical = `${publicUrl}/auth/login`;
+  if (uri === canonical) return canonical;
+  return Locales.some((l) => uri === `${publicUrl}/${l}/auth/login`) ? canonical : undefined;
+}
+
+/** S256: BASE64URL(SHA256(verifier)) equals the challenge, compared in constant time. */
+export function verifyPkce(verifier: string, challenge: string): boolean {
+  const expected = Buffer.from(challenge, 'utf8');
+  const actual = Buffer.from(sha256(verifier).toString('base64url'), 'utf8');
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
+}
+
+export interface ClientMeta {
+  ip?: string;
+  userAgent?: string;
+}
+
+export function codeassistService(ctx: AppContext) {
+  const store = codeassistStore(ctx.db);
+
+  return {
+    /** The login page hands the signed-in user to the editor: mint a single-use code. */
+    async loginSubmit(body: LoginSubmitRequest): Promise<LoginSubmitResponse> {
+      const redirect = canonicalLoginUri(ctx.config.publicUrl, body.redirect_uri);
+      if (!redirect) throw new AppError('BAD_REQUEST', "redirect_uri must be this app's login page");
+      const caller = await resolveCaller(ctx, body.idToken);
+      if (body.email.trim().toLowerCase() !== caller.email) {
+        throw forbidden('The email does not match the signed-in account');
+      }
+      const owner = await ctx.identity.findRefreshTokenSession(body.refreshToken);
+      if (!owner || owner.uid !== caller.uid || !(await ctx.identity.isSessionActive(owner.sessionId))) {
+        throw unauthenticated('The refresh token does not belong to an active session of this account');
+      }
+
+      const now = new Date();
+      const code = randomBytes(32).toString('base64url');
+      await store.insertCode({
+        codeHash: hashCode(code),
+        uid: caller.uid,
+        codeChallenge: body.code_challenge,
+        redirectUri: redirect,
+        expiresAt: new Date(now.getTime() + CODE_TTL_MS),
+      });
+      void store
+        .purgeOld(now)
+        .catch((err: unknown) => ctx.log.warn({ err }, 'could not purge old auth codes'));
+
+      const url = new URL(body.redirect_uri);
+      url.searchParams.set('code', code);
+      url.searchParams.set('state', body.state);
+      return { redirect_uri: url.toString() };
+    },
+
+    /** The editor trades the code (and its PKCE verifier) for a session of its own. */
+    async exchange(body: CodeTokenRequest, meta: ClientMeta): Promise<CodeTokenResponse> {
+      const codeHash = hashCode(body.code);
+      const row = await store.consume(codeHash);
+      if (!row) {
+        const replay = await store.markReplayed(codeHash);
+        if (!replay.found) throw invalidGrant();
+        // A used code presented again may be stolen: end whatever its first use produced.
+        if (replay.mintedSessionId)
+          await ctx.identity.revokeSession(replay.mintedSessionId, 'auth code replayed');
+        throw invalidGrant('The code has already been used');
+      }
+      if (row.expiresAt.getTime() <= Date.now()) throw invalidGrant('The code has expired');
+      if (canonicalLoginUri(ctx.config.publicUrl, body.redirect_uri) !== row.redirectUri) {
+        throw invalidGrant('redirect_uri does not match the one the code was issued for');
+      }
+      if (!verifyPkce(body.code_verifier, row.codeChallenge))
+        throw invalidGrant('code_verifier does not match');
+
+      const account = await ctx.identity.findAccount(row.uid);
+      const user = account && !account.disabled ? await store.findUserState(account.email) : undefined;
+      if (!account || !user?.active || !user.domainActive) throw invalidGrant('The account is not active');
+
+      const pair = await ctx.identity.issueSession(row.uid, {
+        kind: 'editor',
+        name: 'VS Code',
+        ...(meta.ip ? { ip: meta.ip } : {}),
+        ...(meta.userAgent ? { userAgent: meta.userAgent.slice(0, 512) } : {}),
+      });
+      if (!(await store.recordMinted(codeHash, pair.sessionId))) {
+        await ctx.identity.revokeSession(pair.sessionId, 'auth code replayed');
+        throw invalidGrant('The code has already been used');
+      }
+      return {
+        idToken: pair.idToken,
+        refreshToken: pair.refreshToken,
+        expiresIn: pair.expiresIn,
+        localId: pair.uid,
+        email: account.email,
+      };
+    },
+  };
+}

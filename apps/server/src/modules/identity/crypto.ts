@@ -1,0 +1,22 @@
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** `length` uniformly random base62 characters (crypto RNG, no modulo bias). */
+export function randomBase62(length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i++) out += BASE62[randomInt(62)];
+  return out;
+}
+
+/** A Firebase-like uid: 28 random base62 characters (~166 bits). */
+export const newUid = () => randomBase62(28);
+
+/** A session id: 24 random base62 characters (~142 bits); it also travels as the `sid` claim. */
+export const newSessionId = () => randomBase62(24);
+
+/** An opaque secret of 256 random bits (refresh tokens, out-of-band codes), base64url. */
+export const newSecret = () => randomBytes(32).toString('base64url');
+
+/** What is stored for a secret: its SHA-256, so a database leak gives no usable token. */
+export const hashSecret = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('base64url');

@@ -1,0 +1,29 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { registerIdentityRoutes } from './routes.ts';
+import { type IdentityDeps, IdentityServiceImpl } from './service.ts';
+import type { IdentityService } from './types.ts';
+
+export type { IdentityLimits } from './service.ts';
+export { DEFAULT_LIMITS, IdentityServiceImpl } from './service.ts';
+export type * from './types.ts';
+
+/** The built-in identity service (DESIGN §3): loads or creates the signing key, then serves accounts and sessions. */
+export async function createIdentityService(deps: IdentityDeps): Promise<IdentityService> {
+  return IdentityServiceImpl.create(deps);
+}
+
+/**
+ * Mounts /identity/v1|v2/…, /identity/jwks.json, /identity/.well-known/openid-configuration and
+ * the Firebase SDK's emulator-mode paths (/identitytoolkit.googleapis.com/…, /securetoken.googleapis.com/v1/token).
+ * Register without a prefix.
+ */
+export async function identityRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const identity = ctx.identity;
+  if (!(identity instanceof IdentityServiceImpl)) {
+    throw new Error('identityRoutes needs the built-in identity service from createIdentityService()');
+  }
+  // Reset mails leave after their response; let them finish before the database closes.
+  app.addHook('onClose', () => identity.drain());
+  await registerIdentityRoutes(app, identity);
+}

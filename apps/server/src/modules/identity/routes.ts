@@ -1,0 +1,304 @@
+import {
+  AccountLookupRequestSchema,
+  type AccountLookupResponse,
+  type IdentityErrorMessage,
+  RefreshTokenRequestSchema,
+  type RefreshTokenResponse,
+  ResetPasswordRequestSchema,
+  type ResetPasswordResponse,
+  RevokeTokenRequestSchema,
+  SendOobCodeRequestSchema,
+  type SendOobCodeResponse,
+  type SignInResponse,
+  SignInWithPasswordRequestSchema,
+  UpdateAccountRequestSchema,
+  type UpdateAccountResponse,
+} from '@assistente/contracts';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { AppError } from '../../lib/errors.ts';
+import { resolveLocale } from './emails.ts';
+import { IdentityError } from './errors.ts';
+import type { ClientInfo, IdentityServiceImpl } from './service.ts';
+
+/** Identity Toolkit is mounted twice: our own path, and the host path the Firebase SDK uses in emulator mode. */
+const TOOLKIT_BASES = ['/identity', '/identitytoolkit.googleapis.com'] as const;
+const TOKEN_PATHS = ['/identity/v1/token', '/securetoken.googleapis.com/v1/token'] as const;
+const CORS_PREFIXES = ['/identity/*', '/identitytoolkit.googleapis.com/*', '/securetoken.googleapis.com/*'];
+/** Identity requests are small; a password is at most 4096 characters. */
+const BODY_LIMIT = 64 * 1024;
+
+const ALLOWED_HEADERS = [
+  'content-type',
+  'authorization',
+  'x-client-version',
+  'x-firebase-locale',
+  'x-firebase-gmpid',
+  'x-firebase-client',
+  'x-firebase-appcheck',
+].join(', ');
+
+type FieldCodes = Record<string, { missing: IdentityErrorMessage; invalid: IdentityErrorMessage }>;
+
+/** Parses a body with its contract schema; the first problem becomes the Identity Toolkit code for that field. */
+function parseBody<S extends z.ZodType>(schema: S, body: unknown, fields: FieldCodes): z.infer<S> {
+  const input = body ?? {};
+  if (typeof input !== 'object' || Array.isArray(input)) {
+    throw new IdentityError('INVALID_ARGUMENT', 'The request body must be a JSON object');
+  }
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = String(issue?.path[0] ?? '');
+  const codes = fields[field];
+  if (codes) {
+    const value = (input as Record<string, unknown>)[field];
+    throw new IdentityError(
+      value === undefined || value === null || value === '' ? codes.missing : codes.invalid,
+    );
+  }
+  throw new IdentityError('INVALID_ARGUMENT', `${field || 'body'}: ${issue?.message ?? 'invalid value'}`);
+}
+
+const client = (request: FastifyRequest): ClientInfo => ({
+  ip: request.ip,
+  ...(typeof request.headers['user-agent'] === 'string' ? { userAgent: request.headers['user-agent'] } : {}),
+});
+
+const header = (request: FastifyRequest, name: string) => {
+  const v = request.headers[name];
+  return typeof v === 'string' ? v : undefined;
+};
+
+/** Anything thrown inside the identity routes, in Identity Toolkit's error shape. */
+export function toIdentityError(err: unknown): IdentityError {
+  if (err instanceof IdentityError) return err;
+  if (err instanceof AppError) {
+    if (err.code === 'UNAUTHENTICATED') return new IdentityError('INVALID_ID_TOKEN');
+    if (err.code === 'RATE_LIMITED') return new IdentityError('TOO_MANY_ATTEMPTS_TRY_LATER', undefined, 429);
+    if (err.status < 500) return new IdentityError('INVALID_ARGUMENT', err.message);
+    return new IdentityError('INTERNAL_ERROR', undefined, 500);
+  }
+  const fe = err as Partial<FastifyError>;
+  switch (fe.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new IdentityError('INVALID_ARGUMENT', 'Request body is too large');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new IdentityError('INVALID_ARGUMENT', 'Unsupported content type; send application/json');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new IdentityError('INVALID_ARGUMENT', 'Request body is empty');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new IdentityError('INVALID_ARGUMENT', 'Invalid JSON payload received');
+  }
+  if (fe.statusCode === 429) return new IdentityError('TOO_MANY_ATTEMPTS_TRY_LATER', undefined, 429);
+  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    return new IdentityError('INVALID_ARGUMENT', 'Bad request');
+  }
+  return new IdentityError('INTERNAL_ERROR', undefined, 500);
+}
+
+/** Every identity route, with its own error shape, form parser and open CORS (tokens travel in bodies, never cookies). */
+export async function registerIdentityRoutes(
+  app: FastifyInstance,
+  identity: IdentityServiceImpl,
+): Promise<void> {
+  await app.register(async (scope) => {
+    scope.setErrorHandler((err, request, reply) => {
+      const e = toIdentityError(err);
+      if (e.status >= 500) request.log.error({ err }, 'identity request failed');
+      reply.status(e.status).send(e.toBody());
+    });
+
+    // The Firebase SDK refreshes with a form body; app.ts registers @fastify/formbody, this keeps the module whole without it.
+    if (!scope.hasContentTypeParser('application/x-www-form-urlencoded')) {
+      scope.addContentTypeParser(
+        'application/x-www-form-urlencoded',
+        { parseAs: 'string', bodyLimit: BODY_LIMIT },
+        (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+      );
+    }
+
+    scope.addHook('onRequest', async (_request, reply) => {
+      reply.header('access-control-allow-origin', '*');
+      reply.header('cache-control', 'no-store');
+    });
+    for (const path of CORS_PREFIXES) {
+      scope.options(path, async (_request, reply) => {
+        reply
+          .header('access-control-allow-methods', 'GET, POST, OPTIONS')
+          .header('access-control-allow-headers', ALLOWED_HEADERS)
+          .header('access-control-max-age', '600')
+          .status(204)
+          .send();
+      });
+    }
+
+    const post = (
+      path: string,
+      handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+    ) => scope.post(path, { bodyLimit: BODY_LIMIT }, handler);
+
+    for (const base of TOOLKIT_BASES) {
+      // "::" is a literal ":" for Fastify's router.
+      post(`${base}/v1/accounts::signInWithPassword`, async (request): Promise<SignInResponse> => {
+        const body = parseBody(SignInWithPasswordRequestSchema, request.body, {
+          email: { missing: 'MISSING_EMAIL', invalid: 'INVALID_EMAIL' },
+          password: { missing: 'MISSING_PASSWORD', invalid: 'MISSING_PASSWORD' },
+        });
+        const { account, tokens } = await identity.signInWithPassword(
+          body.email,
+          body.password,
+          client(request),
+        );
+        return {
+          kind: 'identitytoolkit#VerifyPasswordResponse',
+          localId: account.uid,
+          email: account.email,
+          displayName: account.displayName,
+          idToken: tokens.idToken,
+          refreshToken: tokens.refreshToken,
+          expiresIn: tokens.expiresIn,
+          registered: true,
+        };
+      });
+
+      post(`${base}/v1/accounts::sendOobCode`, async (request): Promise<SendOobCodeResponse> => {
+        const body = parseBody(SendOobCodeRequestSchema, request.body, {
+          requestType: { missing: 'MISSING_REQ_TYPE', invalid: 'INVALID_REQ_TYPE' },
+          email: { missing: 'MISSING_EMAIL', invalid: 'INVALID_EMAIL' },
+        });
+        const locale = resolveLocale(
+          body.locale,
+          header(request, 'x-firebase-locale'),
+          header(request, 'accept-language'),
+        );
+        await identity.requestPasswordReset(body.email, locale, client(request));
+        return { kind: 'identitytoolkit#GetOobConfirmationCodeResponse', email: body.email };
+      });
+
+      post(`${base}/v1/accounts::resetPassword`, async (request): Promise<ResetPasswordResponse> => {
+        const body = parseBody(ResetPasswordRequestSchema, request.body, {
+          oobCode: { missing: 'MISSING_OOB_CODE', invalid: 'INVALID_OOB_CODE' },
+          newPassword: { missing: 'PASSWORD_DOES_NOT_MEET_REQUIREMENTS', invalid: 'INVALID_ARGUMENT' },
+        });
+        const { email } =
+          body.newPassword === undefined
+            ? await identity.checkResetCode(body.oobCode, client(request))
+            : await identity.resetPassword(body.oobCode, body.newPassword, client(request));
+        return { kind: 'identitytoolkit#ResetPasswordResponse', email, requestType: 'PASSWORD_RESET' };
+      });
+
+      post(`${base}/v1/accounts::update`, async (request): Promise<UpdateAccountResponse> => {
+        const body = parseBody(UpdateAccountRequestSchema, request.body, {
+          idToken: { missing: 'INVALID_ID_TOKEN', invalid: 'INVALID_ID_TOKEN' },
+          password: { missing: 'PASSWORD_DOES_NOT_MEET_REQUIREMENTS', invalid: 'INVALID_ARGUMENT' },
+        });
+        const { account, tokens } = await identity.updateAccount(body.idToken, {
+          ...(body.password !== undefined ? { password: body.password } : {}),
+          ...(body.displayName !== undefined ? { displayName: body.displayName } : {}),
+        });
+        return {
+          kind: 'identitytoolkit#SetAccountInfoResponse',
+          localId: account.uid,
+          email: account.email,
+          displayName: account.displayName,
+          ...(tokens
+            ? { idToken: tokens.idToken, refreshToken: tokens.refreshToken, expiresIn: tokens.expiresIn }
+            : {}),
+        };
+      });
+
+      post(`${base}/v1/accounts::lookup`, async (request): Promise<AccountLookupResponse> => {
+        const body = parseBody(AccountLookupRequestSchema, request.body, {
+          idToken: { missing: 'INVALID_ID_TOKEN', invalid: 'INVALID_ID_TOKEN' },
+        });
+        const { account, session } = await identity.lookup(body.idToken);
+        const email = account.email;
+        return {
+          kind: 'identitytoolkit#GetAccountInfoResponse',
+          users: [
+            {
+              localId: account.uid,
+              email,
+              emailVerified: account.emailVerified,
+              displayName: account.displayName,
+              disabled: account.disabled,
+              providerUserInfo: [
+                {
+                  providerId: 'password',
+                  federatedId: email,
+                  email,
+                  rawId: email,
+                  displayName: account.displayName,
+                },
+              ],
+              ...(account.passwordUpdatedAt
+                ? { passwordUpdatedAt: account.passwordUpdatedAt.getTime() }
+                : {}),
+              validSince: String(
+                Math.floor((account.passwordUpdatedAt ?? account.createdAt).getTime() / 1000),
+              ),
+              ...(account.lastLoginAt ? { lastLoginAt: String(account.lastLoginAt.getTime()) } : {}),
+              createdAt: String(account.createdAt.getTime()),
+              lastRefreshAt: session.lastUsedAt.toISOString(),
+            },
+          ],
+        };
+      });
+
+      post(`${base}/v2/accounts::revokeToken`, async (request) => {
+        const body = parseBody(RevokeTokenRequestSchema, request.body, {
+          token: { missing: 'MISSING_REFRESH_TOKEN', invalid: 'INVALID_REFRESH_TOKEN' },
+        });
+        await identity.revokeRefreshToken(body.token);
+        return {};
+      });
+
+      scope.get(`${base}/v2/passwordPolicy`, async (_request, reply) => {
+        reply.header('cache-control', 'public, max-age=300');
+        return identity.passwordPolicy();
+      });
+
+      // Self sign-up and the other sign-in methods are not offered: accounts are made by admins.
+      for (const method of [
+        'signUp',
+        'signInWithIdp',
+        'signInWithEmailLink',
+        'signInWithCustomToken',
+        'delete',
+      ]) {
+        post(`${base}/v1/accounts::${method}`, async () => {
+          throw new IdentityError('OPERATION_NOT_ALLOWED');
+        });
+      }
+    }
+
+    for (const path of TOKEN_PATHS) {
+      post(path, async (request): Promise<RefreshTokenResponse> => {
+        const body = parseBody(RefreshTokenRequestSchema, request.body, {
+          grant_type: { missing: 'INVALID_GRANT_TYPE', invalid: 'INVALID_GRANT_TYPE' },
+          refresh_token: { missing: 'MISSING_REFRESH_TOKEN', invalid: 'INVALID_REFRESH_TOKEN' },
+        });
+        const { account, tokens } = await identity.refresh(body.refresh_token);
+        return {
+          access_token: tokens.idToken,
+          expires_in: tokens.expiresIn,
+          token_type: 'Bearer',
+          refresh_token: tokens.refreshToken,
+          id_token: tokens.idToken,
+          user_id: account.uid,
+          project_id: identity.signer.audience,
+        };
+      });
+    }
+
+    scope.get('/identity/.well-known/openid-configuration', async (_request, reply) => {
+      reply.header('cache-control', 'public, max-age=300');
+      return identity.openIdConfiguration();
+    });
+    scope.get('/identity/jwks.json', async (_request, reply) => {
+      reply.header('cache-control', 'public, max-age=300');
+      return identity.jwks();
+    });
+  });
+}

@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import formbody from '@fastify/formbody';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { type Config, loadConfig } from '../../config.ts';
+import type { AppContext } from '../../context.ts';
+import { type Bus, createLocalBus, createRedisBus } from '../../lib/bus.ts';
+import { registerErrorHandler } from '../../plugins/errors.ts';
+import { testDb } from '../../test/db.ts';
+import { createMailer } from '../mail/index.ts';
+import { createIdentityService, identityRoutes } from './index.ts';
+import { IdentityServiceImpl } from './service.ts';
+
+export interface IdentityTestApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  identity: IdentityServiceImpl;
+  config: Config;
+  dataDir: string;
+  /** Every log line (pino JSON), for checks on what the server printed. */
+  logs: Array<{ level: number; msg: string; [k: string]: unknown }>;
+  close(): Promise<void>;
+}
+
+/**
+ * The identity service and its routes over a fresh database, wired as app.ts wires them, without
+ * the other modules. `dataDir` may be passed to reuse one (keys persist); it is then not removed.
+ */
+export async function buildIdentityTestApp(
+  opts: { env?: Record<string, string>; dataDir?: string } = {},
+): Promise<IdentityTestApp> {
+  const dataDir = opts.dataDir ?? mkdtempSync(path.join(tmpdir(), 'assistente-identity-'));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PUBLIC_URL: 'http://localhost:3999',
+    LOG_LEVEL: 'info',
+    KEY_PREFIX: `t${randomBytes(5).toString('hex')}:`,
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    ...opts.env,
+  });
+  const logs: IdentityTestApp['logs'] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString('utf8').split('\n')) {
+        if (line.trim()) logs.push(JSON.parse(line) as IdentityTestApp['logs'][number]);
+      }
+      done();
+    },
+  });
+  const app = Fastify({
+    logger: { level: 'info', stream },
+    bodyLimit: 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+  });
+  const database = await testDb();
+  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 3 }) : undefined;
+  const bus: Bus = config.REDIS_URL ? createRedisBus(config.REDIS_URL, config.KEY_PREFIX) : createLocalBus();
+  const mailer = createMailer(config, app.log);
+  const base = {
+    config,
+    db: database.db,
+    dbKind: database.kind,
+    log: app.log,
+    bus,
+    redis,
+    keyPrefix: config.KEY_PREFIX,
+    mailer,
+  };
+  const identity = await createIdentityService(base);
+  if (!(identity instanceof IdentityServiceImpl)) throw new Error('unexpected identity service');
+  const ctx: AppContext = { ...base, identity };
+  registerErrorHandler(app);
+  await app.register(formbody);
+  await app.register(async (scope) => identityRoutes(scope, ctx));
+  await app.ready();
+  return {
+    app,
+    ctx,
+    identity,
+    config,
+    dataDir,
+    logs,
+    async close() {
+      await app.close();
+      await Promise.allSettled([bus.close(), mailer.close(), redis?.quit()]);
+      await database.close();
+      if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A password that passes the policy. */
+export const GOOD_PASSWORD = 'correct horse battery staple';
+
+let counter = 0;
+/** A fresh address per call, so tests never share brute-force counters by accident. */
+export const uniqueEmail = (name = 'user') =>
+  `${name}.${Date.now().toString(36)}${(counter++).toString(36)}@example.com`;

@@ -1,0 +1,135 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createGoogleGenerativeAI } from '@ai-sdk/google';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { ProviderKind } from '@assistente/contracts';
+import { createOllama } from 'ollama-ai-provider-v2';
+
+type FetchLike = typeof globalThis.fetch;
+
+/** Everything needed to reach one provider. */
+export interface ProviderSpec {
+  kind: ProviderKind;
+  baseUrl?: string | null;
+  apiKey?: string | null;
+  /** The SSRF-guarded fetch for Admin-set URLs; the platform's fetch for trusted env settings. */
+  fetch: FetchLike;
+}
+
+const DEFAULT_BASE: Partial<Record<ProviderKind, string>> = {
+  openai: 'https://api.openai.com/v1',
+  anthropic: 'https://api.anthropic.com/v1',
+  google: 'https://generativelanguage.googleapis.com/v1beta',
+};
+
+const trimSlash = (u: string) => u.replace(/\/+$/, '');
+
+/** Ollama's root URL, however the Admin typed it (`…:11434`, `…/api`, `…/v1`). */
+export function ollamaRoot(baseUrl: string): string {
+  return trimSlash(baseUrl).replace(/\/(api|v1)$/, '');
+}
+
+/** The base URL requests go to (used for display and the models list). */
+export function effectiveBaseUrl(spec: Pick<ProviderSpec, 'kind' | 'baseUrl'>): string {
+  if (spec.kind === 'ollama') return `${ollamaRoot(spec.baseUrl ?? 'http://127.0.0.1:11434')}/api`;
+  return trimSlash(spec.baseUrl || DEFAULT_BASE[spec.kind] || '');
+}
+
+/**
+ * The AI SDK model for `modelName`. The API key is always passed explicitly (an empty string when
+ * there is none), so a domain's provider never falls back to the instance's env keys.
+ */
+export function languageModel(spec: ProviderSpec, modelName: string): LanguageModelV3 {
+  const baseURL = effectiveBaseUrl(spec);
+  const apiKey = spec.apiKey ?? '';
+  switch (spec.kind) {
+    case 'openai':
+      // Chat Completions: what every OpenAI-compatible server and the test fixture speak.
+      return createOpenAI({ apiKey, baseURL, fetch: spec.fetch }).chat(modelName);
+    case 'openai-compatible':
+      return createOpenAICompatible({
+        name: 'openai-compatible',
+        baseURL,
+        ...(spec.apiKey ? { apiKey: spec.apiKey } : {}),
+        includeUsage: true,
+        fetch: spec.fetch,
+      }).chatModel(modelName);
+    case 'anthropic':
+      return createAnthropic({ apiKey, baseURL, fetch: spec.fetch })(modelName);
+    case 'google':
+      return createGoogleGenerativeAI({ apiKey, baseURL, fetch: spec.fetch })(modelName);
+    case 'ollama':
+      return createOllama({ baseURL, fetch: spec.fetch })(modelName);
+    default:
+      return assertNever(spec.kind);
+  }
+}
+
+function assertNever(x: never): never {
+  throw new Error(`Unknown provider kind ${String(x)}`);
+}
+
+/** A provider answered with an HTTP error while listing models. */
+export class ProviderHttpError extends Error {
+  override name = 'ProviderHttpError';
+  constructor(readonly status: number) {
+    super(`The provider answered HTTP ${status}`);
+  }
+}
+
+/** OpenAI lists embeddings, audio and image models too; a chat picker wants none of them. */
+const NOT_CHAT =
+  /(embed|whisper|tts|dall-e|moderation|davinci|babbage|transcribe|image|realtime|audio|search)/i;
+
+/** The models the provider itself lists (throws on failure). */
+export async function listProviderModels(spec: ProviderSpec, signal?: AbortSignal): Promise<string[]> {
+  const base = effectiveBaseUrl(spec);
+  const get = async (url: string, headers: Record<string, string>): Promise<unknown> => {
+    const res = await spec.fetch(url, { headers, ...(signal ? { signal } : {}) });
+    if (!res.ok) {
+      await res.body?.cancel().catch(() => {});
+      throw new ProviderHttpError(res.status);
+    }
+    return res.json();
+  };
+  switch (spec.kind) {
+    case 'openai':
+    case 'openai-compatible': {
+      const body = (await get(
+        `${base}/models`,
+        spec.apiKey ? { authorization: `Bearer ${spec.apiKey}` } : {},
+      )) as {
+        data?: Array<{ id?: unknown }>;
+      };
+      const ids = (body.data ?? []).map((m) => m.id).filter((id): id is string => typeof id === 'string');
+      return (spec.kind === 'openai' ? ids.filter((id) => !NOT_CHAT.test(id)) : ids).sort();
+    }
+    case 'anthropic': {
+      const body = (await get(`${base}/models?limit=1000`, {
+        'x-api-key': spec.apiKey ?? '',
+        'anthropic-version': '2023-06-01',
+      })) as { data?: Array<{ id?: unknown }> };
+      return (body.data ?? []).map((m) => m.id).filter((id): id is string => typeof id === 'string');
+    }
+    case 'google': {
+      const body = (await get(`${base}/models?pageSize=1000`, { 'x-goog-api-key': spec.apiKey ?? '' })) as {
+        models?: Array<{ name?: unknown; supportedGenerationMethods?: unknown }>;
+      };
+      return (body.models ?? [])
+        .filter(
+          (m) =>
+            Array.isArray(m.supportedGenerationMethods) &&
+            m.supportedGenerationMethods.includes('generateContent'),
+        )
+        .map((m) => (typeof m.name === 'string' ? m.name.replace(/^models\//, '') : ''))
+        .filter(Boolean);
+    }
+    case 'ollama': {
+      const body = (await get(`${ollamaRoot(base)}/api/tags`, {})) as { models?: Array<{ name?: unknown }> };
+      return (body.models ?? []).map((m) => m.name).filter((n): n is string => typeof n === 'string');
+    }
+    default:
+      return assertNever(spec.kind);
+  }
+}

@@ -1,0 +1,475 @@
+import { randomBytes } from 'node:crypto';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import {
+  type AiSettings,
+  type AiSettingsUpdate,
+  hasRole,
+  type ModelInfo,
+  type ModelList,
+  type ProviderConfig,
+  type ProviderConfigCreate,
+  type ProviderConfigUpdate,
+  type ProviderKind,
+  ProviderKindsNeedingApiKey,
+  ProviderKindsNeedingBaseUrl,
+  type ProviderTestResult,
+} from '@assistente/contracts';
+import type { AppContext } from '../../context.ts';
+import { AppError, forbidden, notFound } from '../../lib/errors.ts';
+import { type SecretBox, secretBoxFor } from '../../lib/secrets.ts';
+import type { Caller } from '../../plugins/auth.ts';
+import { describeProviderError, NoProviderError } from './errors.ts';
+import { effectiveBaseUrl, languageModel, listProviderModels, type ProviderSpec } from './factory.ts';
+import { assertUrlAllowed, BlockedUrlError, createGuardedFetch } from './ssrf.ts';
+import {
+  type ProviderConfigPatch,
+  type ProviderConfigRow,
+  type ProvidersStore,
+  providersStore,
+} from './store.ts';
+
+/** One provider a caller's domain can use: a domain configuration or an instance-wide env one. */
+interface ProviderEntry {
+  /** The `provider` part of model ids: the config id, or the env provider's name. */
+  provider: string;
+  label: string;
+  kind: ProviderKind;
+  source: 'domain' | 'instance';
+  spec: ProviderSpec;
+  /** The Admin's curated list; empty = what the provider lists. */
+  curated: string[];
+  cacheKey: string;
+  /** AI SDK model objects already built for this entry (building one costs about a millisecond). */
+  built?: Map<string, LanguageModelV3>;
+}
+
+/** The entry's AI SDK model for `name`, built once per entry. */
+function modelOf(entry: ProviderEntry, name: string): LanguageModelV3 {
+  entry.built ??= new Map();
+  let model = entry.built.get(name);
+  if (!model) {
+    model = languageModel(entry.spec, name);
+    if (entry.built.size > 200) entry.built.clear();
+    entry.built.set(name, model);
+  }
+  return model;
+}
+
+export interface ResolvedModel {
+  model: LanguageModelV3;
+  /** `provider:model`, stored on the answer. */
+  modelId: string;
+  kind: ProviderKind;
+}
+
+/** Bus channel: a domain's provider settings changed (`{ domain }`), drop them from every replica's cache. */
+export const PROVIDERS_CHANGED = 'providers.changed';
+
+/** How long a domain's provider settings are reused without asking the database. */
+const SETTINGS_TTL_MS = 30_000;
+const MODELS_TTL_MS = 5 * 60_000;
+const MODELS_FAIL_TTL_MS = 30_000;
+const LIST_TIMEOUT_MS = 10_000;
+
+const newProviderId = () => `p${randomBytes(6).toString('hex')}`;
+
+/** The last 4 characters of a key long enough that 4 characters give nothing away. */
+const keyHint = (key: string) => (key.length >= 12 ? key.slice(-4) : null);
+
+function toDto(row: ProviderConfigRow): ProviderConfig {
+  return {
+    id: row.id,
+    domain: row.domainId,
+    kind: row.kind,
+    label: row.label,
+    baseUrl: row.baseUrl,
+    hasApiKey: Boolean(row.apiKeyEnc),
+    apiKeyHint: row.apiKeyHint,
+    models: row.models,
+    enabled: row.enabled,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+function splitModelId(id: string): { provider: string; name: string } | undefined {
+  const i = id.indexOf(':');
+  if (i <= 0 || i === id.length - 1) return undefined;
+  return { provider: id.slice(0, i), name: id.slice(i + 1) };
+}
+
+function createProvidersService(ctx: AppContext, store: ProvidersStore, box: SecretBox) {
+  const { config } = ctx;
+  const guard = createGuardedFetch({ allowlist: config.PROVIDER_URL_ALLOWLIST });
+  const modelCache = new Map<string, { at: number; ttl: number; models: string[] }>();
+  /** Per domain: its enabled configurations as entries, and its own default model. */
+  const settingsCache = new Map<
+    string,
+    { at: number; entries: ProviderEntry[]; defaultModel: string | null }
+  >();
+  const unsubscribe = ctx.bus.subscribe(PROVIDERS_CHANGED, (msg) => {
+    const domain = (msg as { domain?: unknown } | undefined)?.domain;
+    if (typeof domain === 'string') settingsCache.delete(domain);
+  });
+
+  /** After a change: drop the domain's settings here at once and on the other replicas. */
+  async function changed(domainId: string): Promise<void> {
+    settingsCache.delete(domainId);
+    await ctx.bus.publish(PROVIDERS_CHANGED, { domain: domainId }).catch((err: unknown) => {
+      ctx.log.warn({ err }, 'could not publish a provider settings change');
+    });
+  }
+
+  /** The domain's settings, cached briefly: every chat send needs them. */
+  async function settingsOf(
+    domainId: string,
+  ): Promise<{ entries: ProviderEntry[]; defaultModel: string | null }> {
+    const hit = settingsCache.get(domainId);
+    if (hit && Date.now() - hit.at < SETTINGS_TTL_MS) return hit;
+    const [rows, defaultModel] = await Promise.all([store.list(domainId), store.defaultModel(domainId)]);
+    const fresh = { at: Date.now(), entries: rows.filter((r) => r.enabled).map(domainEntry), defaultModel };
+    if (settingsCache.size > 10_000) settingsCache.clear();
+    settingsCache.set(domainId, fresh);
+    return fresh;
+  }
+
+  /** The domain an Admin acts on: their own, or any for a SuperAdmin (`?domain=`). */
+  async function adminDomain(caller: Caller, requested?: string): Promise<string> {
+    if (!hasRole(caller.role, 'Admin')) throw forbidden('Only Admins manage AI providers');
+    const want = requested?.trim().toLowerCase();
+    if (!want || want === caller.domain.id) return caller.domain.id;
+    if (caller.role !== 'SuperAdmin') throw forbidden('You may only manage your own organisation');
+    if (!(await store.domainExists(want))) throw new AppError('DOMAIN_NOT_FOUND', 'Domain not found');
+    return want;
+  }
+
+  /** Refuses an Admin-set URL that breaks the SSRF rule, with a message the Admin can act on. */
+  async function checkBaseUrl(url: string | null | undefined): Promise<void> {
+    if (!url) return;
+    try {
+      await assertUrlAllowed(url, { allowlist: config.PROVIDER_URL_ALLOWLIST });
+    } catch (err) {
+      if (err instanceof BlockedUrlError) {
+        throw new AppError('VALIDATION_FAILED', `baseUrl: ${err.message}`, [
+          { path: 'baseUrl', message: err.message, code: 'custom' },
+        ]);
+      }
+      throw err;
+    }
+  }
+
+  function openKey(row: ProviderConfigRow): string | null {
+    if (!row.apiKeyEnc) return null;
+    try {
+      return box.open(row.apiKeyEnc, row.id);
+    } catch (err) {
+      // A changed SECRET_KEY makes stored keys unreadable: the provider then fails like a bad key.
+      ctx.log.error({ err, provider: row.id }, 'cannot decrypt a provider API key (was SECRET_KEY changed?)');
+      return null;
+    }
+  }
+
+  function domainEntry(row: ProviderConfigRow): ProviderEntry {
+    return {
+      provider: row.id,
+      label: row.label,
+      kind: row.kind,
+      source: 'domain',
+      spec: { kind: row.kind, baseUrl: row.baseUrl, apiKey: openKey(row), fetch: guard.fetch },
+      curated: row.models,
+      cacheKey: `${row.id}:${row.updatedAt.getTime()}`,
+    };
+  }
+
+  /** Instance-wide providers from the environment: trusted, so they use the platform's fetch. */
+  const instanceEntries: ProviderEntry[] = [];
+  if (config.OPENAI_API_KEY || config.OPENAI_BASE_URL) {
+    instanceEntries.push({
+      provider: 'openai',
+      label: config.OPENAI_BASE_URL ? 'OpenAI-compatible' : 'OpenAI',
+      // With OPENAI_BASE_URL, the OpenAI-compatible Chat Completions API (Ollama, vLLM, LM Studio…).
+      kind: config.OPENAI_BASE_URL ? 'openai-compatible' : 'openai',
+      source: 'instance',
+      spec: {
+        kind: config.OPENAI_BASE_URL ? 'openai-compatible' : 'openai',
+        baseUrl: config.OPENAI_BASE_URL ?? null,
+        apiKey: config.OPENAI_API_KEY ?? null,
+        fetch: globalThis.fetch,
+      },
+      curated: [],
+      cacheKey: 'env:openai',
+    });
+  }
+  if (config.ANTHROPIC_API_KEY) {
+    instanceEntries.push({
+      provider: 'anthropic',
+      label: 'Anthropic',
+      kind: 'anthropic',
+      source: 'instance',
+      spec: { kind: 'anthropic', apiKey: config.ANTHROPIC_API_KEY, fetch: globalThis.fetch },
+      curated: [],
+      cacheKey: 'env:anthropic',
+    });
+  }
+  if (config.OLLAMA_BASE_URL) {
+    instanceEntries.push({
+      provider: 'ollama',
+      label: 'Ollama',
+      kind: 'ollama',
+      source: 'instance',
+      spec: { kind: 'ollama', baseUrl: config.OLLAMA_BASE_URL, fetch: globalThis.fetch },
+      curated: [],
+      cacheKey: 'env:ollama',
+    });
+  }
+
+  async function entriesFor(domainId: string): Promise<ProviderEntry[]> {
+    return [...(await settingsOf(domainId)).entries, ...instanceEntries];
+  }
+
+  /** The models of one provider: the curated list, else the provider's own list (cached). */
+  async function modelsOf(entry: ProviderEntry): Promise<string[]> {
+    if (entry.curated.length > 0) return entry.curated;
+    const hit = modelCache.get(entry.cacheKey);
+    if (hit && Date.now() - hit.at < hit.ttl) return hit.models;
+    let models: string[] = [];
+    let ttl = MODELS_TTL_MS;
+    try {
+      models = await listProviderModels(entry.spec, AbortSignal.timeout(LIST_TIMEOUT_MS));
+    } catch (err) {
+      ttl = MODELS_FAIL_TTL_MS;
+      ctx.log.warn(
+        { provider: entry.provider, reason: describeProviderError(err) },
+        'cannot list provider models',
+      );
+    }
+    if (modelCache.size > 1000) modelCache.clear();
+    modelCache.set(entry.cacheKey, { at: Date.now(), ttl, models });
+    return models;
+  }
+
+  /** Which entry a `provider` name means: a config id, else a kind (first such config), else an env name. */
+  function findEntry(entries: ProviderEntry[], provider: string): ProviderEntry | undefined {
+    return (
+      entries.find((e) => e.source === 'domain' && e.provider === provider) ??
+      entries.find((e) => e.source === 'domain' && e.kind === provider) ??
+      entries.find((e) => e.source === 'instance' && e.provider === provider)
+    );
+  }
+
+  async function effectiveDefault(domainId: string): Promise<string | null> {
+    return (await settingsOf(domainId)).defaultModel ?? config.DEFAULT_MODEL ?? null;
+  }
+
+  return {
+    async list(caller: Caller, domain?: string): Promise<ProviderConfig[]> {
+      const domainId = await adminDomain(caller, domain);
+      return (await store.list(domainId)).map(toDto);
+    },
+
+    async create(caller: Caller, body: ProviderConfigCreate, domain?: string): Promise<ProviderConfig> {
+      const domainId = await adminDomain(caller, domain);
+      await checkBaseUrl(body.baseUrl);
+      const id = newProviderId();
+      const apiKey = body.apiKey?.trim() || null;
+      const row = await store.insert({
+        id,
+        domainId,
+        kind: body.kind,
+        label: body.label,
+        baseUrl: body.baseUrl ?? null,
+        apiKeyEnc: apiKey ? box.seal(apiKey, id) : null,
+        apiKeyHint: apiKey ? keyHint(apiKey) : null,
+        models: [...new Set(body.models ?? [])],
+        enabled: body.enabled ?? true,
+      });
+      await changed(domainId);
+      return toDto(row);
+    },
+
+    async update(
+      caller: Caller,
+      id: string,
+      body: ProviderConfigUpdate,
+      domain?: string,
+    ): Promise<ProviderConfig> {
+      const domainId = await adminDomain(caller, domain);
+      const current = await store.find(domainId, id);
+      if (!current) throw notFound('Provider not found');
+      const patch: ProviderConfigPatch = {};
+      if (body.label !== undefined) patch.label = body.label;
+      if (body.baseUrl !== undefined) {
+        if (!body.baseUrl && ProviderKindsNeedingBaseUrl.includes(current.kind)) {
+          throw new AppError('VALIDATION_FAILED', `baseUrl: A base URL is required for ${current.kind}`);
+        }
+        await checkBaseUrl(body.baseUrl);
+        patch.baseUrl = body.baseUrl ?? null;
+      }
+      // Empty or absent keeps the stored key: the form never has it to send back.
+      if (body.apiKey === null) {
+        if (ProviderKindsNeedingApiKey.includes(current.kind)) {
+          throw new AppError('VALIDATION_FAILED', `apiKey: An API key is required for ${current.kind}`);
+        }
+        patch.apiKeyEnc = null;
+        patch.apiKeyHint = null;
+      } else if (body.apiKey?.trim()) {
+        const key = body.apiKey.trim();
+        patch.apiKeyEnc = box.seal(key, current.id);
+        patch.apiKeyHint = keyHint(key);
+      }
+      if (body.models !== undefined) patch.models = [...new Set(body.models)];
+      if (body.enabled !== undefined) patch.enabled = body.enabled;
+      const row = await store.update(domainId, id, patch);
+      if (!row) throw notFound('Provider not found');
+      await changed(domainId);
+      return toDto(row);
+    },
+
+    async remove(caller: Caller, id: string, domain?: string): Promise<void> {
+      const domainId = await adminDomain(caller, domain);
+      if (!(await store.remove(domainId, id))) throw notFound('Provider not found');
+      await changed(domainId);
+    },
+
+    /** Lists the provider's models with the stored settings: proves the URL and key work. */
+    async test(caller: Caller, id: string, domain?: string): Promise<ProviderTestResult> {
+      const domainId = await adminDomain(caller, domain);
+      const row = await store.find(domainId, id);
+      if (!row) throw notFound('Provider not found');
+      const entry = domainEntry(row);
+      try {
+        const models = await listProviderModels(entry.spec, AbortSignal.timeout(LIST_TIMEOUT_MS));
+        modelCache.set(entry.cacheKey, { at: Date.now(), ttl: MODELS_TTL_MS, models });
+        return { ok: true, models };
+      } catch (err) {
+        return { ok: false, models: [], message: describeProviderError(err) };
+      }
+    },
+
+    /** Every model the caller's domain can use, and the default one. */
+    async models(caller: Caller): Promise<ModelList> {
+      const entries = await entriesFor(caller.domain.id);
+      const lists = await Promise.all(entries.map((e) => modelsOf(e)));
+      const models: ModelInfo[] = [];
+      const seen = new Set<string>();
+      entries.forEach((entry, i) => {
+        for (const name of lists[i] ?? []) {
+          const id = `${entry.provider}:${name}`;
+          if (seen.has(id)) continue;
+          seen.add(id);
+          models.push({
+            id,
+            name,
+            provider: entry.provider,
+            providerLabel: entry.label,
+            kind: entry.kind,
+            source: entry.source,
+          });
+        }
+      });
+      return { models, defaultModel: entries.length > 0 ? await effectiveDefault(caller.domain.id) : null };
+    },
+
+    async getAiSettings(caller: Caller, domain?: string): Promise<AiSettings> {
+      const domainId = await adminDomain(caller, domain);
+      const own = await store.defaultModel(domainId);
+      return {
+        domain: domainId,
+        defaultModel: own,
+        effectiveDefaultModel: own ?? config.DEFAULT_MODEL ?? null,
+      };
+    },
+
+    async putAiSettings(caller: Caller, body: AiSettingsUpdate, domain?: string): Promise<AiSettings> {
+      const domainId = await adminDomain(caller, domain);
+      if (body.defaultModel) {
+        const parts = splitModelId(body.defaultModel);
+        const entries = await entriesFor(domainId);
+        if (!parts || !findEntry(entries, parts.provider)) {
+          throw new AppError('VALIDATION_FAILED', 'defaultModel: no configured provider offers this model', [
+            { path: 'defaultModel', message: 'No configured provider offers this model', code: 'custom' },
+          ]);
+        }
+      }
+      await store.setDefaultModel(domainId, body.defaultModel);
+      await changed(domainId);
+      return {
+        domain: domainId,
+        defaultModel: body.defaultModel,
+        effectiveDefaultModel: body.defaultModel ?? config.DEFAULT_MODEL ?? null,
+      };
+    },
+
+    /**
+     * The AI SDK model for `modelId` (chat params, santito), else the domain's default, else
+     * DEFAULT_MODEL, else the first model listed. Throws NoProviderError when nothing fits.
+     */
+    async resolveModel(caller: Caller, modelId?: string | null): Promise<ResolvedModel> {
+      const entries = await entriesFor(caller.domain.id);
+      if (entries.length === 0) throw new NoProviderError();
+      const pick = (wanted: string): ResolvedModel | undefined => {
+        const parts = splitModelId(wanted);
+        const entry = parts && findEntry(entries, parts.provider);
+        if (!parts || !entry) return undefined;
+        if (entry.curated.length > 0 && !entry.curated.includes(parts.name)) return undefined;
+        return {
+          model: modelOf(entry, parts.name),
+          modelId: `${entry.provider}:${parts.name}`,
+          kind: entry.kind,
+        };
+      };
+      if (modelId) {
+        const chosen = pick(modelId);
+        if (!chosen) {
+          throw new NoProviderError(
+            `The model ${modelId} is not available; choose another one in the chat settings.`,
+          );
+        }
+        return chosen;
+      }
+      // A default that no longer fits (its provider removed) falls back to the first model listed.
+      const fallback = await effectiveDefault(caller.domain.id);
+      const chosen = fallback ? pick(fallback) : undefined;
+      if (chosen) return chosen;
+      for (const entry of entries) {
+        const name = (await modelsOf(entry))[0];
+        if (name)
+          return {
+            model: modelOf(entry, name),
+            modelId: `${entry.provider}:${name}`,
+            kind: entry.kind,
+          };
+      }
+      throw new NoProviderError();
+    },
+
+    /** For display: where a configuration's requests go. */
+    effectiveBaseUrl,
+
+    close: async () => {
+      unsubscribe();
+      await guard.close();
+    },
+  };
+}
+
+export type ProvidersService = ReturnType<typeof createProvidersService>;
+
+const services = new WeakMap<AppContext, ProvidersService>();
+
+/** The providers service of this app (one per context: it owns the guarded HTTP agents and caches). */
+export function providersService(ctx: AppContext): ProvidersService {
+  let s = services.get(ctx);
+  if (!s) {
+    s = createProvidersService(ctx, providersStore(ctx.db), secretBoxFor(ctx.config));
+    services.set(ctx, s);
+  }
+  return s;
+}
+
+/** Closes the service's HTTP agents (app shutdown). */
+export async function closeProvidersService(ctx: AppContext): Promise<void> {
+  const s = services.get(ctx);
+  services.delete(ctx);
+  await s?.close();
+}

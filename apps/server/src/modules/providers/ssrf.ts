@@ -1,0 +1,282 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { isIP, isIPv4 } from 'node:net';
+import { Agent, fetch as undiciFetch } from 'undici';
+
+/**
+ * The SSRF rule of DESIGN §5: a provider URL set by a domain Admin must resolve to a public
+ * address, or match PROVIDER_URL_ALLOWLIST; checked after DNS resolution (at connect time, so
+ * a DNS answer cannot change between the check and the connection) and on every redirect.
+ */
+export class BlockedUrlError extends Error {
+  override name = 'BlockedUrlError';
+  constructor(
+    readonly url: string,
+    reason: string,
+  ) {
+    super(reason);
+  }
+}
+
+function parseIPv4(ip: string): number[] | undefined {
+  const parts = ip.split('.');
+  if (parts.length !== 4) return undefined;
+  const out = parts.map((p) => (/^\d{1,3}$/.test(p) ? Number(p) : Number.NaN));
+  return out.every((n) => n >= 0 && n <= 255) ? out : undefined;
+}
+
+/** 8 hextets of an IPv6 address (dotted IPv4 tail and zone ids handled), or undefined. */
+function parseIPv6(input: string): number[] | undefined {
+  let ip = input.replace(/^\[|\]$/g, '');
+  const zone = ip.indexOf('%');
+  if (zone >= 0) ip = ip.slice(0, zone);
+  const lastColon = ip.lastIndexOf(':');
+  const last = ip.slice(lastColon + 1);
+  if (last.includes('.')) {
+    // A dotted IPv4 tail (::ffff:127.0.0.1) becomes its two hextets.
+    const v4 = parseIPv4(last);
+    if (!v4) return undefined;
+    const [a = 0, b = 0, c = 0, d = 0] = v4;
+    ip = `${ip.slice(0, lastColon + 1)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const halves = ip.split('::');
+  if (halves.length > 2) return undefined;
+  const toHextets = (s: string) =>
+    s === ''
+      ? []
+      : s.split(':').map((h) => (/^[0-9a-f]{1,4}$/i.test(h) ? Number.parseInt(h, 16) : Number.NaN));
+  const head = toHextets(halves[0] ?? '');
+  const rest = halves.length === 2 ? toHextets(halves[1] ?? '') : [];
+  const fill = 8 - head.length - rest.length;
+  if (halves.length === 1 ? fill !== 0 : fill < 1) return undefined;
+  const out = [...head, ...new Array<number>(halves.length === 2 ? fill : 0).fill(0), ...rest];
+  return out.length === 8 && out.every((n) => Number.isInteger(n) && n >= 0 && n <= 0xffff) ? out : undefined;
+}
+
+const inV4 = (a: number[], base: [number, number, number, number], bits: number): boolean => {
+  const n = (((a[0] ?? 0) << 24) | ((a[1] ?? 0) << 16) | ((a[2] ?? 0) << 8) | (a[3] ?? 0)) >>> 0;
+  const b = ((base[0] << 24) | (base[1] << 16) | (base[2] << 8) | base[3]) >>> 0;
+  const mask = bits === 0 ? 0 : (0xffffffff << (32 - bits)) >>> 0;
+  return (n & mask) === (b & mask);
+};
+
+/** Ranges no Admin-set URL may reach: private, loopback, link-local (cloud metadata), reserved. */
+const V4_BLOCKED: Array<[[number, number, number, number], number]> = [
+  [[0, 0, 0, 0], 8],
+  [[10, 0, 0, 0], 8],
+  [[100, 64, 0, 0], 10],
+  [[127, 0, 0, 0], 8],
+  [[169, 254, 0, 0], 16],
+  [[172, 16, 0, 0], 12],
+  [[192, 0, 0, 0], 24],
+  [[192, 0, 2, 0], 24],
+  [[192, 88, 99, 0], 24],
+  [[192, 168, 0, 0], 16],
+  [[198, 18, 0, 0], 15],
+  [[198, 51, 100, 0], 24],
+  [[203, 0, 113, 0], 24],
+  [[224, 0, 0, 0], 4],
+  [[240, 0, 0, 0], 4],
+];
+
+function isPublicV4(a: number[]): boolean {
+  return !V4_BLOCKED.some(([base, bits]) => inV4(a, base, bits));
+}
+
+function isPublicV6(h: number[]): boolean {
+  const [h0 = 0, h1 = 0, h2 = 0, h3 = 0, h4 = 0, h5 = 0, h6 = 0, h7 = 0] = h;
+  const v4 = (hi: number, lo: number) => [hi >> 8, hi & 0xff, lo >> 8, lo & 0xff];
+  if (h0 === 0 && h1 === 0 && h2 === 0 && h3 === 0 && h4 === 0) {
+    // ::ffff:a.b.c.d (IPv4-mapped): judge the IPv4 address.
+    if (h5 === 0xffff) return isPublicV4(v4(h6, h7));
+    // ::, ::1 and the deprecated IPv4-compatible ::a.b.c.d.
+    if (h5 === 0) return false;
+  }
+  // NAT64 64:ff9b::/96 embeds an IPv4 address; 64:ff9b:1::/48 is local-use NAT64.
+  if (h0 === 0x64 && h1 === 0xff9b) {
+    if (h2 === 0 && h3 === 0 && h4 === 0 && h5 === 0) return isPublicV4(v4(h6, h7));
+    return false;
+  }
+  // 6to4 2002::/16 embeds an IPv4 address in hextets 1-2.
+  if (h0 === 0x2002) return isPublicV4(v4(h1, h2));
+  if (h0 === 0x0100 && h1 === 0 && h2 === 0 && h3 === 0) return false; // discard-only
+  if (h0 === 0x2001 && h1 === 0) return false; // Teredo
+  if (h0 === 0x2001 && h1 === 0x0db8) return false; // documentation
+  if ((h0 & 0xfe00) === 0xfc00) return false; // unique local, incl. fd00:ec2::254 (metadata)
+  if ((h0 & 0xffc0) === 0xfe80) return false; // link-local
+  if ((h0 & 0xffc0) === 0xfec0) return false; // site-local
+  if ((h0 & 0xff00) === 0xff00) return false; // multicast
+  return true;
+}
+
+/** True when `ip` is a literal address on the public internet. */
+export function isPublicAddress(ip: string): boolean {
+  const bare = ip.replace(/^\[|\]$/g, '');
+  if (isIPv4(bare)) {
+    const a = parseIPv4(bare);
+    return a ? isPublicV4(a) : false;
+  }
+  const h = parseIPv6(bare);
+  return h ? isPublicV6(h) : false;
+}
+
+const defaultPort = (protocol: string) => (protocol === 'https:' ? '443' : '80');
+
+/**
+ * True when the URL's host (and port) matches one of the patterns: `host`, `host:port`,
+ * `*.suffix`, `[v6]:port`. A pattern without a port allows every port of that host.
+ */
+export function matchesAllowlist(url: URL, patterns: readonly string[]): boolean {
+  const host = url.hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  const port = url.port || defaultPort(url.protocol);
+  return patterns.some((raw) => {
+    const p = raw.trim().toLowerCase();
+    if (!p) return false;
+    let pHost = p;
+    let pPort: string | undefined;
+    const v6 = /^\[([^\]]+)\](?::(\d+))?$/.exec(p);
+    if (v6) {
+      pHost = v6[1] ?? '';
+      pPort = v6[2];
+    } else if (/^[^:]+:\d+$/.test(p)) {
+      const i = p.lastIndexOf(':');
+      pHost = p.slice(0, i);
+      pPort = p.slice(i + 1);
+    }
+    if (pPort !== undefined && pPort !== port) return false;
+    if (pHost.startsWith('*.')) return host.endsWith(pHost.slice(1)) && host.length > pHost.length - 1;
+    return host === pHost;
+  });
+}
+
+type LookupFn = typeof dnsLookup;
+type LookupCallback = (
+  err: NodeJS.ErrnoException | null,
+  address: string | LookupAddress[],
+  family?: number,
+) => void;
+
+/** A dns.lookup that refuses hosts resolving to any non-public address. */
+function guardedLookup(
+  base: LookupFn,
+): (hostname: string, options: object, callback: LookupCallback) => void {
+  return (hostname, options, callback) => {
+    base(hostname, { ...(options as object), all: true }, (err, addresses: LookupAddress[]) => {
+      if (err) return callback(err, []);
+      const bad = addresses.find((a) => !isPublicAddress(a.address));
+      if (bad || addresses.length === 0) {
+        const e = new BlockedUrlError(
+          hostname,
+          `${hostname} resolves to ${bad?.address ?? 'nothing'}, a private address; a domain's provider must be public or in PROVIDER_URL_ALLOWLIST`,
+        ) as BlockedUrlError & NodeJS.ErrnoException;
+        e.code = 'ESSRFBLOCKED';
+        return callback(e, []);
+      }
+      if ((options as { all?: boolean }).all) return callback(null, addresses);
+      const first = addresses[0] as LookupAddress;
+      return callback(null, first.address, first.family);
+    });
+  };
+}
+
+export interface GuardOptions {
+  allowlist: readonly string[];
+  maxRedirects?: number;
+  /** For tests: a resolver to use instead of the system's. */
+  lookup?: LookupFn;
+}
+
+/**
+ * Checks a URL: scheme, no credentials, literal private addresses, and — with `resolve` (the
+ * default, used when an Admin saves a URL) — what its host resolves to, unless allowlisted.
+ * Requests skip the DNS step here: their connection's own lookup is checked (guardedLookup).
+ */
+export async function assertUrlAllowed(raw: string, opts: GuardOptions, resolve = true): Promise<void> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new BlockedUrlError(raw, 'Not a valid URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new BlockedUrlError(raw, 'Only http and https URLs are allowed');
+  }
+  if (url.username || url.password) throw new BlockedUrlError(raw, 'URLs with credentials are not allowed');
+  if (matchesAllowlist(url, opts.allowlist)) return;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host)) {
+    if (!isPublicAddress(host)) {
+      throw new BlockedUrlError(
+        raw,
+        `${host} is a private address; a domain's provider must be public or in PROVIDER_URL_ALLOWLIST`,
+      );
+    }
+    return;
+  }
+  if (!resolve) return;
+  const lookup = guardedLookup(opts.lookup ?? dnsLookup);
+  await new Promise<void>((done, reject) => {
+    lookup(host, {}, (err) => {
+      if (!err) return done();
+      if (err instanceof BlockedUrlError) return reject(err);
+      reject(new BlockedUrlError(raw, `Could not resolve ${host}`));
+    });
+  });
+}
+
+type FetchLike = typeof globalThis.fetch;
+
+/**
+ * A fetch for the AI SDK that applies the SSRF rule on the first request and on every redirect
+ * (followed here by hand, at most `maxRedirects`). Connections to non-allowlisted hosts go
+ * through an agent whose DNS lookup refuses private answers, so rebinding cannot slip past.
+ */
+export function createGuardedFetch(opts: GuardOptions): { fetch: FetchLike; close: () => Promise<void> } {
+  const maxRedirects = opts.maxRedirects ?? 5;
+  const guarded = new Agent({ connect: { lookup: guardedLookup(opts.lookup ?? dnsLookup) as never } });
+  const open = new Agent();
+
+  const guardedFetch = async (input: Parameters<FetchLike>[0], init?: RequestInit): Promise<Response> => {
+    let url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    let method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+    let body = init?.body ?? undefined;
+    const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
+    for (let hop = 0; ; hop++) {
+      await assertUrlAllowed(url, opts, false);
+      const allowlisted = matchesAllowlist(new URL(url), opts.allowlist);
+      const res = await undiciFetch(url, {
+        method,
+        headers: headers as never,
+        body: body as never,
+        redirect: 'manual',
+        signal: init?.signal ?? null,
+        dispatcher: allowlisted ? open : guarded,
+      });
+      const location = res.headers.get('location');
+      if (res.status < 300 || res.status >= 400 || res.status === 304 || !location) {
+        return res as unknown as Response;
+      }
+      await res.body?.cancel().catch(() => {});
+      if (hop >= maxRedirects) throw new BlockedUrlError(url, 'Too many redirects');
+      const next = new URL(location, url);
+      // Credentials never follow a redirect to another origin.
+      if (next.origin !== new URL(url).origin) {
+        headers.delete('authorization');
+        headers.delete('x-api-key');
+        headers.delete('x-goog-api-key');
+      }
+      if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {
+        method = 'GET';
+        body = undefined;
+        headers.delete('content-type');
+        headers.delete('content-length');
+      }
+      url = next.href;
+    }
+  };
+  return {
+    fetch: guardedFetch as FetchLike,
+    close: async () => {
+      await Promise.allSettled([guarded.close(), open.close()]);
+    },
+  };
+}

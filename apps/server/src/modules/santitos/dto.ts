@@ -1,0 +1,37 @@
+import { hasRole, type Santito } from '@assistente/contracts';
+import type { agents } from '../../db/schema/index.ts';
+import type { Caller } from '../../plugins/auth.ts';
+
+export type SantitoRow = typeof agents.$inferSelect;
+
+/** Authors and Admins (or above) of the santito's domain may edit it. */
+export function canEditSantito(caller: Caller, row: SantitoRow): boolean {
+  if (row.domainId !== caller.domain.id) return false;
+  return row.authorId === caller.user.id || hasRole(caller.role, 'Admin');
+}
+
+/** Whether `avatar` holds the storage key of an uploaded image rather than an emoji. */
+export const hasAvatarImage = (row: SantitoRow) => row.avatarContentType !== null && row.avatar !== null;
+
+export function toSantito(row: SantitoRow, caller: Caller): Santito {
+  const image = hasAvatarImage(row);
+  return {
+    _id: row.id,
+    domain: row.domainId,
+    name: row.name,
+    description: row.description,
+    avatar: image ? null : row.avatar,
+    // The version parameter makes a replaced image a new URL for caches.
+    avatarUrl: image ? `/api/v1/agent/${row.id}/avatar?v=${row.updatedAt.getTime()}` : null,
+    instructions: row.instructions,
+    model: row.model,
+    starters: [...row.starters],
+    knowledge: row.knowledge.map((k) => ({ kind: k.kind, ref: k.ref, title: k.title })),
+    visibility: row.visibility,
+    departmentId: row.departmentId,
+    authorId: row.authorId,
+    canEdit: canEditSantito(caller, row),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,140 @@
+import { hasRole } from '@assistente/contracts';
+import { and, asc, count, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client.ts';
+import { agents, departments } from '../../db/schema/index.ts';
+import type { Caller } from '../../plugins/auth.ts';
+import type { SantitoRow } from './dto.ts';
+
+/**
+ * Santitos a caller may see: in their domain, and visible to the whole domain, to their department,
+ * or written by them; an Admin (or above) sees every santito of their domain.
+ */
+function visibleTo(caller: Caller): SQL {
+  const inDomain = eq(agents.domainId, caller.domain.id);
+  if (hasRole(caller.role, 'Admin')) return inDomain;
+  return and(
+    inDomain,
+    or(
+      eq(agents.visibility, 'domain'),
+      and(eq(agents.visibility, 'department'), eq(agents.departmentId, caller.user.departmentId)),
+      eq(agents.authorId, caller.user.id),
+    ),
+  )!;
+}
+
+/** Santitos the caller may change: visible, and theirs unless they are an Admin. */
+function editableBy(caller: Caller): SQL {
+  return hasRole(caller.role, 'Admin')
+    ? visibleTo(caller)
+    : and(visibleTo(caller), eq(agents.authorId, caller.user.id))!;
+}
+
+export type SantitoPatch = Partial<
+  Pick<
+    SantitoRow,
+    | 'name'
+    | 'description'
+    | 'avatar'
+    | 'avatarSize'
+    | 'avatarContentType'
+    | 'instructions'
+    | 'model'
+    | 'starters'
+    | 'knowledge'
+    | 'visibility'
+    | 'departmentId'
+  >
+>;
+
+export function santitosStore(db: Db) {
+  return {
+    async find(caller: Caller, id: string): Promise<SantitoRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(agents)
+        .where(and(eq(agents.id, id), eq(agents.active, true), visibleTo(caller)))
+        .limit(1);
+      return row;
+    },
+
+    /** A page ordered by (name, id). */
+    async list(
+      caller: Caller,
+      query: { limit: number; after?: [string, string]; q?: string },
+    ): Promise<{ items: SantitoRow[]; total: number; nextCursor?: [string, string] }> {
+      const like = query.q ? `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+      const filter = and(
+        visibleTo(caller),
+        eq(agents.active, true),
+        like ? or(ilike(agents.name, like), ilike(agents.description, like)) : undefined,
+      );
+      // Case-insensitive, and in byte order so every database (whatever its collation) pages alike.
+      const sortName = sql`lower(${agents.name}) collate "C"`;
+      const after = query.after
+        ? sql`(${sortName}, ${agents.id}) > (${query.after[0]}::text collate "C", ${query.after[1]})`
+        : undefined;
+      const [rows, totals] = await Promise.all([
+        db
+          .select({ row: agents, sortKey: sql<string>`lower(${agents.name})` })
+          .from(agents)
+          .where(and(filter, after))
+          .orderBy(asc(sortName), asc(agents.id))
+          .limit(query.limit + 1),
+        db.select({ n: count() }).from(agents).where(filter),
+      ]);
+      const page = rows.slice(0, query.limit);
+      const last = page.at(-1);
+      return {
+        items: page.map((r) => r.row),
+        total: totals[0]?.n ?? 0,
+        ...(rows.length > query.limit && last
+          ? { nextCursor: [last.sortKey, last.row.id] as [string, string] }
+          : {}),
+      };
+    },
+
+    async insert(
+      caller: Caller,
+      values: Omit<SantitoRow, 'domainId' | 'authorId' | 'active' | 'avatarSize' | 'avatarContentType'>,
+    ): Promise<SantitoRow> {
+      const [row] = await db
+        .insert(agents)
+        .values({ ...values, domainId: caller.domain.id, authorId: caller.user.id })
+        .returning();
+      return row!;
+    },
+
+    async update(
+      caller: Caller,
+      id: string,
+      patch: SantitoPatch,
+      tx: Db | Tx = db,
+    ): Promise<SantitoRow | undefined> {
+      const [row] = await tx
+        .update(agents)
+        .set({ ...patch, updatedAt: new Date() })
+        .where(and(eq(agents.id, id), eq(agents.active, true), editableBy(caller)))
+        .returning();
+      return row;
+    },
+
+    async remove(caller: Caller, id: string): Promise<SantitoRow | undefined> {
+      const [row] = await db
+        .delete(agents)
+        .where(and(eq(agents.id, id), editableBy(caller)))
+        .returning();
+      return row;
+    },
+
+    async departmentInDomain(caller: Caller, departmentId: string): Promise<boolean> {
+      const [row] = await db
+        .select({ id: departments.id })
+        .from(departments)
+        .where(and(eq(departments.id, departmentId), eq(departments.domainId, caller.domain.id)))
+        .limit(1);
+      return row !== undefined;
+    },
+  };
+}
+
+export type SantitosStore = ReturnType<typeof santitosStore>;

@@ -1,0 +1,2 @@
+export { settingsRoutes } from './routes.ts';
+export { type SettingsService, settingsService } from './service.ts';

@@ -1,0 +1,39 @@
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../../lib/errors.ts';
+import { storageErrors } from './errors.ts';
+
+export interface ReadUpload {
+  fileName: string;
+  declaredType: string | undefined;
+  data: Buffer;
+}
+
+/**
+ * Reads the one file of a `multipart/form-data` request (any field name), refusing anything else:
+ * 415 for another content type, 400 without a file, 413 past `maxBytes` (the rest is not read).
+ * The route must have registered `@fastify/multipart` with `limits.fileSize` ≥ `maxBytes`.
+ */
+export async function readSingleUpload(request: FastifyRequest, maxBytes: number): Promise<ReadUpload> {
+  if (!request.isMultipart()) {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the file as multipart/form-data');
+  }
+  try {
+    const part = await request.file({ limits: { fileSize: maxBytes, files: 1 } });
+    if (!part)
+      throw new AppError('VALIDATION_FAILED', 'file: No file in the request', [
+        { path: 'file', message: 'Required' },
+      ]);
+    const data = await part.toBuffer();
+    return { fileName: part.filename, declaredType: part.mimetype, data };
+  } catch (err) {
+    const code = (err as { code?: unknown } | undefined)?.code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw storageErrors.tooLarge(maxBytes);
+    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') {
+      throw new AppError('BAD_REQUEST', 'Send one file per request');
+    }
+    if (code === 'FST_PROTO_VIOLATION' || code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
+      throw new AppError('BAD_REQUEST', 'Malformed multipart body');
+    }
+    throw err;
+  }
+}

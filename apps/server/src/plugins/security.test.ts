@@ -1,0 +1,50 @@
+import Fastify from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.ts';
+import type { AppContext } from '../context.ts';
+import { registerSecurity } from './security.ts';
+
+async function appWith(publicUrl: string) {
+  const app = Fastify();
+  const config = loadConfig({ PUBLIC_URL: publicUrl, RATE_LIMITS: 'off' });
+  await registerSecurity(app, { config, keyPrefix: 't:' } as AppContext);
+  app.get('/x', async () => ({ ok: true }));
+  app.get('/fail', async () => {
+    throw new Error('boom');
+  });
+  return app;
+}
+
+describe('security headers', () => {
+  it('sends a strict CSP and the hardening headers on every response, errors included', async () => {
+    const app = await appWith('http://localhost:3000');
+    for (const url of ['/x', '/fail', '/missing']) {
+      const res = await app.inject(url);
+      expect(res.headers['content-security-policy'], url).toContain("frame-ancestors 'none'");
+      expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(res.headers['content-security-policy']).toContain("object-src 'none'");
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['strict-transport-security']).toBeUndefined();
+    }
+    await app.close();
+  });
+
+  it('adds HSTS only when served over https', async () => {
+    const app = await appWith('https://chat.acme.com');
+    const res = await app.inject('/x');
+    expect(res.headers['strict-transport-security']).toContain('max-age=31536000');
+    await app.close();
+  });
+
+  it('rate-limits per caller when limits are on', async () => {
+    const app = Fastify();
+    const config = loadConfig({ RATE_LIMITS: 'on' });
+    await registerSecurity(app, { config, keyPrefix: 't:' } as AppContext);
+    app.get('/x', async () => ({ ok: true }));
+    const res = await app.inject('/x');
+    expect(res.headers['x-ratelimit-limit']).toBe('1200');
+    await app.close();
+  });
+});

@@ -1,0 +1,41 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type Built, buildApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { testDb } from './db.ts';
+
+export interface TestApp extends Built {
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The whole server over a fresh database and DATA_DIR, Redis-prefixed apart from other runs.
+ * `env` overrides configuration (e.g. SMTP_URL of a sink).
+ */
+export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'assistente-test-'));
+  const database = await testDb();
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PUBLIC_URL: 'http://localhost:3999',
+    LOG_LEVEL: 'warn',
+    KEY_PREFIX: `t${randomBytes(5).toString('hex')}:`,
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    WEB_DIST: path.join(dataDir, 'no-web'),
+    ...env,
+  });
+  const built = await buildApp({ config, database, bootstrap: false, logger: { level: 'warn' } });
+  await built.app.ready();
+  return {
+    ...built,
+    dataDir,
+    async close() {
+      await built.app.close();
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

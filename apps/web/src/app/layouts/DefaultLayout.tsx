@@ -1,0 +1,75 @@
+import { AppShell, Burger, Group } from '@mantine/core';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { type ReactNode, useEffect } from 'react';
+import { Link, Outlet, useLocation } from 'react-router';
+import { EulaGate } from '../../features/eula/components/EulaGate.tsx';
+import { useTranslation } from '../../lib/i18n/index.ts';
+import { useLocalePath } from '../../ui/hooks/useLocalePath.ts';
+import { Logo } from '../../ui/Logo.tsx';
+import { queryClient } from '../queryClient.ts';
+import { LanguageSwitcher } from '../shell/LanguageSwitcher.tsx';
+import { MainNav } from '../shell/MainNav.tsx';
+import { UserMenu } from '../shell/UserMenu.tsx';
+import { setUi, useUiFlag } from '../uiStore.ts';
+import classes from './DefaultLayout.module.css';
+
+/** App bar + main navigation; below md (960 px) the navigation is a drawer behind the burger. */
+export function DefaultShell({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const open = useUiFlag('mainSidebarModel');
+  const { pathname } = useLocation();
+  const lp = useLocalePath();
+
+  // The drawer closes after following one of its links.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: closes on every path change
+  useEffect(() => {
+    setUi({ mainSidebarModel: false });
+  }, [pathname]);
+
+  return (
+    <QueryClientProvider client={queryClient}>
+      <AppShell
+        header={{ height: 60 }}
+        navbar={{ width: 256, breakpoint: 'md', collapsed: { mobile: !open } }}
+        padding={0}
+        className={classes.shell}
+      >
+        <AppShell.Header className={classes.header}>
+          <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+            <Group gap="sm" wrap="nowrap">
+              <Burger
+                opened={open}
+                onClick={() => setUi({ mainSidebarModel: !open })}
+                hiddenFrom="md"
+                size="sm"
+                aria-label={t(open ? 'nav.close' : 'nav.open')}
+              />
+              <Link to={lp('/')} className={classes.brand} aria-label={t('nav.home')}>
+                <Logo name={t('app.name')} size={30} />
+              </Link>
+            </Group>
+            <Group gap={4} wrap="nowrap">
+              <LanguageSwitcher compact />
+              <UserMenu />
+            </Group>
+          </Group>
+        </AppShell.Header>
+        <AppShell.Navbar className={classes.navbar}>
+          <MainNav />
+        </AppShell.Navbar>
+        <AppShell.Main className={classes.main}>{children}</AppShell.Main>
+      </AppShell>
+      <EulaGate />
+    </QueryClientProvider>
+  );
+}
+
+export default function DefaultLayout() {
+  return (
+    <DefaultShell>
+      <div className={classes.content}>
+        <Outlet />
+      </div>
+    </DefaultShell>
+  );
+}

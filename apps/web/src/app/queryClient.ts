@@ -1,0 +1,8 @@
+import { QueryClient } from '@tanstack/react-query';
+
+/** One cache for every signed-in page (its own chunk: the auth pages do not need it). */
+export const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: { staleTime: 30_000, refetchOnWindowFocus: false, retry: false },
+  },
+});

@@ -1,0 +1,131 @@
+import { screen, waitFor } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { accountSession } from '../../features/auth/session.ts';
+import { setLanguage } from '../../lib/i18n/index.ts';
+import { resolveLocale } from '../../lib/i18n/locale.ts';
+import { installFakeServices, resetSession, signInSession } from '../../test/fakeServices.ts';
+import { loadTestTexts, renderWithProviders } from '../../test/render.tsx';
+import { setUi } from '../uiStore.ts';
+import { createRootLoader } from './rootLoader.ts';
+import { createRoutes } from './routes.tsx';
+
+beforeAll(async () => {
+  await loadTestTexts();
+  // A route's first lazy load pays for transforming its modules, seconds on a busy machine, and the
+  // router loads the modules of a path it then redirects from: load those the tests visit here so
+  // the tests wait on routing, not on the transform.
+  await Promise.all([
+    import('../layouts/AuthLayout.tsx'),
+    import('../layouts/DefaultLayout.tsx'),
+    import('../layouts/ChatsLayout.tsx'),
+    import('../layouts/EmbeddedLayout.tsx'),
+    import('../../features/auth/components/LoginPage.tsx'),
+    import('../../features/home/HomePage.tsx'),
+    import('../../features/chats/ChatsPage.tsx'),
+    import('../../features/users/UsersPage.tsx'),
+    import('../../features/embedded/EmbeddedChatsPage.tsx'),
+  ]);
+}, 60_000);
+afterEach(() => {
+  resetSession();
+  setUi({ loadingAuthPlugin: true });
+});
+
+function renderApp(url: string, options: { authReady?: Promise<void>; hash?: string } = {}) {
+  const rootLoader = createRootLoader({
+    resolveLocale: (pathname) => resolveLocale({ pathname, cookie: null, languages: [] }),
+    rememberLocale: () => {},
+    setLanguage,
+    waitForAuth: () => options.authReady ?? Promise.resolve(),
+    accountSession: () => accountSession.getState(),
+    hashOf: () => options.hash ?? '',
+  });
+  const router = createMemoryRouter(createRoutes({ rootLoader, pendingHref: () => url }), {
+    initialEntries: [url],
+  });
+  renderWithProviders(<RouterProvider router={router} />);
+  return router;
+}
+
+describe('app routes', () => {
+  it('shows the large spinner while the auth state loads, then the page', async () => {
+    installFakeServices();
+    let release: () => void = () => {};
+    const authReady = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    setUi({ loadingAuthPlugin: false });
+    renderApp('/auth/login', { authReady });
+    expect(await screen.findByTestId('app-spinner')).toBeTruthy();
+    release();
+    expect(await screen.findByRole('button', { name: 'Entrar' })).toBeTruthy();
+  });
+
+  it('sends a signed-out visitor to the login page with the redirect', async () => {
+    installFakeServices();
+    setUi({ loadingAuthPlugin: false });
+    const router = renderApp('/chats');
+    expect(await screen.findByLabelText('E-mail')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/auth/login');
+    expect(router.state.location.search).toBe('?redirect=%2Fchats');
+  });
+
+  it('strips a trailing slash keeping query and hash', async () => {
+    installFakeServices();
+    setUi({ loadingAuthPlugin: false });
+    const router = renderApp('/auth/reset-password/?from=mail', { hash: '#top' });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/auth/reset-password'));
+    expect(router.state.location.search).toBe('?from=mail');
+    expect(router.state.location.hash).toBe('#top');
+    expect(router.state.historyAction).toBe('REPLACE');
+  });
+
+  it('shows the 404 error page for a malformed chat id', async () => {
+    installFakeServices();
+    signInSession();
+    setUi({ loadingAuthPlugin: false });
+    renderApp('/chats/not%20valid!');
+    expect(await screen.findByRole('heading', { name: 'Página não encontrada' })).toBeTruthy();
+    expect(screen.getByText('404')).toBeTruthy();
+  });
+
+  it('shows the 404 error page for unknown paths', async () => {
+    installFakeServices();
+    setUi({ loadingAuthPlugin: false });
+    renderApp('/does/not/exist');
+    expect(await screen.findByRole('heading', { name: 'Página não encontrada' })).toBeTruthy();
+  });
+
+  it('answers 404 to a Viewer on an Admin page', async () => {
+    installFakeServices();
+    signInSession({ role: 'Viewer' });
+    setUi({ loadingAuthPlugin: false });
+    renderApp('/users');
+    expect(await screen.findByRole('heading', { name: 'Página não encontrada' })).toBeTruthy();
+  });
+
+  it('greets a signed-in user on / inside the default layout', async () => {
+    installFakeServices();
+    signInSession();
+    setUi({ loadingAuthPlugin: false });
+    renderApp('/');
+    expect((await screen.findByTestId('home-greeting')).textContent).toBe('Olá, Ana');
+    expect(screen.getByRole('navigation', { name: 'Navegação principal' })).toBeTruthy();
+  });
+
+  it('renders an embedded page without an account session', async () => {
+    installFakeServices();
+    setUi({ loadingAuthPlugin: false });
+    renderApp('/embedded/va-1/chats');
+    expect(await screen.findByText('Nenhuma conversa ainda')).toBeTruthy();
+  });
+
+  it('serves the pages under a locale prefix in that language', async () => {
+    installFakeServices();
+    setUi({ loadingAuthPlugin: false });
+    renderApp('/en/auth/login');
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeTruthy();
+    await setLanguage('pt-BR');
+  });
+});

@@ -1,0 +1,140 @@
+import { type Locale, Locales } from '@assistente/contracts';
+import type { ComponentType } from 'react';
+import type { LoaderFunction, RouteObject } from 'react-router';
+import { isChunkLoadError, reloadAfterChunkError } from '../../lib/build/chunkReload.ts';
+import { loadAllTexts } from '../../lib/i18n/index.ts';
+import { RouteErrorBoundary } from '../error/RouteErrorBoundary.tsx';
+import { InitialSpinner, RootShell } from '../shell/RootShell.tsx';
+import { routeMeta, type WebRoutePath } from './routeMeta.ts';
+
+type ModuleWithDefault = { default: ComponentType };
+type Importer = () => Promise<ModuleWithDefault>;
+
+export interface RouteDeps {
+  rootLoader: LoaderFunction;
+  /** The URL being navigated to, where a chunk failure reloads. */
+  pendingHref: () => string;
+}
+
+// Each page and layout is its own chunk, loaded during navigation (the old page stays up and the
+// progress bar runs), so /auth/login only downloads the auth layout and the login page.
+const pages: Record<WebRoutePath, Importer> = {
+  '/': () => import('../../features/home/HomePage.tsx'),
+  '/users': () => import('../../features/users/UsersPage.tsx'),
+  '/domains': () => import('../../features/domains/DomainsPage.tsx'),
+  '/santitos': () => import('../../features/santitos/SantitosPage.tsx'),
+  '/settings': () => import('../../features/settings/SettingsPage.tsx'),
+  '/departments': () => import('../../features/departments/DepartmentsPage.tsx'),
+  '/integration': () => import('../../features/integration/IntegrationPage.tsx'),
+  '/chats': () => import('../../features/chats/ChatsPage.tsx'),
+  '/chats/:chatId': () => import('../../features/chats/ChatPage.tsx'),
+  // `/auth` always redirects (redirect guard); it has no page of its own.
+  '/auth': () => import('../../features/auth/components/LoginPage.tsx'),
+  '/auth/login': () => import('../../features/auth/components/LoginPage.tsx'),
+  '/auth/reset-password': () => import('../../features/auth/components/ResetPasswordPage.tsx'),
+  '/embedded/:virtualAccountId/chats': () => import('../../features/embedded/EmbeddedChatsPage.tsx'),
+  '/embedded/:virtualAccountId/chats/:chatId': () => import('../../features/embedded/EmbeddedChatPage.tsx'),
+};
+
+/** A signed-in layout: it and its pages show texts beyond the shell's, loaded alongside. */
+function withAllTexts(load: Importer): Importer {
+  return () => Promise.all([load(), loadAllTexts()]).then(([module]) => module);
+}
+
+const layouts = {
+  auth: () => import('../layouts/AuthLayout.tsx'),
+  default: withAllTexts(() => import('../layouts/DefaultLayout.tsx')),
+  chats: withAllTexts(() => import('../layouts/ChatsLayout.tsx')),
+  embedded: withAllTexts(() => import('../layouts/EmbeddedLayout.tsx')),
+} satisfies Record<string, Importer>;
+
+function lazyComponent(load: Importer, deps: RouteDeps) {
+  return async () => {
+    try {
+      const module = await load();
+      return { Component: module.default };
+    } catch (error) {
+      if (isChunkLoadError(error) && reloadAfterChunkError(deps.pendingHref())) {
+        // The page is reloading; never settle so nothing renders meanwhile.
+        return new Promise<never>(() => {});
+      }
+      throw error;
+    }
+  };
+}
+
+function page(path: WebRoutePath, childPath: string | null, deps: RouteDeps): RouteObject {
+  const base = { handle: routeMeta(path), lazy: lazyComponent(pages[path], deps) };
+  return childPath === null ? { index: true, ...base } : { path: childPath, ...base };
+}
+
+function localeRoutes(prefix: Locale | null, deps: RouteDeps): RouteObject {
+  const id = prefix ?? 'default';
+  return {
+    path: prefix ? `/${prefix}` : '/',
+    id: `locale:${id}`,
+    children: [
+      {
+        id: `auth:${id}`,
+        lazy: lazyComponent(layouts.auth, deps),
+        children: [
+          page('/auth', 'auth', deps),
+          page('/auth/login', 'auth/login', deps),
+          page('/auth/reset-password', 'auth/reset-password', deps),
+        ],
+      },
+      {
+        id: `default:${id}`,
+        lazy: lazyComponent(layouts.default, deps),
+        children: [
+          page('/', null, deps),
+          page('/users', 'users', deps),
+          page('/domains', 'domains', deps),
+          page('/santitos', 'santitos', deps),
+          page('/settings', 'settings', deps),
+          page('/departments', 'departments', deps),
+          page('/integration', 'integration', deps),
+        ],
+      },
+      {
+        id: `chats:${id}`,
+        lazy: lazyComponent(layouts.chats, deps),
+        children: [page('/chats', 'chats', deps), page('/chats/:chatId', 'chats/:chatId', deps)],
+      },
+      {
+        id: `embedded:${id}`,
+        lazy: lazyComponent(layouts.embedded, deps),
+        children: [
+          page('/embedded/:virtualAccountId/chats', 'embedded/:virtualAccountId/chats', deps),
+          page('/embedded/:virtualAccountId/chats/:chatId', 'embedded/:virtualAccountId/chats/:chatId', deps),
+        ],
+      },
+    ],
+  };
+}
+
+/** Unknown paths never render: the root loader throws 404 first. */
+function NoPage() {
+  return null;
+}
+
+/** The route tree: every page of the spec's table, unprefixed and under /en, /es, /pt-BR. */
+export function createRoutes(deps: RouteDeps): RouteObject[] {
+  return [
+    {
+      id: 'root',
+      loader: deps.rootLoader,
+      // Guards run on every navigation and after every session change.
+      shouldRevalidate: () => true,
+      Component: RootShell,
+      HydrateFallback: InitialSpinner,
+      ErrorBoundary: RouteErrorBoundary,
+      children: [
+        localeRoutes(null, deps),
+        ...Locales.map((locale) => localeRoutes(locale, deps)),
+        // Unknown paths reach the root loader, which answers 404.
+        { path: '*', Component: NoPage },
+      ],
+    },
+  ];
+}

@@ -1,0 +1,68 @@
+import { splitLocale } from '@assistente/contracts';
+import { NavLink, ScrollArea, Stack } from '@mantine/core';
+import {
+  IconBuildingCommunity,
+  IconHome2,
+  IconMessages,
+  IconPlugConnected,
+  IconSettings,
+  IconSitemap,
+  IconSparkles,
+  IconUsers,
+} from '@tabler/icons-react';
+import type { ComponentType } from 'react';
+import { Link, useLocation } from 'react-router';
+import { useAccountSession } from '../../features/auth/hooks/useAccountSession.ts';
+import { isPremium } from '../../features/auth/session.ts';
+import { useTranslation } from '../../lib/i18n/index.ts';
+import { useLocalePath } from '../../ui/hooks/useLocalePath.ts';
+import { type NavKey, visibleNavItems } from './navigation.ts';
+
+const ICONS: Record<NavKey, ComponentType<{ size?: number; stroke?: number }>> = {
+  home: IconHome2,
+  chats: IconMessages,
+  santitos: IconSparkles,
+  settings: IconSettings,
+  users: IconUsers,
+  departments: IconSitemap,
+  integration: IconPlugConnected,
+  domains: IconBuildingCommunity,
+};
+
+/** The main navigation (mainSidebarModel): links by role and premium. */
+export function MainNav() {
+  const { t } = useTranslation();
+  const { apiUser, domain } = useAccountSession();
+  const { pathname } = useLocation();
+  const lp = useLocalePath();
+  const current = splitLocale(pathname).path;
+  const items = visibleNavItems({ role: apiUser?.role ?? null, premium: isPremium(domain) });
+
+  return (
+    <ScrollArea type="scroll" style={{ flex: 1 }}>
+      <Stack component="nav" gap={2} p="sm" aria-label={t('nav.main')}>
+        {items.map((item) => {
+          const Icon = ICONS[item.key];
+          const active =
+            item.path === '/'
+              ? current === '/'
+              : current === item.path || current.startsWith(`${item.path}/`);
+          return (
+            <NavLink
+              key={item.key}
+              component={Link}
+              to={lp(item.path)}
+              label={t(`nav.${item.key}`)}
+              leftSection={<Icon size={20} stroke={1.7} />}
+              active={active}
+              aria-current={active ? 'page' : undefined}
+              variant="light"
+              style={{ borderRadius: 'var(--mantine-radius-md)' }}
+              fw={500}
+            />
+          );
+        })}
+      </Stack>
+    </ScrollArea>
+  );
+}

@@ -1,0 +1,73 @@
+import {
+  type Department,
+  DepartmentSchema,
+  type Domain,
+  DomainSchema,
+  type User,
+  UserSchema,
+  type UserUpdate,
+} from '@assistente/contracts';
+import type { HttpClient, RequestUser } from '../../lib/http/client.ts';
+import { HttpError } from '../../lib/http/errors.ts';
+import { arrayOf, nullable } from '../../lib/http/schemas.ts';
+
+export interface AccountApi {
+  /** The user fetch by email: the user id is the lowercased email (DESIGN §4). */
+  getUserByEmail(email: string): Promise<User>;
+  getDomain(domainId: string, as?: RequestUser | null): Promise<Domain>;
+  listDepartments(): Promise<Department[]>;
+  /** PUT with the full body. */
+  updateUser(user: User): Promise<User>;
+}
+
+export function userIdFromEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+function updateBody(user: User): UserUpdate {
+  return {
+    _id: user._id,
+    active: user.active,
+    displayName: user.displayName,
+    email: user.email,
+    domain: user.domain,
+    department: user.department,
+    role: user.role,
+    type: user.type,
+    creator: user.creator,
+    eula: user.eula,
+  };
+}
+
+/** Account manager calls (spec §7). */
+export function createAccountApi(http: HttpClient): AccountApi {
+  return {
+    async getUserByEmail(email) {
+      const id = userIdFromEmail(email);
+      const url = `/api/v1/user/${encodeURIComponent(id)}`;
+      // No account hints yet: the session may still hold a previous user.
+      const user = await http.get(url, { schema: nullable(UserSchema), user: null });
+      if (!user) {
+        // Spec §5: a lookup returning nothing is a not-found, status 404, "User not found".
+        throw new HttpError({
+          url,
+          method: 'GET',
+          status: 404,
+          data: { error: { status: 404, code: 'USER_NOT_FOUND', message: 'User not found' } },
+        });
+      }
+      return user;
+    },
+    getDomain: (domainId, as) =>
+      http.get(`/api/v1/domain/${encodeURIComponent(domainId)}`, {
+        schema: DomainSchema,
+        ...(as === undefined ? {} : { user: as }),
+      }),
+    listDepartments: () => http.get('/api/v1/department', { schema: arrayOf(DepartmentSchema) }),
+    updateUser: (user) =>
+      http.put(`/api/v1/user/${encodeURIComponent(user._id)}`, {
+        body: updateBody(user),
+        schema: UserSchema,
+      }),
+  };
+}

@@ -1,0 +1,72 @@
+import { fireEvent, screen } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { IdentityError } from '../../../lib/identity/errors.ts';
+import { installFakeServices, resetSession } from '../../../test/fakeServices.ts';
+import { loadTestTexts, renderWithProviders } from '../../../test/render.tsx';
+import ResetPasswordPage from './ResetPasswordPage.tsx';
+
+beforeAll(async () => {
+  await loadTestTexts();
+});
+afterEach(() => resetSession());
+
+function renderReset(url: string) {
+  const router = createMemoryRouter(
+    [
+      { path: '/auth/reset-password', element: <ResetPasswordPage /> },
+      { path: '/auth/login', element: <p>login page</p> },
+    ],
+    { initialEntries: [url] },
+  );
+  renderWithProviders(<RouterProvider router={router} />);
+  return router;
+}
+
+describe('ResetPasswordPage', () => {
+  it('asks for the email and always answers the same', async () => {
+    const services = installFakeServices();
+    renderReset('/auth/reset-password');
+    fireEvent.change(screen.getByLabelText('E-mail'), { target: { value: 'ana@acme.com' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Enviar link' }));
+    expect((await screen.findByTestId('reset-sent')).textContent).toMatch(
+      /Se existir uma conta para ana@acme.com/,
+    );
+    expect(services.identity.sendPasswordResetEmail).toHaveBeenCalledWith('ana@acme.com', 'pt-BR');
+  });
+
+  it('explains an invalid or expired code and links to a new request', async () => {
+    const services = installFakeServices();
+    services.identity.verifyPasswordResetCode.mockRejectedValueOnce(
+      new IdentityError('auth/expired-action-code'),
+    );
+    renderReset('/auth/reset-password?oobCode=old');
+    expect((await screen.findByTestId('reset-invalid')).textContent).toMatch(/Este link expirou/);
+    expect(screen.getByRole('link', { name: 'Solicitar um novo link' }).getAttribute('href')).toBe(
+      '/auth/reset-password',
+    );
+  });
+
+  it('checks the new password against the policy live and sets it', async () => {
+    const services = installFakeServices();
+    renderReset('/auth/reset-password?oobCode=good');
+    expect(await screen.findByText('Nova senha para ana@acme.com.')).toBeTruthy();
+    const policy = await screen.findByTestId('password-policy');
+    await screen.findByText('Pelo menos 8 caracteres');
+    fireEvent.change(screen.getByLabelText('Nova senha'), { target: { value: 'curta' } });
+    expect(policy.querySelectorAll('[data-met]').length).toBe(0);
+    fireEvent.click(screen.getByRole('button', { name: 'Salvar nova senha' }));
+    expect(await screen.findByText('A senha não atende aos requisitos.')).toBeTruthy();
+    expect(services.identity.confirmPasswordReset).not.toHaveBeenCalled();
+
+    fireEvent.change(screen.getByLabelText('Nova senha'), { target: { value: 'senha-longa-1' } });
+    expect(policy.querySelectorAll('[data-met]').length).toBe(2);
+    fireEvent.change(screen.getByLabelText('Confirme a nova senha'), { target: { value: 'senha-longa-2' } });
+    expect(screen.getByText('As senhas não coincidem.')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Confirme a nova senha'), { target: { value: 'senha-longa-1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Salvar nova senha' }));
+    expect(await screen.findByTestId('reset-done')).toBeTruthy();
+    expect(services.identity.confirmPasswordReset).toHaveBeenCalledWith('good', 'senha-longa-1');
+    expect(screen.getByRole('link', { name: 'Entrar' }).getAttribute('href')).toBe('/auth/login');
+  });
+});

@@ -1,0 +1,130 @@
+import type { MantineStore } from '@mantine/store';
+import type { IdentityAuth } from '../../../lib/identity/auth.ts';
+import type { IdentityUser } from '../../../lib/identity/user.ts';
+import type { AccountApi } from '../api.ts';
+import { type AccountSession, emptyAccountSession, toRequestUser } from '../session.ts';
+
+export interface AuthMachineDeps {
+  auth: Pick<IdentityAuth, 'onAuthStateChanged' | 'onIdTokenChanged' | 'getIdToken' | 'signOut'>;
+  api: AccountApi;
+  session: MantineStore<AccountSession>;
+  setLoadingAuth: (loading: boolean) => void;
+}
+
+export type AuthOutcome = { status: 'authenticated' } | { status: 'signed-out'; error?: unknown };
+
+export interface AuthMachine {
+  /** Listens to identity changes; `emitInitial: false` skips the current state (before a sign-in). */
+  start(options?: { emitInitial?: boolean }): void;
+  stop(): void;
+  readonly listening: boolean;
+  /** Clears the session, stops listening and signs out of the identity provider. */
+  signOut(): Promise<void>;
+  /** Handles one identity state (spec §4 "Auth state change"). */
+  handle(user: IdentityUser | null): Promise<AuthOutcome>;
+  /** Resolves with the outcome of the last queued change once it has been handled. */
+  settled(): Promise<AuthOutcome>;
+}
+
+/**
+ * The spec's auth state machine (§4): an identity with an email → fetch the API user by email;
+ * found → refresh the domain, refresh the id token, store the session, check the department;
+ * missing user, no email or any failure → sign out. Auth loading ends in every case.
+ */
+export function createAuthMachine(deps: AuthMachineDeps): AuthMachine {
+  const { auth, api, session } = deps;
+  let unsubscribe: (() => void) | null = null;
+  let queue: Promise<AuthOutcome> = Promise.resolve({ status: 'signed-out' });
+
+  // Keep the stored id token current across renewals (proactive refresh, other tabs).
+  auth.onIdTokenChanged((user) => {
+    const current = session.getState();
+    if (user && current.identityUser?.uid === user.uid) {
+      session.setState({ ...current, identityUser: user, idToken: user.stsTokenManager.accessToken });
+    }
+  });
+
+  async function signOut(): Promise<void> {
+    stop();
+    session.setState({ ...emptyAccountSession });
+    await auth.signOut();
+  }
+
+  async function refreshDomain(domainId: string, as: ReturnType<typeof toRequestUser>): Promise<void> {
+    try {
+      const domain = await api.getDomain(domainId, as);
+      session.setState({ ...session.getState(), domain });
+    } catch (error) {
+      console.warn('Could not refresh the domain', error);
+    }
+  }
+
+  /** Spec §4 "Department repair": SuperAdmin only; failures are only logged. */
+  async function checkDepartment(): Promise<void> {
+    const user = session.getState().apiUser;
+    if (user?.role !== 'SuperAdmin') return;
+    try {
+      const departments = await api.listDepartments();
+      const first = departments[0];
+      if (!first || departments.some((d) => d._id === user.department)) return;
+      const updated = await api.updateUser({ ...user, department: first._id });
+      session.setState({ ...session.getState(), apiUser: updated });
+      const idToken = await auth.getIdToken(true);
+      if (idToken) session.setState({ ...session.getState(), idToken });
+    } catch (error) {
+      console.warn('Could not check the account department', error);
+    }
+  }
+
+  async function handle(user: IdentityUser | null): Promise<AuthOutcome> {
+    try {
+      if (!user?.email) {
+        await signOut();
+        return { status: 'signed-out' };
+      }
+      const apiUser = await api.getUserByEmail(user.email);
+      await refreshDomain(apiUser.domain, toRequestUser(apiUser));
+      const idToken = await auth.getIdToken(true);
+      if (!idToken) throw new Error('The identity session ended while signing in');
+      session.setState({ ...session.getState(), identityUser: user, apiUser, idToken });
+      await checkDepartment();
+      return { status: 'authenticated' };
+    } catch (error) {
+      console.warn('Signing out: the account session could not be established', error);
+      try {
+        await signOut();
+      } catch (signOutError) {
+        console.error(signOutError);
+      }
+      return { status: 'signed-out', error };
+    } finally {
+      deps.setLoadingAuth(false);
+    }
+  }
+
+  function start({ emitInitial = true }: { emitInitial?: boolean } = {}): void {
+    if (unsubscribe) return;
+    unsubscribe = auth.onAuthStateChanged(
+      (user) => {
+        queue = queue.then(() => handle(user));
+      },
+      { emitInitial },
+    );
+  }
+
+  function stop(): void {
+    unsubscribe?.();
+    unsubscribe = null;
+  }
+
+  return {
+    start,
+    stop,
+    get listening() {
+      return unsubscribe !== null;
+    },
+    signOut,
+    handle,
+    settled: () => queue,
+  };
+}

@@ -1,0 +1,67 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { IdentityAuth } from '../../lib/identity/auth.ts';
+import { testApiUser } from '../../test/fakeServices.ts';
+import { lazyAccountApi, productClient } from './services.ts';
+import { accountSession, embeddedSession, emptyAccountSession, emptyEmbeddedSession } from './session.ts';
+
+afterEach(() => {
+  accountSession.setState({ ...emptyAccountSession });
+  embeddedSession.setState({ ...emptyEmbeddedSession });
+  window.history.replaceState(null, '', '/');
+  vi.unstubAllGlobals();
+});
+
+function capture() {
+  const fetch = vi.fn(
+    async (_input: RequestInfo | URL, _init?: RequestInit) =>
+      new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } }),
+  );
+  vi.stubGlobal('fetch', fetch);
+  return () => {
+    const [url, init] = fetch.mock.calls[0] ?? [];
+    return { url: new URL(String(url), window.location.origin), headers: new Headers(init?.headers) };
+  };
+}
+
+const auth = { getIdToken: vi.fn(async () => 'account-token') } as unknown as IdentityAuth;
+
+describe('product calls', () => {
+  it('carry the account session on account pages', async () => {
+    const last = capture();
+    accountSession.setState({ ...emptyAccountSession, apiUser: testApiUser });
+    window.history.replaceState(null, '', '/chats');
+    await productClient(() => '', auth).get('/api/v1/chats');
+    const { url, headers } = last();
+    expect(headers.get('authorization')).toBe('Bearer account-token');
+    expect(headers.get('domain')).toBe('acme.com');
+    expect(url.searchParams.get('email')).toBe('ana@acme.com');
+  });
+
+  it('carry the embedded session on /embedded pages (any prefix)', async () => {
+    const last = capture();
+    accountSession.setState({ ...emptyAccountSession, apiUser: testApiUser });
+    embeddedSession.setState({ idToken: 'visitor-token', apiUser: null, domain: null });
+    window.history.replaceState(null, '', '/en/embedded/va-1/chats');
+    await productClient(() => '', auth).get('/api/v1/chats');
+    const { url, headers } = last();
+    expect(headers.get('authorization')).toBe('Bearer visitor-token');
+    expect(headers.has('domain')).toBe(false);
+    expect(url.search).toBe('');
+  });
+
+  it('fetch the user by lowercased email through the lazily loaded account API', async () => {
+    const last = capture();
+    const api = lazyAccountApi(productClient(() => 'http://api.test', auth));
+    await expect(api.getUserByEmail(' Ana@Acme.COM ')).rejects.toThrow(); // `{}` is not a user
+    expect(last().url.pathname).toBe('/api/v1/user/ana%40acme.com');
+  });
+
+  it("raise not-found, 404 'User not found', when the lookup answers nothing", async () => {
+    vi.stubGlobal('fetch', async () => new Response(null, { status: 200 }));
+    const api = lazyAccountApi(productClient(() => 'http://api.test', auth));
+    await expect(api.getUserByEmail('ana@acme.com')).rejects.toMatchObject({
+      status: 404,
+      message: 'User not found',
+    });
+  });
+});

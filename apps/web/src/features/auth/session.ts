@@ -1,0 +1,54 @@
+import { type Domain, splitLocale, type User } from '@assistente/contracts';
+import { createStore } from '@mantine/store';
+import type { RequestUser } from '../../lib/http/client.ts';
+import type { IdentityUser } from '../../lib/identity/user.ts';
+
+/** Account session state (spec §3): identity user, API user, domain, id token. */
+export interface AccountSession {
+  identityUser: IdentityUser | null;
+  apiUser: User | null;
+  domain: Domain | null;
+  idToken: string | null;
+}
+
+/** Embedded session state (spec §3): only a token, the API user and the domain. */
+export interface EmbeddedSession {
+  idToken: string | null;
+  apiUser: User | null;
+  domain: Domain | null;
+}
+
+export const emptyAccountSession: AccountSession = {
+  identityUser: null,
+  apiUser: null,
+  domain: null,
+  idToken: null,
+};
+export const emptyEmbeddedSession: EmbeddedSession = { idToken: null, apiUser: null, domain: null };
+
+export const accountSession = createStore<AccountSession>({ ...emptyAccountSession });
+export const embeddedSession = createStore<EmbeddedSession>({ ...emptyEmbeddedSession });
+
+/** Authenticated in account mode: identity user, API user and id token all present (spec §4). */
+export function isAuthenticated(session: AccountSession): boolean {
+  return Boolean(session.identityUser && session.apiUser && session.idToken);
+}
+
+/** Embedded mode only needs an id token (spec §4). */
+export function isEmbeddedAuthenticated(session: EmbeddedSession): boolean {
+  return Boolean(session.idToken);
+}
+
+/** The domain's effective premium flag (the server folds the allow-list into it). */
+export function isPremium(domain: Domain | null): boolean {
+  return domain?.premium === true;
+}
+
+/** Paths under /embedded (any locale prefix) use the embedded session instead of the account one. */
+export function isEmbeddedPath(pathname: string): boolean {
+  return /^\/embedded(\/|$)/.test(splitLocale(pathname).path);
+}
+
+export function toRequestUser(user: User | null): RequestUser | null {
+  return user ? { _id: user._id, email: user.email, domain: user.domain, department: user.department } : null;
+}

@@ -1,0 +1,549 @@
+import type { Chat, ChatParams, Santito } from '@assistente/contracts';
+import {
+  ActionIcon,
+  Drawer,
+  Group,
+  Loader,
+  Menu,
+  Stack,
+  Text,
+  Title,
+  Tooltip,
+  UnstyledButton,
+} from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import {
+  IconAdjustmentsHorizontal,
+  IconDots,
+  IconFileTypeTxt,
+  IconJson,
+  IconLayoutSidebarLeftExpand,
+  IconSparkles,
+  IconUpload,
+} from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  type DragEvent,
+  lazy,
+  type ReactNode,
+  Suspense,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
+import { useNavigate } from 'react-router';
+import { setUi, useUiFlag } from '../../../app/uiStore.ts';
+import { HttpError } from '../../../lib/http/errors.ts';
+import { useTranslation } from '../../../lib/i18n/index.ts';
+import { useLocalePath } from '../../../ui/hooks/useLocalePath.ts';
+import { useAccountSession } from '../../auth/hooks/useAccountSession.ts';
+import { isPremium } from '../../auth/session.ts';
+import { useSantito } from '../../santitos/hooks/useSantitos.ts';
+import { exportPath } from '../api.ts';
+import { chatsApi } from '../hooks/chatsApi.ts';
+import { useAgents, useConnectionState, useThread } from '../hooks/useAgents.ts';
+import { useChatRecord } from '../hooks/useChat.ts';
+import { chatListCache } from '../hooks/useChatsList.ts';
+import { useUploads } from '../hooks/useUploads.ts';
+import { downloadFile } from '../lib/authRequest.ts';
+import { streamingIds } from '../lib/chatStore.ts';
+import { chatPath } from '../lib/routes.ts';
+import { visibleThread } from '../lib/thread.ts';
+import classes from './ChatView.module.css';
+import { Composer } from './Composer.tsx';
+import { ConnectionBadge } from './ConnectionBadge.tsx';
+import { ErrorNotice } from './ErrorNotice.tsx';
+import type { MessageActions } from './MessageItem.tsx';
+import { MessageList } from './MessageList.tsx';
+
+const ParamsPanel = lazy(() => import('./ParamsPanel.tsx'));
+
+const MOBILE = '(max-width: 59.99em)';
+
+export interface ChatViewProps {
+  /** null: the new-chat state of `/chats`. */
+  chatId: string | null;
+  /** A santito to talk to (new chat from the gallery or the home page). */
+  agentId?: string | null;
+  /** A message to send at once (the home page's new-chat box). */
+  initialMessage?: string | null;
+  onInitialMessageSent?: () => void;
+}
+
+type LoadState = 'idle' | 'loading' | 'error' | 'not-found';
+
+function SantitoHeader({ santito }: { santito: Santito }) {
+  return (
+    <Group gap={6} wrap="nowrap" className={classes.santito}>
+      <span aria-hidden className={classes.santitoAvatar}>
+        {santito.avatar ?? <IconSparkles size={14} />}
+      </span>
+      <Text size="sm" fw={600} truncate>
+        {santito.name}
+      </Text>
+    </Group>
+  );
+}
+
+/** A chat: header, messages streaming in, composer and the parameters panel. */
+export function ChatView({
+  chatId,
+  agentId = null,
+  initialMessage = null,
+  onInitialMessageSent,
+}: ChatViewProps) {
+  const { t } = useTranslation();
+  const lp = useLocalePath();
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const agents = useAgents();
+  const connection = useConnectionState();
+  const mobile = useMediaQuery(MOBILE, false, { getInitialValueInEffect: false }) === true;
+  const paramsOpen = useUiFlag('customParamsSidebar');
+  const { apiUser, identityUser, domain } = useAccountSession();
+
+  // A new chat gets its id from the server on the first message (or the first attachment).
+  const [draftChatId, setDraftChatId] = useState<string | null>(null);
+  const effectiveId = chatId ?? draftChatId;
+  const thread = useThread(effectiveId);
+  const record = useChatRecord(chatId);
+  const chat: Chat | undefined = record.data;
+  const santitoId = chat?.agentId ?? agentId;
+  const santito = useSantito(santitoId, isPremium(domain)).data;
+
+  const [load, setLoad] = useState<LoadState>('idle');
+  const [loadingOlder, setLoadingOlder] = useState(false);
+  const [requestError, setRequestError] = useState<{ code: string; message: string } | null>(null);
+  const [awaiting, setAwaiting] = useState(false);
+  const [followSignal, setFollowSignal] = useState(0);
+  const [draftParams, setDraftParams] = useState<ChatParams>({});
+  const [dragging, setDragging] = useState(false);
+  const dragDepth = useRef(0);
+
+  const loadLatest = useCallback(
+    async (id: string) => {
+      const page = await chatsApi().listMessages(id);
+      agents.store.dispatch({
+        type: 'page',
+        chatId: id,
+        messages: page.items,
+        cursor: page.nextCursor,
+        older: false,
+      });
+    },
+    [agents],
+  );
+
+  // Open the chat: keep its frames, load its newest messages, resume an answer in progress.
+  useEffect(() => {
+    if (!chatId) return;
+    const release = agents.openChat(chatId);
+    const known = agents.store.getState()[chatId];
+    let live = true;
+    if (known?.loaded) {
+      agents.subscribe(chatId);
+    } else {
+      setLoad('loading');
+      setUi({ loadingCurrentChat: true });
+      loadLatest(chatId)
+        .then(() => {
+          if (!live) return;
+          setLoad('idle');
+          agents.subscribe(chatId);
+        })
+        .catch((error: unknown) => {
+          if (!live) return;
+          setLoad(error instanceof HttpError && error.status === 404 ? 'not-found' : 'error');
+        })
+        .finally(() => setUi({ loadingCurrentChat: false }));
+    }
+    const unstale = agents.onStale((id) => {
+      if (id === chatId) void loadLatest(chatId).catch(() => undefined);
+    });
+    return () => {
+      live = false;
+      release();
+      unstale();
+    };
+  }, [chatId, agents, loadLatest]);
+
+  const view = useMemo(
+    () => (thread ? visibleThread(thread) : { path: [], siblings: {}, leafId: null }),
+    [thread],
+  );
+  const generating = streamingIds(thread).length > 0;
+  const busy = generating || awaiting;
+  const offline = connection !== 'ready';
+
+  // The send is answered by a new message or an error.
+  const messageCount = thread?.ids.length ?? 0;
+  const lastError = thread?.lastError ?? null;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reacts to the answer arriving
+  useEffect(() => {
+    setAwaiting(false);
+  }, [messageCount, lastError, requestError]);
+  useEffect(() => {
+    if (!awaiting) return;
+    const timer = setTimeout(() => setAwaiting(false), 20_000);
+    return () => clearTimeout(timer);
+  }, [awaiting]);
+
+  const ensureChat = useCallback(async (): Promise<string> => {
+    if (effectiveId) return effectiveId;
+    const created = await chatsApi().createChat({ ...(agentId ? { agentId } : {}) });
+    agents.store.dispatch({ type: 'track-new', chatId: created.chatId });
+    chatListCache.add(client, created);
+    setDraftChatId(created.chatId);
+    return created.chatId;
+  }, [effectiveId, agentId, agents, client]);
+  const uploads = useUploads(ensureChat);
+
+  const send = useCallback(
+    (content: string, attachments: string[]): boolean => {
+      setRequestError(null);
+      if (effectiveId) agents.store.dispatch({ type: 'dismiss-error', chatId: effectiveId });
+      const request = agents.send({
+        chatId: effectiveId,
+        content,
+        attachments,
+        ...(effectiveId && view.leafId ? { parentId: view.leafId } : {}),
+        ...(!chatId && agentId ? { agentId } : {}),
+        ...(!chatId && Object.keys(draftParams).length > 0 ? { params: draftParams } : {}),
+      });
+      if (!request) {
+        setRequestError({ code: 'OFFLINE', message: '' });
+        return false;
+      }
+      setAwaiting(true);
+      setFollowSignal((n) => n + 1);
+      if (!chatId) {
+        if (effectiveId) navigate(lp(chatPath(effectiveId)));
+        else {
+          request.chat.then(
+            (created) => navigate(lp(chatPath(created.chatId))),
+            (error: { code: string; message: string }) => setRequestError(error),
+          );
+        }
+      }
+      return true;
+    },
+    [agents, effectiveId, chatId, agentId, draftParams, view.leafId, navigate, lp],
+  );
+
+  // The home page's new-chat box hands its text over: sent as soon as the socket is ready.
+  const initialSent = useRef(false);
+  useEffect(() => {
+    if (!initialMessage || initialSent.current || connection !== 'ready') return;
+    initialSent.current = true;
+    send(initialMessage, []);
+    onInitialMessageSent?.();
+  }, [initialMessage, connection, send, onInitialMessageSent]);
+
+  const actionsRef = useRef<MessageActions | null>(null);
+  actionsRef.current = {
+    regenerate: (messageId) => {
+      if (!effectiveId) return;
+      if (agents.regenerate(effectiveId, messageId)) {
+        setAwaiting(true);
+        setFollowSignal((n) => n + 1);
+      }
+    },
+    edit: (messageId, content) => {
+      if (!effectiveId) return;
+      if (agents.edit(effectiveId, messageId, content)) {
+        setAwaiting(true);
+        setFollowSignal((n) => n + 1);
+      }
+    },
+    selectSibling: (parentKey, messageId) => {
+      if (effectiveId)
+        agents.store.dispatch({ type: 'select', chatId: effectiveId, parentKey, childId: messageId });
+    },
+  };
+  const actions = useMemo<MessageActions>(
+    () => ({
+      regenerate: (id) => actionsRef.current?.regenerate(id),
+      edit: (id, content) => actionsRef.current?.edit(id, content),
+      selectSibling: (key, id) => actionsRef.current?.selectSibling(key, id),
+    }),
+    [],
+  );
+
+  const olderCursor = thread?.olderCursor ?? null;
+  const loadOlder = useCallback(() => {
+    if (!effectiveId || !olderCursor || loadingOlder) return;
+    setLoadingOlder(true);
+    chatsApi()
+      .listMessages(effectiveId, olderCursor)
+      .then((page) =>
+        agents.store.dispatch({
+          type: 'page',
+          chatId: effectiveId,
+          messages: page.items,
+          cursor: page.nextCursor,
+          older: true,
+        }),
+      )
+      .catch(() => undefined)
+      .finally(() => setLoadingOlder(false));
+  }, [agents, effectiveId, olderCursor, loadingOlder]);
+
+  const stop = () => {
+    if (effectiveId) agents.stop(effectiveId);
+  };
+
+  const exportAs = (format: 'md' | 'json') => {
+    if (!chatId) return;
+    void downloadFile(exportPath(chatId, format), `chat.${format}`).catch(() =>
+      setRequestError({ code: 'INTERNAL', message: '' }),
+    );
+  };
+
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    dragDepth.current = 0;
+    setDragging(false);
+    const files = Array.from(event.dataTransfer.files);
+    if (files.length > 0 && !offline) uploads.add(files);
+  };
+
+  const title = chat?.title || (chatId ? t('chats.untitled') : t('chats.new_chat'));
+  const error = requestError ?? lastError;
+  const firstName =
+    (apiUser?.displayName || identityUser?.displayName || apiUser?.email?.split('@')[0] || '').split(
+      /\s+/,
+    )[0] ?? '';
+
+  const params = chat?.params ?? {};
+  const paramsPanel = paramsOpen ? (
+    <Suspense
+      fallback={
+        <Group justify="center" p="lg">
+          <Loader size="sm" />
+        </Group>
+      }
+    >
+      <ParamsPanel
+        chatId={chatId}
+        params={chatId ? params : draftParams}
+        onDraftChange={setDraftParams}
+        onClose={() => setUi({ customParamsSidebar: false })}
+      />
+    </Suspense>
+  ) : null;
+
+  let body: ReactNode;
+  if (load === 'not-found') {
+    body = (
+      <Stack align="center" justify="center" className={classes.center} gap="xs">
+        <Title order={2} size="h4">
+          {t('chats.not_found_title')}
+        </Title>
+        <Text c="dimmed">{t('chats.not_found_description')}</Text>
+      </Stack>
+    );
+  } else if (load === 'error') {
+    body = (
+      <Stack align="center" justify="center" className={classes.center} gap="xs">
+        <Text c="dimmed">{t('chats.load_error')}</Text>
+      </Stack>
+    );
+  } else if (chatId && (load === 'loading' || !thread?.loaded)) {
+    body = (
+      <Group justify="center" className={classes.center}>
+        <Loader aria-label={t('app.loading')} />
+      </Group>
+    );
+  } else if (view.path.length === 0) {
+    body = (
+      <Stack align="center" justify="center" className={classes.center} gap="md" px="md">
+        {santito ? (
+          <>
+            <span className={classes.welcomeAvatar} aria-hidden>
+              {santito.avatar ?? <IconSparkles size={28} />}
+            </span>
+            <Title order={2} size="h3" ta="center">
+              {santito.name}
+            </Title>
+            {santito.description ? (
+              <Text c="dimmed" ta="center" maw={520}>
+                {santito.description}
+              </Text>
+            ) : null}
+            {santito.starters.length > 0 ? (
+              <div className={classes.starters}>
+                {santito.starters.map((starter) => (
+                  <UnstyledButton
+                    key={starter}
+                    className={classes.starter}
+                    disabled={offline || busy}
+                    onClick={() => send(starter, uploads.ids)}
+                  >
+                    {starter}
+                  </UnstyledButton>
+                ))}
+              </div>
+            ) : null}
+          </>
+        ) : (
+          <>
+            <Title order={2} size="h3" ta="center">
+              {t('chats.welcome_title', { name: firstName })}
+            </Title>
+            <Text c="dimmed" ta="center">
+              {t('pages.home.subtitle')}
+            </Text>
+          </>
+        )}
+      </Stack>
+    );
+  } else {
+    body = (
+      <MessageList
+        view={view}
+        errorCodes={thread?.errorCodes ?? {}}
+        busy={busy}
+        canAct={!offline}
+        actions={actions}
+        hasOlder={Boolean(olderCursor)}
+        loadingOlder={loadingOlder}
+        onLoadOlder={loadOlder}
+        followSignal={followSignal}
+      />
+    );
+  }
+
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: dropping files is a shortcut; the attach button is the accessible way
+    <div
+      className={classes.view}
+      onDragEnter={(e) => {
+        if (!e.dataTransfer.types.includes('Files')) return;
+        dragDepth.current += 1;
+        setDragging(true);
+      }}
+      onDragOver={(e) => {
+        if (e.dataTransfer.types.includes('Files')) e.preventDefault();
+      }}
+      onDragLeave={() => {
+        dragDepth.current = Math.max(0, dragDepth.current - 1);
+        if (dragDepth.current === 0) setDragging(false);
+      }}
+      onDrop={onDrop}
+      data-testid="chat-view"
+    >
+      <header className={classes.header}>
+        <Group gap="xs" wrap="nowrap" className={classes.headerTitle}>
+          {mobile ? (
+            <ActionIcon
+              variant="subtle"
+              color="neutral.7"
+              onClick={() => setUi({ chatSidebarModel: true })}
+              aria-label={t('pages.chats.show_list')}
+              data-testid="open-chats-list"
+            >
+              <IconLayoutSidebarLeftExpand size={20} />
+            </ActionIcon>
+          ) : null}
+          <Title order={1} size="h5" className={classes.title} data-testid="chat-title">
+            {title}
+          </Title>
+          {santito ? <SantitoHeader santito={santito} /> : null}
+        </Group>
+        <Group gap={4} wrap="nowrap">
+          <ConnectionBadge />
+          <Tooltip label={t('chats.params.title')} withArrow>
+            <ActionIcon
+              variant={paramsOpen ? 'light' : 'subtle'}
+              color="neutral.7"
+              onClick={() => setUi({ customParamsSidebar: !paramsOpen })}
+              aria-label={t('chats.params.title')}
+              aria-pressed={paramsOpen}
+              data-testid="toggle-params"
+            >
+              <IconAdjustmentsHorizontal size={19} />
+            </ActionIcon>
+          </Tooltip>
+          {chatId ? (
+            <Menu position="bottom-end" shadow="md" width={220}>
+              <Menu.Target>
+                <ActionIcon
+                  variant="subtle"
+                  color="neutral.7"
+                  aria-label={t('chats.menu')}
+                  data-testid="chat-menu"
+                >
+                  <IconDots size={19} />
+                </ActionIcon>
+              </Menu.Target>
+              <Menu.Dropdown>
+                <Menu.Label>{t('chats.export.title')}</Menu.Label>
+                <Menu.Item leftSection={<IconFileTypeTxt size={16} />} onClick={() => exportAs('md')}>
+                  {t('chats.export.markdown')}
+                </Menu.Item>
+                <Menu.Item leftSection={<IconJson size={16} />} onClick={() => exportAs('json')}>
+                  {t('chats.export.json')}
+                </Menu.Item>
+              </Menu.Dropdown>
+            </Menu>
+          ) : null}
+        </Group>
+      </header>
+      <div className={classes.body}>
+        <div className={classes.column}>
+          {body}
+          <div className={classes.composerWrap}>
+            {error ? (
+              <ErrorNotice
+                code={error.code}
+                message={error.message}
+                onClose={() => {
+                  setRequestError(null);
+                  if (effectiveId) agents.store.dispatch({ type: 'dismiss-error', chatId: effectiveId });
+                }}
+              />
+            ) : null}
+            {load === 'not-found' ? null : (
+              <Composer
+                key={chatId ?? 'new'}
+                offline={offline}
+                busy={busy}
+                onSend={send}
+                onStop={stop}
+                uploads={uploads}
+                autoFocus={!mobile}
+                placeholder={
+                  santito ? t('chats.composer.placeholder_santito', { name: santito.name }) : undefined
+                }
+              />
+            )}
+            <Text size="xs" c="dimmed" ta="center" className={classes.hint}>
+              {t('chats.composer.hint')}
+            </Text>
+          </div>
+        </div>
+        {!mobile && paramsPanel ? <aside className={classes.params}>{paramsPanel}</aside> : null}
+      </div>
+      {mobile ? (
+        <Drawer
+          opened={paramsOpen}
+          onClose={() => setUi({ customParamsSidebar: false })}
+          position="right"
+          size="90%"
+          withCloseButton={false}
+          padding={0}
+        >
+          {paramsPanel}
+        </Drawer>
+      ) : null}
+      {dragging ? (
+        <div className={classes.dropOverlay} aria-hidden>
+          <IconUpload size={36} stroke={1.5} />
+          <Text fw={600}>{t('chats.attachments.drop_here')}</Text>
+        </div>
+      ) : null}
+    </div>
+  );
+}

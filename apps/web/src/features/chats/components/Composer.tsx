@@ -1,0 +1,223 @@
+import { ActionIcon, CloseButton, Group, Progress, Text, Textarea, Tooltip } from '@mantine/core';
+import {
+  IconAlertCircle,
+  IconArrowUp,
+  IconFile,
+  IconPaperclip,
+  IconPlayerStopFilled,
+} from '@tabler/icons-react';
+import { type KeyboardEvent, useRef, useState } from 'react';
+import { useTranslation } from '../../../lib/i18n/index.ts';
+import type { UploadItem } from '../hooks/useUploads.ts';
+import { formatSize } from '../lib/format.ts';
+import classes from './Composer.module.css';
+
+export interface ComposerUploads {
+  items: UploadItem[];
+  uploading: boolean;
+  ids: string[];
+  add(files: readonly File[]): void;
+  remove(key: string): void;
+  clear(): void;
+}
+
+export interface ComposerProps {
+  /** The socket is not ready: typing is allowed, sending is not. */
+  offline: boolean;
+  /** An answer is being generated: the send button becomes stop. */
+  busy: boolean;
+  /** Sends; false keeps the text (nothing was sent). */
+  onSend: (text: string, attachmentIds: string[]) => boolean;
+  onStop: () => void;
+  uploads?: ComposerUploads;
+  placeholder?: string;
+  autoFocus?: boolean;
+  /** Initial text (e.g. a conversation starter picked elsewhere). */
+  initialText?: string;
+}
+
+/** Enter sends; Shift+Enter (and Enter while composing an IME word) makes a new line. */
+export function isSendKey(
+  event: Pick<KeyboardEvent, 'key' | 'shiftKey' | 'altKey' | 'ctrlKey' | 'metaKey'> & {
+    nativeEvent?: { isComposing?: boolean };
+  },
+): boolean {
+  return event.key === 'Enter' && !event.shiftKey && !event.altKey && event.nativeEvent?.isComposing !== true;
+}
+
+function UploadChip({ item, onRemove }: { item: UploadItem; onRemove: () => void }) {
+  const { t } = useTranslation();
+  const errorText = item.error ? ('key' in item.error ? t(item.error.key) : item.error.message) : '';
+  return (
+    <div
+      className={classes.chip}
+      data-status={item.status}
+      data-testid="upload-chip"
+      title={errorText || item.name}
+    >
+      {item.status === 'error' ? (
+        <IconAlertCircle size={15} className={classes.chipErrorIcon} aria-hidden />
+      ) : (
+        <IconFile size={15} aria-hidden />
+      )}
+      <div className={classes.chipBody}>
+        <Text size="xs" className={classes.chipName}>
+          {item.name}
+        </Text>
+        {item.status === 'uploading' ? (
+          <Progress
+            value={Math.round(item.progress * 100)}
+            size="xs"
+            aria-label={t('chats.attachments.uploading', { name: item.name })}
+          />
+        ) : item.status === 'error' ? (
+          <Text size="xs" c="error.7" className={classes.chipName} role="alert">
+            {errorText}
+          </Text>
+        ) : (
+          <Text size="xs" c="dimmed">
+            {formatSize(item.size)}
+          </Text>
+        )}
+      </div>
+      <CloseButton
+        size="xs"
+        onClick={onRemove}
+        aria-label={t('chats.attachments.remove', { name: item.name })}
+      />
+    </div>
+  );
+}
+
+/** The message box: autosizing, Enter to send, attachments with upload progress, stop while generating. */
+export function Composer({
+  offline,
+  busy,
+  onSend,
+  onStop,
+  uploads,
+  placeholder,
+  autoFocus,
+  initialText = '',
+}: ComposerProps) {
+  const { t } = useTranslation();
+  const [text, setText] = useState(initialText);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const uploadErrors = uploads?.items.some((i) => i.status === 'error') ?? false;
+  const canSend =
+    !offline &&
+    !busy &&
+    !(uploads?.uploading ?? false) &&
+    (text.trim() !== '' || (uploads?.ids.length ?? 0) > 0) &&
+    !uploadErrors;
+
+  const submit = () => {
+    if (!canSend) return;
+    if (onSend(text.trim(), uploads?.ids ?? [])) {
+      setText('');
+      uploads?.clear();
+    }
+  };
+
+  return (
+    <form
+      className={classes.composer}
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+      data-testid="composer"
+    >
+      {uploads && uploads.items.length > 0 ? (
+        <div className={classes.chips}>
+          {uploads.items.map((item) => (
+            <UploadChip key={item.key} item={item} onRemove={() => uploads.remove(item.key)} />
+          ))}
+        </div>
+      ) : null}
+      <Group gap={6} align="flex-end" wrap="nowrap" className={classes.row}>
+        {uploads ? (
+          <>
+            <input
+              ref={fileInput}
+              type="file"
+              multiple
+              hidden
+              onChange={(e) => {
+                const files = Array.from(e.currentTarget.files ?? []);
+                if (files.length > 0) uploads.add(files);
+                e.currentTarget.value = '';
+              }}
+              data-testid="file-input"
+            />
+            <Tooltip label={t('chats.attachments.attach')} withArrow>
+              <ActionIcon
+                variant="subtle"
+                color="neutral.7"
+                size={38}
+                radius="xl"
+                onClick={() => fileInput.current?.click()}
+                aria-label={t('chats.attachments.attach')}
+                disabled={offline}
+              >
+                <IconPaperclip size={20} stroke={1.7} />
+              </ActionIcon>
+            </Tooltip>
+          </>
+        ) : null}
+        <Textarea
+          className={classes.input}
+          variant="unstyled"
+          autosize
+          minRows={1}
+          maxRows={10}
+          value={text}
+          onChange={(e) => setText(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            if (isSendKey(e)) {
+              e.preventDefault();
+              submit();
+            }
+          }}
+          placeholder={
+            offline
+              ? t('chats.connection.composer_offline')
+              : (placeholder ?? t('chats.composer.placeholder'))
+          }
+          aria-label={t('chats.composer.label')}
+          autoFocus={autoFocus}
+          data-testid="composer-input"
+          maxLength={100_000}
+        />
+        {busy ? (
+          <Tooltip label={t('chats.composer.stop')} withArrow>
+            <ActionIcon
+              size={38}
+              radius="xl"
+              color="neutral.8"
+              onClick={onStop}
+              aria-label={t('chats.composer.stop')}
+              disabled={offline}
+              data-testid="stop"
+            >
+              <IconPlayerStopFilled size={16} />
+            </ActionIcon>
+          </Tooltip>
+        ) : (
+          <Tooltip label={t('chats.composer.send')} withArrow>
+            <ActionIcon
+              type="submit"
+              size={38}
+              radius="xl"
+              disabled={!canSend}
+              aria-label={t('chats.composer.send')}
+              data-testid="send"
+            >
+              <IconArrowUp size={20} stroke={2} />
+            </ActionIcon>
+          </Tooltip>
+        )}
+      </Group>
+    </form>
+  );
+}

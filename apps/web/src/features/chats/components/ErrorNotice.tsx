@@ -1,0 +1,54 @@
+import { hasRole } from '@assistente/contracts';
+import { Alert, Anchor, Text } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { useTranslation } from '../../../lib/i18n/index.ts';
+import { useLocalePath } from '../../../ui/hooks/useLocalePath.ts';
+import { useAccountSession } from '../../auth/hooks/useAccountSession.ts';
+import { isTranslatedCode, showsServerDetail } from '../lib/errors.ts';
+
+/** An error of the chat (an `error` frame or an answer that ended in error), in the user's language. */
+export function ErrorNotice({
+  code,
+  message,
+  onClose,
+  compact = false,
+}: {
+  code: string;
+  message: string;
+  onClose?: () => void;
+  compact?: boolean;
+}) {
+  const { t } = useTranslation();
+  const lp = useLocalePath();
+  const { apiUser } = useAccountSession();
+  const translated = isTranslatedCode(code);
+  const admin = apiUser ? hasRole(apiUser.role, 'Admin') : false;
+  return (
+    <Alert
+      color={code === 'NO_PROVIDER' ? 'accent' : 'error'}
+      variant="light"
+      radius="md"
+      icon={<IconAlertTriangle size={18} />}
+      title={compact ? undefined : t('chats.errors.title')}
+      withCloseButton={Boolean(onClose)}
+      closeButtonLabel={t('popup.close')}
+      onClose={onClose}
+      role="alert"
+      data-testid="chat-error"
+      data-code={code}
+    >
+      <Text size="sm">{translated ? t(`chats.errors.${code}`) : message}</Text>
+      {translated && showsServerDetail(code) && message ? (
+        <Text size="xs" c="dimmed" mt={4}>
+          {message}
+        </Text>
+      ) : null}
+      {code === 'NO_PROVIDER' && admin ? (
+        <Anchor component={Link} to={lp('/settings?tab=ai')} size="sm" mt={6} display="inline-block">
+          {t('chats.errors.configure_providers')}
+        </Anchor>
+      ) : null}
+    </Alert>
+  );
+}

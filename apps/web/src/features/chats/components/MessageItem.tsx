@@ -1,0 +1,294 @@
+import type { Attachment, Message } from '@assistente/contracts';
+import { ActionIcon, Button, CopyButton, Group, Text, Textarea, Tooltip } from '@mantine/core';
+import {
+  IconCheck,
+  IconChevronLeft,
+  IconChevronRight,
+  IconCopy,
+  IconFile,
+  IconPencil,
+  IconPlayerStopFilled,
+  IconRefresh,
+} from '@tabler/icons-react';
+import { memo, useState } from 'react';
+import { useTranslation } from '../../../lib/i18n/index.ts';
+import { attachmentsPath } from '../api.ts';
+import { downloadFile } from '../lib/authRequest.ts';
+import { formatSize } from '../lib/format.ts';
+import { Markdown, PlainText } from '../markdown/Markdown.tsx';
+import { ErrorNotice } from './ErrorNotice.tsx';
+import classes from './MessageItem.module.css';
+
+export interface MessageActions {
+  regenerate(messageId: string): void;
+  edit(messageId: string, content: string): void;
+  selectSibling(parentKey: string, messageId: string): void;
+}
+
+export interface MessageItemProps {
+  message: Message;
+  actions: MessageActions;
+  /** An answer is being generated in the chat: regenerate and edit wait. */
+  busy: boolean;
+  /** The composer is usable (socket ready). */
+  canAct: boolean;
+  errorCode?: string | undefined;
+  siblingIndex?: number | undefined;
+  siblingCount?: number | undefined;
+  prevSibling?: string | null | undefined;
+  nextSibling?: string | null | undefined;
+  parentKey?: string | undefined;
+}
+
+function AttachmentChips({ attachments }: { attachments: Attachment[] }) {
+  const { t } = useTranslation();
+  return (
+    <Group gap={6} className={classes.attachments}>
+      {attachments.map((a) => (
+        <button
+          key={a.attachmentId}
+          type="button"
+          className={classes.attachment}
+          title={t('chats.attachments.download', { name: a.name })}
+          onClick={() =>
+            void downloadFile(
+              `${attachmentsPath(a.chatId)}/${encodeURIComponent(a.attachmentId)}`,
+              a.name,
+            ).catch(() => undefined)
+          }
+        >
+          <IconFile size={15} stroke={1.6} aria-hidden />
+          <span className={classes.attachmentName}>{a.name}</span>
+          <span className={classes.attachmentSize}>{formatSize(a.size)}</span>
+        </button>
+      ))}
+    </Group>
+  );
+}
+
+function BranchNav({
+  index,
+  count,
+  prev,
+  next,
+  parentKey,
+  onSelect,
+}: {
+  index: number;
+  count: number;
+  prev: string | null;
+  next: string | null;
+  parentKey: string;
+  onSelect: (parentKey: string, id: string) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Group gap={0} className={classes.branchNav} aria-label={t('chats.message.branches')} role="group">
+      <ActionIcon
+        variant="subtle"
+        color="neutral.6"
+        size="sm"
+        disabled={!prev}
+        onClick={() => prev && onSelect(parentKey, prev)}
+        aria-label={t('chats.message.previous_version')}
+      >
+        <IconChevronLeft size={15} />
+      </ActionIcon>
+      <Text size="xs" c="dimmed" className={classes.branchCount} data-testid="branch-position">
+        {index}/{count}
+      </Text>
+      <ActionIcon
+        variant="subtle"
+        color="neutral.6"
+        size="sm"
+        disabled={!next}
+        onClick={() => next && onSelect(parentKey, next)}
+        aria-label={t('chats.message.next_version')}
+      >
+        <IconChevronRight size={15} />
+      </ActionIcon>
+    </Group>
+  );
+}
+
+function CopyAction({ text }: { text: string }) {
+  const { t } = useTranslation();
+  return (
+    <CopyButton value={text} timeout={1500}>
+      {({ copied, copy }) => (
+        <Tooltip label={copied ? t('chats.message.copied') : t('chats.message.copy')} withArrow>
+          <ActionIcon
+            variant="subtle"
+            color={copied ? 'teal' : 'neutral.6'}
+            size="sm"
+            onClick={copy}
+            aria-label={t('chats.message.copy')}
+          >
+            {copied ? <IconCheck size={15} /> : <IconCopy size={15} />}
+          </ActionIcon>
+        </Tooltip>
+      )}
+    </CopyButton>
+  );
+}
+
+/** One message: the user's as plain text, the assistant's as sanitised Markdown, with its actions. */
+export const MessageItem = memo(function MessageItem({
+  message,
+  actions,
+  busy,
+  canAct,
+  errorCode,
+  siblingIndex,
+  siblingCount,
+  prevSibling,
+  nextSibling,
+  parentKey,
+}: MessageItemProps) {
+  const { t } = useTranslation();
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(message.content);
+  const user = message.role === 'user';
+  const streaming = message.status === 'streaming';
+
+  const branchNav =
+    siblingCount && siblingCount > 1 && parentKey ? (
+      <BranchNav
+        index={siblingIndex ?? 1}
+        count={siblingCount}
+        prev={prevSibling ?? null}
+        next={nextSibling ?? null}
+        parentKey={parentKey}
+        onSelect={actions.selectSibling}
+      />
+    ) : null;
+
+  if (user) {
+    return (
+      <div
+        className={classes.userRow}
+        data-testid="message"
+        data-role="user"
+        data-message-id={message.messageId}
+      >
+        {editing ? (
+          <form
+            className={classes.editForm}
+            onSubmit={(e) => {
+              e.preventDefault();
+              const content = draft.trim();
+              if (!content) return;
+              setEditing(false);
+              if (content !== message.content) actions.edit(message.messageId, content);
+            }}
+          >
+            <Textarea
+              autosize
+              minRows={2}
+              maxRows={12}
+              autoFocus
+              value={draft}
+              onChange={(e) => setDraft(e.currentTarget.value)}
+              aria-label={t('chats.message.edit_label')}
+              onKeyDown={(e) => {
+                if (e.key === 'Escape') setEditing(false);
+              }}
+            />
+            <Group justify="flex-end" gap="xs" mt="xs">
+              <Button variant="default" size="xs" onClick={() => setEditing(false)}>
+                {t('chats.message.cancel')}
+              </Button>
+              <Button type="submit" size="xs" disabled={!draft.trim() || busy || !canAct}>
+                {t('chats.message.save_and_send')}
+              </Button>
+            </Group>
+          </form>
+        ) : (
+          <>
+            <div className={classes.userBubble}>
+              <PlainText content={message.content} />
+              {message.attachments?.length ? <AttachmentChips attachments={message.attachments} /> : null}
+            </div>
+            <Group gap={2} className={classes.actions} justify="flex-end">
+              {branchNav}
+              <CopyAction text={message.content} />
+              <Tooltip label={t('chats.message.edit')} withArrow>
+                <ActionIcon
+                  variant="subtle"
+                  color="neutral.6"
+                  size="sm"
+                  disabled={busy || !canAct}
+                  onClick={() => {
+                    setDraft(message.content);
+                    setEditing(true);
+                  }}
+                  aria-label={t('chats.message.edit')}
+                >
+                  <IconPencil size={15} />
+                </ActionIcon>
+              </Tooltip>
+            </Group>
+          </>
+        )}
+      </div>
+    );
+  }
+
+  return (
+    <div
+      className={classes.assistantRow}
+      data-testid="message"
+      data-role="assistant"
+      data-status={message.status}
+      data-message-id={message.messageId}
+      aria-busy={streaming || undefined}
+    >
+      {message.content ? (
+        <Markdown content={message.content} streaming={streaming} />
+      ) : streaming ? (
+        <span className={classes.typing} role="status" aria-label={t('chats.message.thinking')}>
+          <span />
+          <span />
+          <span />
+        </span>
+      ) : null}
+      {message.status === 'stopped' ? (
+        <Text size="xs" c="dimmed" mt={4} className={classes.note}>
+          <IconPlayerStopFilled size={11} /> {t('chats.message.stopped')}
+        </Text>
+      ) : null}
+      {message.status === 'error' ? (
+        <div className={classes.errorBox}>
+          <ErrorNotice
+            code={errorCode ?? 'PROVIDER_ERROR'}
+            message={message.error ?? t('chats.errors.PROVIDER_ERROR')}
+            compact
+          />
+        </div>
+      ) : null}
+      {!streaming ? (
+        <Group gap={2} className={classes.actions}>
+          {branchNav}
+          {message.content ? <CopyAction text={message.content} /> : null}
+          <Tooltip label={t('chats.message.regenerate')} withArrow>
+            <ActionIcon
+              variant="subtle"
+              color="neutral.6"
+              size="sm"
+              disabled={busy || !canAct}
+              onClick={() => actions.regenerate(message.messageId)}
+              aria-label={t('chats.message.regenerate')}
+            >
+              <IconRefresh size={15} />
+            </ActionIcon>
+          </Tooltip>
+          {message.usage ? (
+            <Text size="xs" c="dimmed" className={classes.usage}>
+              {t('chats.message.tokens', { total: String(message.usage.totalTokens) })}
+            </Text>
+          ) : null}
+        </Group>
+      ) : null}
+    </div>
+  );
+});

@@ -1,0 +1,7 @@
+import { authServices } from '../../auth/services.ts';
+import { type ChatsApi, createChatsApi } from '../api.ts';
+
+/** The chats manager client over the session's `chatsHttp`. */
+export function chatsApi(): ChatsApi {
+  return createChatsApi(authServices().chatsHttp);
+}

@@ -1,0 +1,44 @@
+import { useSyncExternalStore } from 'react';
+import { authServices } from '../../auth/services.ts';
+import { accountSession } from '../../auth/session.ts';
+import { AgentsController, agentsController, stopAgents } from '../lib/agents.ts';
+import type { ConnectionState } from '../lib/agentsSocket.ts';
+import type { ThreadState } from '../lib/chatStore.ts';
+
+let watchingSession = false;
+
+/** The tab's agents controller, connected on first use and closed on sign-out. */
+export function getAgents(): AgentsController {
+  const controller = agentsController(() => {
+    const { config, auth } = authServices();
+    return new AgentsController({ url: config.agentsWsUrl, getToken: () => auth.getIdToken() });
+  });
+  if (!watchingSession) {
+    watchingSession = true;
+    accountSession.subscribe((session) => {
+      if (!session.idToken) stopAgents();
+    });
+  }
+  controller.socket.start();
+  return controller;
+}
+
+export function useAgents(): AgentsController {
+  return getAgents();
+}
+
+export function useConnectionState(): ConnectionState {
+  const agents = useAgents();
+  return useSyncExternalStore(
+    (listener) => agents.socket.onState(listener),
+    () => agents.socket.connectionState,
+  );
+}
+
+/** One chat's live state (undefined until its messages are loaded or it is made here). */
+export function useThread(chatId: string | null): ThreadState | undefined {
+  const agents = useAgents();
+  return useSyncExternalStore(agents.store.subscribe, () =>
+    chatId ? agents.store.getState()[chatId] : undefined,
+  );
+}

@@ -1,0 +1,178 @@
+import type { Chat, Message } from '@assistente/contracts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AgentsController } from './agents.ts';
+import type { SocketLike } from './agentsSocket.ts';
+
+class FakeSocket implements SocketLike {
+  readyState = 0;
+  sent: Array<{ type: string } & Record<string, unknown>> = [];
+  onopen: ((event: unknown) => void) | null = null;
+  onmessage: ((event: { data: unknown }) => void) | null = null;
+  onclose: ((event: { code: number }) => void) | null = null;
+  onerror: ((event: unknown) => void) | null = null;
+  send(data: string) {
+    this.sent.push(JSON.parse(data) as { type: string });
+  }
+  close() {
+    this.readyState = 3;
+  }
+  receive(frame: unknown) {
+    this.onmessage?.({ data: JSON.stringify(frame) });
+  }
+}
+
+const CHAT_ID = '11111111-1111-4111-8111-111111111111';
+const chat: Chat = {
+  chatId: CHAT_ID,
+  title: '',
+  agentId: null,
+  pinned: false,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+};
+const userMessage: Message = {
+  messageId: '22222222-2222-4222-8222-222222222222',
+  chatId: CHAT_ID,
+  parentId: null,
+  role: 'user',
+  content: 'Olá',
+  status: 'complete',
+  createdAt: '2026-01-01T00:00:01.000Z',
+};
+const answer: Message = {
+  ...userMessage,
+  messageId: '33333333-3333-4333-8333-333333333333',
+  parentId: userMessage.messageId,
+  role: 'assistant',
+  content: '',
+  status: 'streaming',
+  createdAt: '2026-01-01T00:00:02.000Z',
+};
+
+async function connected() {
+  const sockets: FakeSocket[] = [];
+  const agents = new AgentsController({
+    url: 'ws://test',
+    getToken: async () => 'token',
+    createSocket: () => {
+      const s = new FakeSocket();
+      sockets.push(s);
+      return s;
+    },
+    connectivity: { isOnline: () => true, subscribe: () => () => {} },
+  });
+  agents.socket.start();
+  const socket = sockets[0] as FakeSocket;
+  socket.readyState = 1;
+  socket.onopen?.({});
+  await vi.advanceTimersByTimeAsync(0);
+  socket.receive({
+    type: 'ready',
+    userId: 'u',
+    limits: { maxFrameBytes: 1, maxConcurrent: 3, sendsPerMinute: 30 },
+  });
+  return { agents, socket, sockets };
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('AgentsController', () => {
+  it('sends a first message without a chat and resolves the chat the server made', async () => {
+    const { agents, socket } = await connected();
+    const created = vi.fn();
+    agents.setListEvents({ chatCreated: created, chatUpdated: vi.fn(), activity: vi.fn() });
+    const request = agents.send({ chatId: null, content: 'Olá', params: { temperature: 0.2 } });
+    expect(request).not.toBeNull();
+    const frame = socket.sent.at(-1);
+    expect(frame).toMatchObject({
+      type: 'chat.send',
+      chatId: null,
+      content: 'Olá',
+      params: { temperature: 0.2 },
+    });
+    socket.receive({ type: 'chat.created', requestId: frame?.requestId, chat });
+    await expect(request?.chat).resolves.toEqual(chat);
+    expect(created).toHaveBeenCalledWith(chat);
+    // The new chat is tracked: its messages and deltas land in the store.
+    socket.receive({ type: 'message.created', chatId: CHAT_ID, message: userMessage });
+    socket.receive({ type: 'message.created', chatId: CHAT_ID, message: answer });
+    socket.receive({ type: 'message.delta', chatId: CHAT_ID, messageId: answer.messageId, delta: 'Oi' });
+    socket.receive({ type: 'message.delta', chatId: CHAT_ID, messageId: answer.messageId, delta: '!' });
+    await vi.advanceTimersByTimeAsync(20);
+    expect(agents.store.getState()[CHAT_ID]?.byId[answer.messageId]?.content).toBe('Oi!');
+  });
+
+  it('rejects a first message the server refused (e.g. no provider)', async () => {
+    const { agents, socket } = await connected();
+    const request = agents.send({ chatId: null, content: 'Olá' });
+    const requestId = socket.sent.at(-1)?.requestId;
+    socket.receive({ type: 'error', requestId, code: 'NO_PROVIDER', message: 'No provider' });
+    await expect(request?.chat).rejects.toEqual({ code: 'NO_PROVIDER', message: 'No provider' });
+  });
+
+  it('applies a delta received before another frame first (order kept)', async () => {
+    const { agents, socket } = await connected();
+    agents.store.dispatch({ type: 'track-new', chatId: CHAT_ID });
+    socket.receive({ type: 'message.created', chatId: CHAT_ID, message: answer });
+    socket.receive({ type: 'message.delta', chatId: CHAT_ID, messageId: answer.messageId, delta: 'all' });
+    socket.receive({
+      type: 'message.done',
+      chatId: CHAT_ID,
+      messageId: answer.messageId,
+      status: 'complete',
+      finishReason: 'stop',
+      usage: null,
+    });
+    expect(agents.store.getState()[CHAT_ID]?.byId[answer.messageId]).toMatchObject({
+      content: 'all',
+      status: 'complete',
+    });
+  });
+
+  it('resubscribes the open chats after a reconnection', async () => {
+    const { agents, socket, sockets } = await connected();
+    const release = agents.openChat(CHAT_ID);
+    socket.readyState = 3;
+    socket.onclose?.({ code: 1006 });
+    await vi.advanceTimersByTimeAsync(1_000);
+    const next = sockets[1] as FakeSocket;
+    next.readyState = 1;
+    next.onopen?.({});
+    await vi.advanceTimersByTimeAsync(0);
+    next.receive({
+      type: 'ready',
+      userId: 'u',
+      limits: { maxFrameBytes: 1, maxConcurrent: 3, sendsPerMinute: 30 },
+    });
+    expect(next.sent.find((f) => f.type === 'chat.subscribe')).toMatchObject({ chatId: CHAT_ID });
+    release();
+  });
+
+  it('reports a chat whose answer ended while the socket was away', async () => {
+    const { agents, socket } = await connected();
+    agents.store.dispatch({
+      type: 'page',
+      chatId: CHAT_ID,
+      messages: [userMessage, answer],
+      cursor: null,
+      older: false,
+    });
+    const stale = vi.fn();
+    agents.onStale(stale);
+    socket.receive({ type: 'chat.subscribed', chatId: CHAT_ID, streaming: [] });
+    expect(stale).toHaveBeenCalledWith(CHAT_ID);
+  });
+
+  it('refuses to send while the socket is not ready', async () => {
+    const { agents, socket } = await connected();
+    socket.readyState = 3;
+    socket.onclose?.({ code: 1006 });
+    expect(agents.send({ chatId: CHAT_ID, content: 'x' })).toBeNull();
+    expect(agents.stop(CHAT_ID)).toBe(false);
+  });
+});

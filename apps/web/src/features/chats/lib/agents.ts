@@ -1,0 +1,216 @@
+import {
+  type Chat,
+  type ChatParams,
+  type ClientFrame,
+  type ServerFrame,
+  ServerFrameSchema,
+} from '@assistente/contracts';
+import { AgentsSocket, type AgentsSocketOptions, type ConnectionState } from './agentsSocket.ts';
+import { type ChatStore, createChatStore, createDeltaBatcher, streamingIds } from './chatStore.ts';
+
+/** What the chats list (TanStack Query cache) hears from the socket. */
+export interface ChatListEvents {
+  chatCreated(chat: Chat): void;
+  chatUpdated(chat: Chat): void;
+  /** A message was written in the chat: it moves to the top of the list. */
+  activity(chatId: string): void;
+}
+
+export interface SendInput {
+  chatId: string | null;
+  content: string;
+  agentId?: string | null;
+  attachments?: string[];
+  parentId?: string | null;
+  params?: ChatParams;
+}
+
+export interface PendingRequest {
+  /** For a send that creates its chat: the chat, as soon as the server made it. */
+  chat: Promise<Chat>;
+}
+
+type Waiter = { resolve: (chat: Chat) => void; reject: (error: { code: string; message: string }) => void };
+
+let counter = 0;
+export function newRequestId(): string {
+  counter += 1;
+  const random =
+    typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : String(Math.random());
+  return `r${counter}-${random}`;
+}
+
+function parseFrame(data: unknown): ServerFrame | null {
+  const parsed = ServerFrameSchema.safeParse(data);
+  return parsed.success ? parsed.data : null;
+}
+
+/**
+ * The chats' live side: one agents websocket for the tab, the message store it feeds, and the
+ * chats that are open (resubscribed after every reconnect, so a stream in progress resumes).
+ */
+export class AgentsController {
+  readonly socket: AgentsSocket;
+  readonly store: ChatStore;
+  private readonly open = new Map<string, number>();
+  private readonly waiters = new Map<string, Waiter>();
+  private readonly batcher = createDeltaBatcher((deltas) => this.store.dispatch({ type: 'deltas', deltas }));
+  private listEvents: ChatListEvents | null = null;
+  /** Chats whose answers may have ended while the socket was down: their messages are read again. */
+  private readonly staleListeners = new Set<(chatId: string) => void>();
+
+  constructor(
+    options: Omit<AgentsSocketOptions, 'parseFrame'> & { parseFrame?: AgentsSocketOptions['parseFrame'] },
+  ) {
+    this.store = createChatStore();
+    this.socket = new AgentsSocket({ parseFrame, ...options });
+    this.socket.onFrame((frame) => this.onFrame(frame));
+    this.socket.onReady(() => {
+      for (const chatId of this.open.keys()) this.subscribe(chatId);
+    });
+    this.socket.onState((state) => {
+      if (state === 'idle' || state === 'forbidden') {
+        for (const waiter of this.waiters.values()) waiter.reject({ code: 'UNAVAILABLE', message: state });
+        this.waiters.clear();
+      }
+    });
+  }
+
+  get state(): ConnectionState {
+    return this.socket.connectionState;
+  }
+
+  setListEvents(events: ChatListEvents | null): void {
+    this.listEvents = events;
+  }
+
+  onStale(listener: (chatId: string) => void): () => void {
+    this.staleListeners.add(listener);
+    return () => this.staleListeners.delete(listener);
+  }
+
+  /** The chat is on screen: its frames are kept and it is resubscribed on reconnect. */
+  openChat(chatId: string): () => void {
+    this.open.set(chatId, (this.open.get(chatId) ?? 0) + 1);
+    return () => {
+      const n = (this.open.get(chatId) ?? 1) - 1;
+      if (n <= 0) this.open.delete(chatId);
+      else this.open.set(chatId, n);
+    };
+  }
+
+  /** Asks for the chat's answers in progress (snapshot, then live deltas). */
+  subscribe(chatId: string): void {
+    this.socket.send({ type: 'chat.subscribe', chatId, requestId: newRequestId() });
+  }
+
+  private frame(frame: ClientFrame): boolean {
+    return this.socket.send(frame);
+  }
+
+  /** Sends a message; null when the socket is not ready. A new chat (`chatId: null`) resolves `chat`. */
+  send(input: SendInput): PendingRequest | null {
+    const requestId = newRequestId();
+    const frame: ClientFrame = {
+      type: 'chat.send',
+      requestId,
+      chatId: input.chatId,
+      content: input.content,
+      ...(input.agentId ? { agentId: input.agentId } : {}),
+      ...(input.attachments && input.attachments.length > 0 ? { attachments: input.attachments } : {}),
+      ...(input.parentId !== undefined ? { parentId: input.parentId } : {}),
+      ...(input.params ? { params: input.params } : {}),
+    };
+    const chat = new Promise<Chat>((resolve, reject) => {
+      if (input.chatId === null) this.waiters.set(requestId, { resolve, reject });
+    });
+    chat.catch(() => undefined);
+    if (!this.frame(frame)) {
+      this.waiters.delete(requestId);
+      return null;
+    }
+    return { chat };
+  }
+
+  stop(chatId: string): boolean {
+    return this.frame({ type: 'chat.stop', chatId, requestId: newRequestId() });
+  }
+
+  regenerate(chatId: string, messageId: string): boolean {
+    return this.frame({ type: 'chat.regenerate', chatId, messageId, requestId: newRequestId() });
+  }
+
+  edit(chatId: string, messageId: string, content: string, attachments?: string[]): boolean {
+    return this.frame({
+      type: 'chat.edit',
+      requestId: newRequestId(),
+      chatId,
+      messageId,
+      content,
+      ...(attachments ? { attachments } : {}),
+    });
+  }
+
+  private onFrame(frame: ServerFrame): void {
+    if (frame.type === 'message.delta') {
+      this.batcher.push({ chatId: frame.chatId, messageId: frame.messageId, text: frame.delta });
+      return;
+    }
+    // Everything else lands after the deltas received before it.
+    this.batcher.flush();
+    switch (frame.type) {
+      case 'chat.created': {
+        const waiter = frame.requestId ? this.waiters.get(frame.requestId) : undefined;
+        if (waiter && frame.requestId) {
+          this.waiters.delete(frame.requestId);
+          this.store.dispatch({ type: 'track-new', chatId: frame.chat.chatId });
+          waiter.resolve(frame.chat);
+        }
+        this.listEvents?.chatCreated(frame.chat);
+        return;
+      }
+      case 'chat.updated':
+        this.listEvents?.chatUpdated(frame.chat);
+        return;
+      case 'message.created':
+        if (frame.message.role === 'user') this.listEvents?.activity(frame.chatId);
+        break;
+      case 'error': {
+        const waiter = frame.requestId ? this.waiters.get(frame.requestId) : undefined;
+        if (waiter && frame.requestId) {
+          this.waiters.delete(frame.requestId);
+          waiter.reject({ code: frame.code, message: frame.message });
+        }
+        break;
+      }
+      case 'chat.subscribed': {
+        // Answers we think are generating but the server no longer is: they ended while we were away.
+        const live = new Set(frame.streaming);
+        const thread = this.store.getState()[frame.chatId];
+        if (streamingIds(thread).some((id) => !live.has(id))) {
+          for (const listener of this.staleListeners) listener(frame.chatId);
+        }
+        return;
+      }
+      default:
+        break;
+    }
+    this.store.dispatch({ type: 'frame', frame });
+  }
+}
+
+let controller: AgentsController | null = null;
+
+/** The tab's controller, made on first use; `stopAgents()` closes it on sign-out. */
+export function agentsController(create: () => AgentsController): AgentsController {
+  controller ??= create();
+  return controller;
+}
+
+export function stopAgents(): void {
+  controller?.socket.stop();
+  controller = null;
+}
+
+/** Errors of a request that created no chat, e.g. NO_PROVIDER on the first message. */
+export type RequestError = { code: string; message: string };

@@ -1,0 +1,174 @@
+import { ActionIcon, CopyButton, Tooltip } from '@mantine/core';
+import { IconCheck, IconCopy, IconPhoto } from '@tabler/icons-react';
+import type { Element, ElementContent } from 'hast';
+import { memo, type ReactNode, useMemo, useState } from 'react';
+import { useTranslation } from '../../../lib/i18n/index.ts';
+import { type ElementComponents, hastToReact } from './hastToReact.ts';
+import { lazyModule, useLazyModule } from './lazy.ts';
+import classes from './Markdown.module.css';
+import { type MarkdownPlugin, markdownToHast } from './pipeline.ts';
+import { hasFencedCode, hasMath, normalizeMathDelimiters, splitBlocks, urlScheme } from './sanitize.ts';
+
+// The highlighter and KaTeX are their own chunks, fetched only for a message that needs them.
+export const highlightChunk = lazyModule(() => import('./highlight.ts'));
+export const mathChunk = lazyModule(() => import('./math.ts'));
+
+type Props = { node: Element; props: Record<string, unknown>; children?: ReactNode };
+
+function textOf(node: ElementContent | Element): string {
+  if (node.type === 'text') return node.value;
+  if (node.type !== 'element') return '';
+  return node.children.map(textOf).join('');
+}
+
+function CodeBlock({ node, props, children }: Props) {
+  const { t } = useTranslation();
+  const code = node.children.find((child): child is Element => child.type === 'element');
+  const text = code ? textOf(code).replace(/\n$/, '') : '';
+  const classNames = code?.properties.className;
+  const language =
+    (Array.isArray(classNames) ? classNames : [])
+      .map(String)
+      .find((c) => c.startsWith('language-'))
+      ?.slice('language-'.length) ?? '';
+  return (
+    <div className={classes.code}>
+      <div className={classes.codeHeader}>
+        <span>{language || t('chats.markdown.code')}</span>
+        <CopyButton value={text} timeout={1500}>
+          {({ copied, copy }) => (
+            <Tooltip label={copied ? t('chats.message.copied') : t('chats.markdown.copy_code')} withArrow>
+              <ActionIcon
+                variant="subtle"
+                color={copied ? 'teal' : 'neutral.6'}
+                size="sm"
+                onClick={copy}
+                aria-label={t('chats.markdown.copy_code')}
+              >
+                {copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
+              </ActionIcon>
+            </Tooltip>
+          )}
+        </CopyButton>
+      </div>
+      <pre {...props}>{children}</pre>
+    </div>
+  );
+}
+
+function SafeLink({ props, children }: Props) {
+  const href = typeof props.href === 'string' ? props.href : '';
+  if (!href) return <span>{children}</span>;
+  const scheme = urlScheme(href);
+  const external = scheme === 'http' || scheme === 'https';
+  return (
+    <a
+      {...props}
+      href={href}
+      {...(external ? { target: '_blank', rel: 'noopener noreferrer nofollow' } : { rel: 'nofollow' })}
+    >
+      {children}
+    </a>
+  );
+}
+
+function hostOf(src: string): string {
+  try {
+    return new URL(src).host;
+  } catch {
+    return src;
+  }
+}
+
+/** Remote images load only after the user asks (no tracking pixels, nothing leaks on render). */
+function RemoteImage({ props }: Props) {
+  const { t } = useTranslation();
+  const [shown, setShown] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const src = typeof props.src === 'string' ? props.src : '';
+  const alt = typeof props.alt === 'string' ? props.alt : '';
+  if (!src) return alt ? <span>[{alt}]</span> : null;
+  const host = hostOf(src);
+  if (!shown) {
+    return (
+      <button type="button" className={classes.imagePlaceholder} onClick={() => setShown(true)}>
+        <IconPhoto size={16} stroke={1.6} aria-hidden />
+        <span>{t('chats.markdown.load_image', { host })}</span>
+        {alt ? <span>· {alt}</span> : null}
+      </button>
+    );
+  }
+  if (failed) {
+    return (
+      <a href={src} target="_blank" rel="noopener noreferrer nofollow">
+        {t('chats.markdown.open_image', { host })}
+      </a>
+    );
+  }
+  return (
+    <img
+      src={src}
+      alt={alt}
+      className={classes.image}
+      referrerPolicy="no-referrer"
+      loading="lazy"
+      onError={() => setFailed(true)}
+    />
+  );
+}
+
+function TableWrap({ props, children }: Props) {
+  return (
+    <div className={classes.tableWrap}>
+      <table {...props}>{children}</table>
+    </div>
+  );
+}
+
+const components: ElementComponents = { pre: CodeBlock, a: SafeLink, img: RemoteImage, table: TableWrap };
+
+const Block = memo(function Block({ text, plugins }: { text: string; plugins: readonly MarkdownPlugin[] }) {
+  const nodes = useMemo(() => hastToReact(markdownToHast(text, plugins), components), [text, plugins]);
+  return <>{nodes}</>;
+});
+
+const NO_PLUGINS: readonly MarkdownPlugin[] = [];
+
+/**
+ * Model output as Markdown (GFM), sanitised: raw HTML shows as text, only safe link schemes,
+ * remote images behind a click. Code highlighting and math load on first need. While an answer
+ * streams it is rendered block by block, so only the growing last block is parsed again.
+ */
+export const Markdown = memo(function Markdown({
+  content,
+  streaming = false,
+}: {
+  content: string;
+  streaming?: boolean;
+}) {
+  const needsCode = hasFencedCode(content);
+  const needsMath = hasMath(content);
+  const highlight = useLazyModule(highlightChunk, needsCode);
+  const math = useLazyModule(mathChunk, needsMath);
+  const plugins = useMemo<readonly MarkdownPlugin[]>(() => {
+    const list = [...(math ? [math.mathPlugin] : []), ...(highlight ? [highlight.highlightPlugin] : [])];
+    return list.length > 0 ? list : NO_PLUGINS;
+  }, [highlight, math]);
+  const text = math ? normalizeMathDelimiters(content) : content;
+  const blocks = streaming ? splitBlocks(text) : [text];
+
+  return (
+    <div className={classes.body}>
+      {blocks.map((block, i) => (
+        // Blocks only ever grow at the end: the index is a stable key.
+        // biome-ignore lint/suspicious/noArrayIndexKey: see above
+        <Block key={i} text={block} plugins={plugins} />
+      ))}
+    </div>
+  );
+});
+
+/** A user's own message: plain text, never interpreted (line breaks kept). */
+export function PlainText({ content }: { content: string }) {
+  return <div className={classes.plain}>{content}</div>;
+}

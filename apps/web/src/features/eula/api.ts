@@ -1,0 +1,26 @@
+import type { Eula, User } from '@assistente/contracts';
+import { authServices } from '../auth/services.ts';
+
+/**
+ * The acceptance the spec stores (§3, DESIGN §7): `accept`, `timestamp`, `version`,
+ * `pendingRevision: false`, keeping `pendingTimestamp` and `isPrivacyPolicy`. The server stamps
+ * its own clock and the version the domain asks for now.
+ */
+export function acceptedEula(current: Eula, now: Date, version: string = current.version): Eula {
+  return {
+    accept: true,
+    timestamp: now.toISOString(),
+    version,
+    pendingRevision: false,
+    pendingTimestamp: current.pendingTimestamp,
+    isPrivacyPolicy: true,
+  };
+}
+
+/** PUTs the user's own record with the acceptance (spec §7: the full body). */
+export function acceptEula(user: User, version?: string): Promise<User> {
+  return authServices().accountApi.updateUser({
+    ...user,
+    eula: acceptedEula(user.eula, new Date(), version),
+  });
+}

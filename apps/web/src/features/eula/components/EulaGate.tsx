@@ -1,0 +1,25 @@
+import { useNavigate } from 'react-router';
+import { useLocalePath } from '../../../ui/hooks/useLocalePath.ts';
+import { useAccountSession } from '../../auth/hooks/useAccountSession.ts';
+import { signOut } from '../../auth/services.ts';
+import { useEulaStatus } from '../../settings/hooks/useSettings.ts';
+import { EulaDialog } from './EulaDialog.tsx';
+
+/** Shows the EULA dialog over the signed-in app while the user's acceptance is pending. */
+export function EulaGate() {
+  const { apiUser } = useAccountSession();
+  const pending = apiUser?.eula.pendingRevision === true;
+  const status = useEulaStatus(pending);
+  const navigate = useNavigate();
+  const lp = useLocalePath();
+  if (!apiUser || !pending) return null;
+  return (
+    <EulaDialog
+      user={apiUser}
+      {...(status.data ? { version: status.data.currentVersion } : {})}
+      onSignOut={() => {
+        void signOut().finally(() => navigate(lp('/auth/login'), { replace: true }));
+      }}
+    />
+  );
+}

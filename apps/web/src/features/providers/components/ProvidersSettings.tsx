@@ -1,0 +1,267 @@
+import type { ProviderConfig, ProviderTestResult } from '@assistente/contracts';
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Loader,
+  Modal,
+  Select,
+  Stack,
+  Text,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import { IconCheck, IconPencil, IconPlugConnected, IconPlus, IconTrash, IconX } from '@tabler/icons-react';
+import { useState } from 'react';
+import { errorMessage } from '../../../lib/http/errors.ts';
+import { useTranslation } from '../../../lib/i18n/index.ts';
+import { useModels } from '../../chats/hooks/useChat.ts';
+import {
+  useAiSettings,
+  useDeleteProvider,
+  useProviders,
+  useSaveDefaultModel,
+  useTestProvider,
+} from '../hooks/useProviders.ts';
+import { keyMask, ProviderForm } from './ProviderForm.tsx';
+
+function TestResult({ result }: { result: ProviderTestResult }) {
+  const { t } = useTranslation();
+  return result.ok ? (
+    <Alert color="secondary" variant="light" icon={<IconCheck size={16} />} role="status" py={6}>
+      {t('providers.test_ok', { n: String(result.models.length) })}
+    </Alert>
+  ) : (
+    <Alert color="error" variant="light" icon={<IconX size={16} />} role="alert" py={6}>
+      {result.message ?? t('providers.test_failed')}
+    </Alert>
+  );
+}
+
+function ProviderRow({
+  provider,
+  onEdit,
+  onDelete,
+}: {
+  provider: ProviderConfig;
+  onEdit: () => void;
+  onDelete: () => void;
+}) {
+  const { t } = useTranslation();
+  const test = useTestProvider();
+  return (
+    <Card withBorder radius="md" padding="md" data-testid="provider-row">
+      <Stack gap="xs">
+        <Group justify="space-between" wrap="wrap" gap="xs">
+          <Group gap="xs" wrap="wrap" style={{ minWidth: 0 }}>
+            <Text fw={600}>{provider.label}</Text>
+            <Badge variant="light" size="sm">
+              {t(`providers.kinds.${provider.kind}`)}
+            </Badge>
+            {!provider.enabled ? (
+              <Badge variant="light" color="neutral" size="sm">
+                {t('providers.disabled')}
+              </Badge>
+            ) : null}
+          </Group>
+          <Group gap={4} wrap="nowrap">
+            <Button
+              size="xs"
+              variant="default"
+              leftSection={<IconPlugConnected size={14} />}
+              loading={test.isPending}
+              onClick={() => test.mutate(provider.id)}
+            >
+              {t('providers.test')}
+            </Button>
+            <Tooltip label={t('providers.edit')} withArrow>
+              <ActionIcon
+                variant="subtle"
+                color="neutral.7"
+                onClick={onEdit}
+                aria-label={t('providers.edit')}
+              >
+                <IconPencil size={16} />
+              </ActionIcon>
+            </Tooltip>
+            <Tooltip label={t('providers.delete')} withArrow>
+              <ActionIcon
+                variant="subtle"
+                color="error"
+                onClick={onDelete}
+                aria-label={t('providers.delete')}
+              >
+                <IconTrash size={16} />
+              </ActionIcon>
+            </Tooltip>
+          </Group>
+        </Group>
+        <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+          {provider.baseUrl ?? t('providers.default_endpoint')}
+          {' · '}
+          {provider.hasApiKey
+            ? t('providers.key_configured', { mask: keyMask(provider.apiKeyHint) })
+            : t('providers.no_key')}
+        </Text>
+        {provider.models.length > 0 ? (
+          <Text size="xs" c="dimmed">
+            {t('providers.curated_models', { models: provider.models.join(', ') })}
+          </Text>
+        ) : null}
+        {test.data ? <TestResult result={test.data} /> : null}
+        {test.isError ? (
+          <Text size="sm" c="error.7" role="alert">
+            {errorMessage(test.error, t('providers.test_failed'))}
+          </Text>
+        ) : null}
+      </Stack>
+    </Card>
+  );
+}
+
+function DefaultModel() {
+  const { t } = useTranslation();
+  const ai = useAiSettings();
+  const models = useModels();
+  const save = useSaveDefaultModel();
+  const options = (models.data?.models ?? []).map((m) => ({
+    value: m.id,
+    label: `${m.providerLabel} · ${m.name}`,
+  }));
+  const current = ai.data?.defaultModel ?? null;
+  if (current && !options.some((o) => o.value === current)) options.push({ value: current, label: current });
+  return (
+    <Stack gap={6}>
+      <Select
+        label={t('providers.default_model')}
+        description={
+          ai.data?.effectiveDefaultModel && !current
+            ? t('providers.default_model_instance', { model: ai.data.effectiveDefaultModel })
+            : t('providers.default_model_hint')
+        }
+        data={options}
+        value={current}
+        onChange={(value) => save.mutate(value)}
+        clearable
+        searchable
+        placeholder={t('providers.default_model_none')}
+        disabled={ai.isPending || save.isPending}
+        nothingFoundMessage={t('chats.params.no_models')}
+        comboboxProps={{ withinPortal: true }}
+        maw={460}
+        data-testid="default-model"
+      />
+      {save.isError ? (
+        <Text size="sm" c="error.7" role="alert">
+          {errorMessage(save.error, t('http.fallback_error'))}
+        </Text>
+      ) : null}
+    </Stack>
+  );
+}
+
+/**
+ * The domain's AI providers (Admin): list, add, edit, delete, test the connection, and the default
+ * model. Meant for `/settings` (an "AI providers" section for Admins).
+ */
+export function ProvidersSettings() {
+  const { t } = useTranslation();
+  const providers = useProviders();
+  const remove = useDeleteProvider();
+  const [editing, setEditing] = useState<{ provider: ProviderConfig | null } | null>(null);
+  const [deleting, setDeleting] = useState<ProviderConfig | null>(null);
+
+  return (
+    <Stack gap="lg" data-testid="providers-settings">
+      <Group justify="space-between" align="flex-end" gap="sm">
+        <Stack gap={2}>
+          <Title order={2} size="h4">
+            {t('providers.title')}
+          </Title>
+          <Text size="sm" c="dimmed">
+            {t('providers.description')}
+          </Text>
+        </Stack>
+        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing({ provider: null })}>
+          {t('providers.add')}
+        </Button>
+      </Group>
+      {providers.isPending ? (
+        <Loader size="sm" aria-label={t('app.loading')} />
+      ) : providers.isError ? (
+        <Text c="error.7" role="alert">
+          {errorMessage(providers.error, t('http.fallback_error'))}
+        </Text>
+      ) : providers.data.length === 0 ? (
+        <Alert color="accent" variant="light">
+          {t('providers.empty')}
+        </Alert>
+      ) : (
+        <Stack gap="sm">
+          {providers.data.map((provider) => (
+            <ProviderRow
+              key={provider.id}
+              provider={provider}
+              onEdit={() => setEditing({ provider })}
+              onDelete={() => setDeleting(provider)}
+            />
+          ))}
+        </Stack>
+      )}
+      <DefaultModel />
+
+      <Modal
+        opened={editing !== null}
+        onClose={() => setEditing(null)}
+        title={
+          editing?.provider
+            ? t('providers.edit_title', { label: editing.provider.label })
+            : t('providers.add')
+        }
+        size="lg"
+      >
+        {editing ? (
+          <ProviderForm
+            provider={editing.provider}
+            onDone={() => setEditing(null)}
+            onCancel={() => setEditing(null)}
+          />
+        ) : null}
+      </Modal>
+      <Modal
+        opened={deleting !== null}
+        onClose={() => setDeleting(null)}
+        title={t('providers.delete_title')}
+        size="sm"
+      >
+        <Stack gap="md">
+          <Text size="sm">{t('providers.delete_confirm', { label: deleting?.label ?? '' })}</Text>
+          {remove.isError ? (
+            <Text size="sm" c="error.7" role="alert">
+              {errorMessage(remove.error, t('http.fallback_error'))}
+            </Text>
+          ) : null}
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={() => setDeleting(null)}>
+              {t('chats.message.cancel')}
+            </Button>
+            <Button
+              color="error"
+              loading={remove.isPending}
+              onClick={() => {
+                if (deleting) remove.mutate(deleting.id, { onSuccess: () => setDeleting(null) });
+              }}
+            >
+              {t('providers.delete')}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}
+
+export default ProvidersSettings;

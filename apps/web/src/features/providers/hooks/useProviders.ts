@@ -1,0 +1,67 @@
+import type { ProviderConfigCreate, ProviderConfigUpdate } from '@assistente/contracts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { authServices } from '../../auth/services.ts';
+import { createProvidersApi } from '../api.ts';
+
+export const providerKeys = {
+  list: ['providers', 'list'] as const,
+  ai: ['providers', 'ai'] as const,
+  /** The chats' model list changes with the providers. */
+  models: ['models'] as const,
+};
+
+export function providersApi() {
+  return createProvidersApi(authServices().chatsHttp);
+}
+
+export function useProviders() {
+  return useQuery({ queryKey: providerKeys.list, queryFn: () => providersApi().list() });
+}
+
+export function useAiSettings() {
+  return useQuery({ queryKey: providerKeys.ai, queryFn: () => providersApi().getAi() });
+}
+
+function useInvalidateModels() {
+  const client = useQueryClient();
+  return () => {
+    void client.invalidateQueries({ queryKey: providerKeys.list });
+    void client.invalidateQueries({ queryKey: providerKeys.models });
+    void client.invalidateQueries({ queryKey: providerKeys.ai });
+  };
+}
+
+export function useSaveProvider() {
+  const invalidate = useInvalidateModels();
+  return useMutation({
+    mutationFn: (
+      input: { id: null; body: ProviderConfigCreate } | { id: string; body: ProviderConfigUpdate },
+    ) =>
+      input.id === null ? providersApi().create(input.body) : providersApi().update(input.id, input.body),
+    onSuccess: invalidate,
+  });
+}
+
+export function useDeleteProvider() {
+  const invalidate = useInvalidateModels();
+  return useMutation({ mutationFn: (id: string) => providersApi().remove(id), onSuccess: invalidate });
+}
+
+export function useTestProvider() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => providersApi().test(id),
+    onSuccess: () => void client.invalidateQueries({ queryKey: providerKeys.models }),
+  });
+}
+
+export function useSaveDefaultModel() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (model: string | null) => providersApi().putAi(model),
+    onSuccess: (settings) => {
+      client.setQueryData(providerKeys.ai, settings);
+      void client.invalidateQueries({ queryKey: providerKeys.models });
+    },
+  });
+}

@@ -1,0 +1,71 @@
+import type { User } from '@assistente/contracts';
+import { describe, expect, it } from 'vitest';
+import { assignableRoles, editableRoles, managesUser, userActions } from './permissions.ts';
+
+const base: User = {
+  _id: 'x@acme.com',
+  active: true,
+  displayName: 'X',
+  email: 'x@acme.com',
+  domain: 'acme.com',
+  department: 'd1',
+  role: 'Viewer',
+  type: 'user',
+  creator: { name: '', email: '' },
+  eula: {
+    accept: true,
+    timestamp: null,
+    version: 'v1',
+    pendingRevision: false,
+    pendingTimestamp: null,
+    isPrivacyPolicy: true,
+  },
+};
+const make = (patch: Partial<User>): User => ({ ...base, ...patch });
+const admin = make({ _id: 'admin@acme.com', email: 'admin@acme.com', role: 'Admin' });
+const superAdmin = make({ _id: 'root@acme.com', email: 'root@acme.com', role: 'SuperAdmin' });
+const viewer = make({ _id: 'v@acme.com', email: 'v@acme.com' });
+const otherDomain = make({ _id: 'v@other.com', email: 'v@other.com', domain: 'other.com' });
+
+describe('user permissions', () => {
+  it('lets an Admin give roles up to Admin and a SuperAdmin any', () => {
+    expect(assignableRoles('Admin')).toEqual(['Viewer', 'Editor', 'Admin']);
+    expect(assignableRoles('SuperAdmin')).toEqual(['Viewer', 'Editor', 'Admin', 'SuperAdmin']);
+    expect(assignableRoles('Editor')).toEqual([]);
+  });
+
+  it('an Admin manages their own domain’s users, never a SuperAdmin or another domain', () => {
+    expect(managesUser(admin, viewer)).toBe(true);
+    expect(managesUser(admin, otherDomain)).toBe(false);
+    expect(managesUser(admin, superAdmin)).toBe(false);
+    expect(managesUser(superAdmin, otherDomain)).toBe(true);
+  });
+
+  it('nobody deactivates, deletes or moves themself (but a SuperAdmin may change their department)', () => {
+    expect(userActions(admin, admin)).toMatchObject({
+      edit: true,
+      changeActive: false,
+      remove: false,
+      changeDepartment: false,
+    });
+    expect(userActions(superAdmin, superAdmin)).toMatchObject({ changeDepartment: true, remove: false });
+    expect(userActions(admin, viewer)).toMatchObject({
+      edit: true,
+      changeActive: true,
+      remove: true,
+      invite: true,
+    });
+    expect(userActions(admin, otherDomain)).toMatchObject({ edit: false, remove: false, invite: false });
+  });
+
+  it('nobody raises their own role', () => {
+    expect(editableRoles(admin, admin)).toEqual(['Viewer', 'Editor', 'Admin']);
+    expect(editableRoles(superAdmin, superAdmin)).toEqual(['Viewer', 'Editor', 'Admin', 'SuperAdmin']);
+    const editorAdmin = make({ role: 'Editor' });
+    expect(editableRoles(admin, editorAdmin)).toEqual(['Viewer', 'Editor', 'Admin']);
+  });
+
+  it('does not offer a new invitation to a deactivated user', () => {
+    expect(userActions(admin, make({ ...viewer, active: false })).invite).toBe(false);
+  });
+});

@@ -1,0 +1,22 @@
+/** Small structural checks for data read before the schema library is loaded. */
+export type JsonObject = Record<string, unknown>;
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function requireObject(value: unknown, what: string): JsonObject {
+  if (!isObject(value)) throw new TypeError(`${what}: expected an object`);
+  return value;
+}
+
+export function requireString(object: JsonObject, key: string, what: string): string {
+  const value = object[key];
+  if (typeof value !== 'string') throw new TypeError(`${what}: "${key}" must be a string`);
+  return value;
+}
+
+export function optionalString(object: JsonObject, key: string): string | undefined {
+  const value = object[key];
+  return typeof value === 'string' ? value : undefined;
+}

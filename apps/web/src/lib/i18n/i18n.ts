@@ -1,0 +1,43 @@
+import { DefaultLocale, type Locale } from '@assistente/contracts';
+import { isLocale } from './locale.ts';
+import { LOCALE_PARTS } from './parts.ts';
+import { createTranslator, type Messages } from './translator.ts';
+
+// Each part of each language is its own chunk (`?part=` is resolved by a plugin in
+// vite.config.ts): a page only downloads the texts it can show.
+const parts = {
+  shell: import.meta.glob<Messages>('../../locales/*.json', { query: { part: 'shell' }, import: 'default' }),
+  app: import.meta.glob<Messages>('../../locales/*.json', { query: { part: 'app' }, import: 'default' }),
+};
+
+/** The app's translator: pt-BR is the reference language and the fallback for missing keys. */
+export const translator = createTranslator({
+  parts: LOCALE_PARTS,
+  fallback: DefaultLocale,
+  load: (locale, part) => {
+    const load = parts[part as keyof typeof parts]?.[`../../locales/${locale}.json`];
+    return load ? load() : Promise.reject(new Error(`No texts for locale ${locale}`));
+  },
+  onMissingKey: import.meta.env.DEV
+    ? (key, locale) => console.warn(`[i18n] missing text "${key}" in ${locale}`)
+    : undefined,
+});
+
+/** The current interface language. */
+export function currentLanguage(): Locale {
+  const { language } = translator;
+  return isLocale(language) ? language : DefaultLocale;
+}
+
+/** Loads a language's texts (once) and switches to it; also sets `<html lang>`. */
+export async function setLanguage(locale: Locale | string): Promise<void> {
+  if (!isLocale(locale)) throw new Error(`No texts for locale ${locale}`);
+  await translator.changeLanguage(locale);
+  if (typeof document !== 'undefined' && translator.language === locale)
+    document.documentElement.lang = locale;
+}
+
+/** Loads the texts of every screen (the signed-in layouts need more than the shell's). */
+export function loadAllTexts(): Promise<void> {
+  return translator.loadAllParts();
+}

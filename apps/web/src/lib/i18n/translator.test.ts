@@ -1,0 +1,173 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createTranslator, interpolate, lookup, type Messages } from './translator.ts';
+
+// Two parts per language, as in the app: `shell` loads with the language, `app` on demand.
+const texts: Record<string, Record<string, Messages>> = {
+  'pt-BR': {
+    shell: {
+      app: { name: 'Assistente' },
+      greeting: 'Olá, {{name}}',
+      only_reference: 'Só em pt-BR',
+      footer: '© {{ year }} {{name}}',
+    },
+    app: { users: { title: 'Usuários' }, only_reference_app: 'Só no app em pt-BR' },
+  },
+  en: {
+    shell: { app: { name: 'Assistant' }, greeting: 'Hello, {{name}}', footer: '© {{year}} {{name}}' },
+    app: { users: { title: 'Users' } },
+  },
+};
+
+function makeTranslator() {
+  const onMissingKey = vi.fn();
+  const load = vi.fn(async (language: string, part: string) => {
+    const messages = texts[language]?.[part];
+    if (!messages) throw new Error(`no ${language}`);
+    return messages;
+  });
+  const translator = createTranslator({ load, parts: ['shell', 'app'], fallback: 'pt-BR', onMissingKey });
+  return { translator, load, onMissingKey };
+}
+
+describe('lookup', () => {
+  it('follows dotted keys and only answers strings', () => {
+    expect(lookup({ a: { b: { c: 'x' } } }, 'a.b.c')).toBe('x');
+    expect(lookup({ a: { b: { c: 'x' } } }, 'a.b')).toBeUndefined();
+    expect(lookup({ a: 'x' }, 'a.b')).toBeUndefined();
+    expect(lookup(undefined, 'a')).toBeUndefined();
+  });
+});
+
+describe('interpolate', () => {
+  it('replaces every {{var}}, with or without spaces, and escapes nothing', () => {
+    expect(interpolate('{{a}} and {{ a }} or {{b}}', { a: '<b>', b: 0 })).toBe('<b> and <b> or 0');
+  });
+
+  it('leaves a placeholder without a value as written', () => {
+    expect(interpolate('Olá, {{name}}', {})).toBe('Olá, {{name}}');
+    expect(interpolate('Olá, {{name}}', undefined)).toBe('Olá, {{name}}');
+  });
+});
+
+describe('Translator', () => {
+  it('translates dotted keys with interpolation once a language is loaded', async () => {
+    const { translator } = makeTranslator();
+    await translator.changeLanguage('pt-BR');
+    expect(translator.t('app.name')).toBe('Assistente');
+    expect(translator.t('greeting', { name: 'Ana' })).toBe('Olá, Ana');
+    expect(translator.t('footer', { year: 2026, name: 'X' })).toBe('© 2026 X');
+  });
+
+  it('loads only the first part with a language, the rest when asked for', async () => {
+    const { translator, load } = makeTranslator();
+    await translator.changeLanguage('pt-BR');
+    expect(load.mock.calls).toEqual([['pt-BR', 'shell']]);
+    await translator.loadAllParts();
+    expect(translator.t('users.title')).toBe('Usuários');
+    await translator.changeLanguage('en');
+    expect(translator.t('users.title')).toBe('Users');
+    expect(load.mock.calls).toEqual([
+      ['pt-BR', 'shell'],
+      ['pt-BR', 'app'],
+      ['en', 'shell'],
+      ['en', 'app'],
+    ]);
+  });
+
+  it('loads the other parts when a key is not in the loaded ones, then re-renders', async () => {
+    const { translator, onMissingKey } = makeTranslator();
+    await translator.changeLanguage('pt-BR');
+    const listener = vi.fn();
+    translator.subscribe(listener);
+    expect(translator.t('users.title')).toBe('users.title');
+    await vi.waitFor(() => expect(listener).toHaveBeenCalledTimes(1));
+    expect(translator.t('users.title')).toBe('Usuários');
+    expect(onMissingKey).not.toHaveBeenCalled();
+  });
+
+  it('returns the key of a missing text and reports it once', async () => {
+    const { translator, onMissingKey } = makeTranslator();
+    await translator.changeLanguage('pt-BR');
+    await translator.loadAllParts();
+    expect(translator.t('nope.missing')).toBe('nope.missing');
+    expect(translator.t('nope.missing')).toBe('nope.missing');
+    expect(translator.t('app')).toBe('app');
+    expect(onMissingKey.mock.calls).toEqual([
+      ['nope.missing', 'pt-BR'],
+      ['app', 'pt-BR'],
+    ]);
+  });
+
+  it('answers keys before any texts have loaded with the key, silently', () => {
+    const { translator, onMissingKey, load } = makeTranslator();
+    expect(translator.t('app.name')).toBe('app.name');
+    expect(onMissingKey).not.toHaveBeenCalled();
+    expect(load).not.toHaveBeenCalled();
+  });
+
+  it('falls back to the pt-BR text, loading pt-BR on the first miss', async () => {
+    const { translator, load, onMissingKey } = makeTranslator();
+    await translator.changeLanguage('en');
+    await translator.loadAllParts();
+    expect(load.mock.calls).toEqual([
+      ['en', 'shell'],
+      ['en', 'app'],
+    ]);
+    const listener = vi.fn();
+    translator.subscribe(listener);
+
+    expect(translator.t('only_reference_app')).toBe('only_reference_app');
+    expect(onMissingKey).toHaveBeenCalledWith('only_reference_app', 'en');
+    await vi.waitFor(() => expect(listener).toHaveBeenCalled());
+    expect(translator.language).toBe('en');
+    expect(translator.t('only_reference_app')).toBe('Só no app em pt-BR');
+    expect(translator.t('only_reference')).toBe('Só em pt-BR');
+    expect(translator.t('app.name')).toBe('Assistant');
+  });
+
+  it('tells subscribers when the texts of the initial language arrive', async () => {
+    const { translator } = makeTranslator();
+    const listener = vi.fn();
+    translator.subscribe(listener);
+    expect(translator.language).toBe('pt-BR');
+    await translator.changeLanguage('pt-BR');
+    expect(listener).toHaveBeenCalledTimes(1);
+    expect(translator.t('app.name')).toBe('Assistente');
+  });
+
+  it('switches language, loads each language once and tells subscribers', async () => {
+    const { translator, load } = makeTranslator();
+    const listener = vi.fn();
+    const unsubscribe = translator.subscribe(listener);
+    await translator.changeLanguage('pt-BR');
+    const before = translator.getState();
+    await translator.changeLanguage('en');
+    expect(translator.getState()).not.toBe(before);
+    expect(translator.t('greeting', { name: 'Ann' })).toBe('Hello, Ann');
+    await translator.changeLanguage('pt-BR');
+    await translator.changeLanguage('pt-BR');
+    expect(translator.t('app.name')).toBe('Assistente');
+    expect(listener).toHaveBeenCalledTimes(3);
+    expect(load.mock.calls).toEqual([
+      ['pt-BR', 'shell'],
+      ['en', 'shell'],
+    ]);
+    unsubscribe();
+    await translator.changeLanguage('en');
+    expect(listener).toHaveBeenCalledTimes(3);
+  });
+
+  it('keeps the last requested language when switches overlap', async () => {
+    const { translator } = makeTranslator();
+    await Promise.all([translator.changeLanguage('en'), translator.changeLanguage('pt-BR')]);
+    expect(translator.language).toBe('pt-BR');
+  });
+
+  it('keeps the current language when loading another fails', async () => {
+    const { translator } = makeTranslator();
+    await translator.changeLanguage('pt-BR');
+    await expect(translator.changeLanguage('fr')).rejects.toThrow('no fr');
+    expect(translator.language).toBe('pt-BR');
+    expect(translator.t('app.name')).toBe('Assistente');
+  });
+});

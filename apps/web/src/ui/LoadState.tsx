@@ -1,0 +1,60 @@
+import { Alert, Button, Skeleton, Stack } from '@mantine/core';
+import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
+
+/** Placeholder rows while a list loads. */
+export function ListSkeleton({
+  rows = 5,
+  height = 52,
+  label,
+}: {
+  rows?: number;
+  height?: number;
+  label: string;
+}) {
+  return (
+    <Stack gap="xs" aria-busy="true" aria-label={label} data-testid="list-loading">
+      {Array.from({ length: rows }, (_, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity
+        <Skeleton key={i} height={height} radius="md" />
+      ))}
+    </Stack>
+  );
+}
+
+/** A load that failed: what happened and a way to try again. */
+export function LoadError({
+  title,
+  message,
+  retryLabel,
+  onRetry,
+}: {
+  title: string;
+  message: string;
+  retryLabel: string;
+  onRetry: () => void;
+}) {
+  return (
+    <Alert
+      color="error"
+      variant="light"
+      radius="lg"
+      title={title}
+      icon={<IconAlertTriangle size={20} />}
+      role="alert"
+      data-testid="load-error"
+    >
+      <Stack gap="sm" align="flex-start">
+        {message}
+        <Button
+          size="xs"
+          variant="white"
+          color="error"
+          leftSection={<IconRefresh size={14} />}
+          onClick={onRetry}
+        >
+          {retryLabel}
+        </Button>
+      </Stack>
+    </Alert>
+  );
+}

@@ -1,0 +1,147 @@
+/// <reference types="vitest/config" />
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig, type Plugin } from 'vite';
+import { LOCALE_PARTS, type LocalePart, pickPart } from './src/lib/i18n/parts.ts';
+
+const SERVER_DEV_ORIGIN = 'http://localhost:3000';
+
+/**
+ * Emits the Nuxt-style app manifest the running app polls (spec §7 "Build manifest"):
+ * `builds/latest.json` names the newest build, `builds/meta/{id}.json` carries its route rules.
+ */
+function buildManifest(buildId: string): Plugin {
+  const latest = (timestamp: number) => JSON.stringify({ id: buildId, timestamp });
+  return {
+    name: 'assistente:build-manifest',
+    configureServer(server) {
+      server.middlewares.use('/builds/latest.json', (_req, res) => {
+        res.setHeader('content-type', 'application/json');
+        res.setHeader('cache-control', 'no-cache');
+        res.end(latest(Date.now()));
+      });
+    },
+    generateBundle() {
+      const timestamp = Date.now();
+      this.emitFile({ type: 'asset', fileName: 'builds/latest.json', source: latest(timestamp) });
+      this.emitFile({
+        type: 'asset',
+        fileName: `builds/meta/${buildId}.json`,
+        source: JSON.stringify({
+          id: buildId,
+          timestamp,
+          matcher: { static: {}, wildcard: {} },
+          prerendered: [],
+        }),
+      });
+    },
+  };
+}
+
+/**
+ * Serves `locales/{lang}.json?part=shell|app` as a module of the sections of that locale file that
+ * belong to the part (src/lib/i18n/parts.ts), so each part is its own chunk.
+ */
+function localeParts(): Plugin {
+  const PREFIX = '\0assistente-locale-part/';
+  return {
+    name: 'assistente:locale-parts',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      const [file = '', query = ''] = source.split('?');
+      const part = new URLSearchParams(query).get('part');
+      if (!part || !file.endsWith('.json') || !importer) return null;
+      const absolute = path.resolve(path.dirname(importer.split('?')[0] ?? importer), file);
+      // The id ends in .js so the dev server serves it as a script.
+      return `${PREFIX}${part}${absolute.slice(0, -'.json'.length)}.js`;
+    },
+    async load(id) {
+      if (!id.startsWith(PREFIX)) return null;
+      const [, part = '', file = ''] = /^[^/]*\/(\w+)(.*)\.js$/.exec(id) ?? [];
+      if (!(LOCALE_PARTS as readonly string[]).includes(part)) this.error(`Unknown locale part ${part}`);
+      const json = `${file}.json`;
+      this.addWatchFile(json);
+      const messages = pickPart(JSON.parse(await readFile(json, 'utf8')), part as LocalePart);
+      return `export default ${JSON.stringify(messages)};`;
+    },
+  };
+}
+
+/** The auth route's entry modules: its chunk group starts from them. */
+const AUTH_ROUTE = [
+  /[\\/]src[\\/]app[\\/]layouts[\\/]AuthLayout\.tsx$/,
+  /[\\/]src[\\/]features[\\/]auth[\\/]components[\\/]LoginPage\.tsx$/,
+];
+
+export default defineConfig(({ command, mode }) => {
+  const buildId = mode === 'test' ? 'test' : command === 'build' ? randomUUID() : 'dev';
+  return {
+    plugins: [react(), buildManifest(buildId), localeParts()],
+    define: { __BUILD_ID__: JSON.stringify(buildId) },
+    server: {
+      port: 5173,
+      proxy: {
+        '/api': { target: SERVER_DEV_ORIGIN, ws: true },
+        '/identity': SERVER_DEV_ORIGIN,
+        '/runtime-config.json': SERVER_DEV_ORIGIN,
+      },
+    },
+    preview: {
+      proxy: {
+        '/api': { target: SERVER_DEV_ORIGIN, ws: true },
+        '/identity': SERVER_DEV_ORIGIN,
+        '/runtime-config.json': SERVER_DEV_ORIGIN,
+      },
+    },
+    build: {
+      target: 'es2022',
+      // Browsers without modulepreload (Firefox < 115, Safari < 17) still load every module, just
+      // without the early fetch; the polyfill cost every page, the login page included, its bytes.
+      modulePreload: { polyfill: false },
+      rolldownOptions: {
+        treeshake: {
+          // The contracts are plain declarations: a chunk only gets the modules it uses, so the
+          // login page does not carry the zod schemas of the signed-in screens.
+          moduleSideEffects: (id: string) =>
+            /[\\/]packages[\\/]contracts[\\/]src[\\/]/.test(id) ? false : undefined,
+        },
+        output: {
+          // Without groups rolldown splits the login page's pieces by which other pages share
+          // them: ~30 files of a few hundred bytes. The groups make /auth/login load the entry
+          // (framework and app shell) and one auth chunk.
+          codeSplitting: {
+            groups: [
+              {
+                // Everything the entry imports statically (React, React Router, Mantine's base,
+                // the app shell) stays in the entry chunk.
+                name: 'index',
+                tags: ['$initial'],
+                priority: 2,
+              },
+              {
+                // The auth layout and login page with what they import beyond the entry: the
+                // form components. Signed-in pages that share some of them load this chunk too
+                // (small, and usually cached from the login); nothing signed-in-only lands here.
+                name: 'auth',
+                test: (id: string) => AUTH_ROUTE.some((root) => root.test(id)),
+                priority: 1,
+              },
+            ],
+          },
+        },
+      },
+      sourcemap: true,
+      // Report gzip sizes: the /auth/login JS budget is checked against them.
+      reportCompressedSize: true,
+    },
+    test: {
+      name: 'web',
+      environment: 'jsdom',
+      include: ['src/**/*.test.{ts,tsx}'],
+      setupFiles: ['./src/test/setup.ts'],
+      restoreMocks: true,
+    },
+  };
+});

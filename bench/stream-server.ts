@@ -1,0 +1,101 @@
+// The app for the streaming bench (embedded default: PGlite, one process), with BENCH_USERS
+// signed-in users and the model fixture as the domain's provider. Prints one JSON line; answers
+// `stats` over IPC with its CPU time and memory.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { buildApp } from '../apps/server/src/app.ts';
+import { loadConfig } from '../apps/server/src/config.ts';
+import { departments, domains, users } from '../apps/server/src/db/schema/index.ts';
+import { eulaRecord, newDepartmentId } from '../apps/server/src/modules/accounts/provision.ts';
+import { providersService } from '../apps/server/src/modules/providers/index.ts';
+import { resolveCaller } from '../apps/server/src/plugins/auth.ts';
+
+const fixturePort = Number(process.env.FIXTURE_PORT);
+
+/** With BENCH_DATABASE_URL, a fresh database on that server, dropped on exit. */
+async function benchDatabase(): Promise<{ url?: string; drop: () => Promise<void> }> {
+  const base = process.env.BENCH_DATABASE_URL;
+  if (!base) return { drop: async () => {} };
+  const name = `bench_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+const database = await benchDatabase();
+const count = Number(process.env.BENCH_USERS ?? 1000);
+const dataDir = mkdtempSync(path.join(tmpdir(), 'assistente-bench-stream-'));
+const config = loadConfig({
+  DATA_DIR: dataDir,
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'warn',
+  RATE_LIMITS: 'off',
+  PUBLIC_URL: 'http://127.0.0.1:1',
+  PROVIDER_URL_ALLOWLIST: `127.0.0.1:${fixturePort}`,
+  // The scale-out shape (PostgreSQL) when asked; the embedded default (PGlite) otherwise.
+  ...(database.url ? { DATABASE_URL: database.url } : {}),
+});
+const { app, ctx } = await buildApp({ config, bootstrap: false, logger: { level: 'warn' } });
+await app.listen({ port: 0, host: '127.0.0.1' });
+const port = (app.server.address() as { port: number }).port;
+
+const domainId = 'bench.test';
+await ctx.db.insert(domains).values({
+  id: domainId,
+  displayName: 'Bench',
+  premium: true,
+  creator: { name: 'Bench', email: 'bench@bench.test' },
+});
+const departmentId = newDepartmentId();
+await ctx.db.insert(departments).values({ id: departmentId, domainId, displayName: 'Geral' });
+
+// Accounts without passwords: nothing to hash, so a thousand users take seconds.
+const tokens: string[] = [];
+for (let i = 0; i <= count; i++) {
+  const email = `u${i}@bench.test`;
+  const account = await ctx.identity.createAccount({ email, displayName: `User ${i}`, emailVerified: true });
+  await ctx.db.insert(users).values({
+    id: email,
+    email,
+    displayName: `User ${i}`,
+    domainId,
+    departmentId,
+    role: i === 0 ? 'Admin' : 'Viewer',
+    creator: { name: 'Bench', email: 'bench@bench.test' },
+    eula: eulaRecord(true),
+  });
+  tokens.push((await ctx.identity.issueSession(account.uid, { kind: 'web', name: 'bench' })).idToken);
+}
+const admin = await resolveCaller(ctx, tokens[0] as string);
+const provider = await providersService(ctx).create(admin, {
+  kind: 'openai-compatible',
+  label: 'Fixture',
+  baseUrl: `http://127.0.0.1:${fixturePort}/v1`,
+});
+
+process.stdout.write(`${JSON.stringify({ port, providerId: provider.id, tokens: tokens.slice(1) })}\n`);
+process.on('message', (msg) => {
+  if (msg === 'stats') {
+    const mem = process.memoryUsage();
+    process.send?.({ cpu: process.cpuUsage(), rss: mem.rss, heapUsed: mem.heapUsed, at: performance.now() });
+  }
+});
+process.on('SIGTERM', async () => {
+  await app.close();
+  await database.drop().catch(() => {});
+  process.exit(0);
+});

@@ -1,0 +1,74 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS } from '../playwright.config.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+/** Serves the built app and loads /auth/login in Chromium with 4× CPU throttling. */
+export interface PageWeight {
+  gzipJsKB: number;
+  jsFiles: number;
+  loadMs: number;
+  files: Array<{ url: string; gzipKB: number }>;
+}
+
+export async function measureLoginPage(): Promise<PageWeight> {
+  const port = 3290;
+  const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'assistente-bench-web-')),
+      LOG_LEVEL: 'warn',
+      ADMIN_EMAIL: 'bench@bench.test',
+      ADMIN_PASSWORD: 'bench-password-Q9x!',
+      DATABASE_URL: '',
+      REDIS_URL: '',
+    },
+    stdio: 'ignore',
+  });
+  try {
+    for (let i = 0; ; i++) {
+      try {
+        if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) break;
+      } catch {
+        // starting
+      }
+      if (i > 300) throw new Error('server for the web bench did not start');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+    });
+    try {
+      const page = await browser.newPage({ locale: 'pt-BR' });
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+      const js: Array<{ url: string; body: Buffer }> = [];
+      page.on('response', async (res) => {
+        if (res.request().resourceType() === 'script')
+          js.push({ url: new URL(res.url()).pathname, body: await res.body() });
+      });
+      const t0 = Date.now();
+      await page.goto(`http://127.0.0.1:${port}/auth/login`, { waitUntil: 'networkidle' });
+      await page.getByRole('button', { name: 'Entrar', exact: true }).waitFor();
+      const loadMs = Date.now() - t0;
+      const files = js
+        .map((f) => ({ url: f.url, gzipKB: gzipSync(f.body).length / 1024 }))
+        .sort((a, b) => b.gzipKB - a.gzipKB);
+      const gzipJsKB = files.reduce((n, f) => n + f.gzipKB, 0);
+      return { gzipJsKB, jsFiles: files.length, loadMs, files };
+    } finally {
+      await browser.close();
+    }
+  } finally {
+    server.kill('SIGTERM');
+  }
+}

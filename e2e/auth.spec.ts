@@ -1,0 +1,75 @@
+import { expect, test } from '@playwright/test';
+import { PASSWORD, people } from './fixtures/env.ts';
+import { LoginPage, signIn } from './pages/login.ts';
+
+test('an unauthenticated visitor is sent to the login page', async ({ page }) => {
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/auth\/login/);
+  await expect(page.getByRole('button', { name: 'Entrar', exact: true })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Esqueci minha senha' })).toBeVisible();
+});
+
+test('a user signs in, lands on the home page and stays signed in after a reload', async ({ page }) => {
+  await signIn(page, people.viewer);
+  await expect(page.getByText('Olá, Vera')).toBeVisible();
+  await page.reload();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByText('Olá, Vera')).toBeVisible();
+});
+
+test('a wrong password shows a translated error and keeps the user on the login page', async ({ page }) => {
+  const login = new LoginPage(page);
+  await login.goto();
+  await login.signIn(people.viewer, 'not-the-password-1');
+  await expect(page.getByRole('alert')).toBeVisible();
+  await expect(page.getByRole('alert')).not.toContainText('INVALID_LOGIN_CREDENTIALS');
+  await expect(page).toHaveURL(/\/auth\/login/);
+});
+
+test('a signed-in user opening the login page is sent home', async ({ page }) => {
+  await signIn(page, people.viewer);
+  await page.goto('/auth/login');
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test('after sign-in the user returns to the page they asked for', async ({ page }) => {
+  await page.goto('/settings');
+  await expect(page).toHaveURL(/\/auth\/login\?redirect=/);
+  await new LoginPage(page).signIn(people.viewer);
+  await expect(page).toHaveURL(/\/settings$/);
+});
+
+test('signing out ends the session and guards the app again', async ({ page }) => {
+  await signIn(page, people.viewer);
+  const refresh = await page.evaluate(
+    () => Object.keys(localStorage).length + Object.keys(sessionStorage).length,
+  );
+  expect(refresh).toBeGreaterThanOrEqual(0);
+  await page
+    .getByRole('button', { name: /Vera Viewer|conta|account/i })
+    .first()
+    .click();
+  await page.getByRole('menuitem', { name: 'Sair' }).click();
+  await expect(page).toHaveURL(/\/auth\/login/);
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/auth\/login/);
+});
+
+test('/auth redirects to the login page', async ({ page }) => {
+  await page.goto('/auth');
+  await expect(page).toHaveURL(/\/auth\/login$/);
+});
+
+test('the sign-in form refuses an empty password without calling the server', async ({ page }) => {
+  const login = new LoginPage(page);
+  await login.goto();
+  let calls = 0;
+  page.on('request', (r) => {
+    if (r.url().includes('signInWithPassword')) calls++;
+  });
+  await login.fill(people.viewer.email, '');
+  await page.getByRole('button', { name: 'Entrar', exact: true }).click();
+  await expect(page).toHaveURL(/\/auth\/login/);
+  expect(calls).toBe(0);
+  await login.fill(people.viewer.email, PASSWORD);
+});

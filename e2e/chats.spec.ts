@@ -1,0 +1,282 @@
+import { expect, test } from '@playwright/test';
+import { chatPeople } from './fixtures/chat-people.ts';
+import { ChatsPage, isMobile, shot, signInAs } from './pages/chats.ts';
+
+const tag = () => Math.random().toString(36).slice(2, 8);
+
+// Each test waits for a few streamed answers (a few seconds each).
+test.describe.configure({ timeout: 90_000 });
+
+test.beforeEach(async ({ page }, info) => {
+  await signInAs(page, isMobile(info) ? chatPeople.chatFlowMobile : chatPeople.chatFlowDesktop);
+});
+
+test('a question is answered as it streams in, rendered as Markdown with highlighted code', async ({
+  page,
+}, info) => {
+  const chats = new ChatsPage(page, isMobile(info));
+  await chats.openNew();
+  await shot(page, info, 'new-chat');
+  const question = `Mostre um exemplo de código ${tag()}`;
+  await chats.startChat(question);
+  await expect(chats.messages.first()).toContainText(question);
+  // The answer streams: it is seen while generating, with the stop button, then complete.
+  await expect(chats.lastAnswer).toHaveAttribute('data-status', 'streaming');
+  await expect(page.getByTestId('stop')).toBeVisible();
+  await shot(page, info, 'streaming');
+  await chats.waitAnswerDone();
+  await expect(chats.lastAnswer).toHaveAttribute('data-status', 'complete');
+  await expect(chats.lastAnswer.locator('strong', { hasText: 'TypeScript' })).toBeVisible();
+  await expect(chats.lastAnswer.locator('li')).toHaveCount(3);
+  // The highlighter is loaded on first need and colours the code block.
+  await expect(chats.lastAnswer.locator('pre code.hljs .hljs-keyword').first()).toHaveText('const');
+  await expect(chats.lastAnswer.getByRole('button', { name: 'Copiar código' })).toBeVisible();
+  await expect(page.getByTestId('send')).toBeVisible();
+  // The chat is titled after its first message and listed first.
+  await expect(page.getByTestId('chat-title')).toHaveText(question);
+  await chats.openList();
+  await expect(chats.item(question)).toBeVisible();
+  await shot(page, info, 'answered');
+});
+
+test('stop keeps the partial answer, and regenerate adds a second version (1/2 ↔ 2/2)', async ({
+  page,
+}, info) => {
+  const chats = new ChatsPage(page, isMobile(info));
+  await chats.openNew();
+  await chats.startChat(`Pare no meio ${tag()}`);
+  await expect(chats.lastAnswer).toContainText('Claro!');
+  await page.getByTestId('stop').click();
+  await expect(chats.lastAnswer).toHaveAttribute('data-status', 'stopped');
+  await expect(chats.lastAnswer).toContainText('Resposta interrompida');
+  await expect(chats.lastAnswer).not.toContainText('palavra por palavra');
+  await shot(page, info, 'stopped');
+
+  await chats.lastAnswer.getByRole('button', { name: 'Gerar outra resposta' }).click();
+  await expect(chats.lastAnswer.getByTestId('branch-position')).toHaveText('2/2');
+  await chats.waitAnswerDone();
+  await expect(chats.lastAnswer).toContainText('palavra por palavra');
+  await chats.lastAnswer.getByRole('button', { name: 'Versão anterior' }).click();
+  await expect(chats.lastAnswer.getByTestId('branch-position')).toHaveText('1/2');
+  await expect(chats.lastAnswer).toContainText('Resposta interrompida');
+  await shot(page, info, 'branches');
+});
+
+test('editing a message resends it as a new branch and keeps the old one', async ({ page }, info) => {
+  const chats = new ChatsPage(page, isMobile(info));
+  await chats.openNew();
+  const original = `Pergunta original ${tag()}`;
+  await chats.startChat(original);
+  await chats.waitAnswerDone();
+  const user = chats.messages.first();
+  await user.hover();
+  await user.getByRole('button', { name: 'Editar e reenviar' }).click();
+  const edited = `Pergunta editada ${tag()}`;
+  await page.getByRole('textbox', { name: 'Editar mensagem' }).fill(edited);
+  await page.getByRole('button', { name: 'Salvar e enviar' }).click();
+  await expect(chats.messages.first()).toContainText(edited);
+  await expect(chats.messages.first().getByTestId('branch-position')).toHaveText('2/2');
+  await chats.waitAnswerDone();
+  await chats.messages.first().getByRole('button', { name: 'Versão anterior' }).click();
+  await expect(chats.messages.first()).toContainText(original);
+  await expect(chats.messages.first().getByTestId('branch-position')).toHaveText('1/2');
+});
+
+test('a reload mid-answer finds the whole answer, stored and resumed', async ({ page }, info) => {
+  const chats = new ChatsPage(page, isMobile(info));
+  await chats.openNew();
+  const id = await chats.startChat(`Recarregue no meio ${tag()}`);
+  await expect(chats.lastAnswer).toContainText('Claro!');
+  await page.reload();
+  await expect(page).toHaveURL(new RegExp(`/chats/${id}$`));
+  await chats.waitAnswerDone();
+  await expect(chats.lastAnswer).toHaveAttribute('data-status', 'complete');
+  await expect(chats.lastAnswer).toContainText('palavra por palavra, do servidor de testes.');
+  // A fresh load agrees: the server stored all of it.
+  await page.reload();
+  await expect(chats.lastAnswer).toContainText('do servidor de testes.');
+  await expect(chats.lastAnswer.locator('li')).toHaveCount(3);
+});
+
+test('rename, pin, search, delete and undo in the chats list', async ({ page }, info) => {
+  const chats = new ChatsPage(page, isMobile(info));
+  const t = tag();
+  await chats.openNew();
+  await chats.startChat(`Primeira conversa ${t}`);
+  await chats.waitAnswerDone();
+  // A second chat, started from the list's "new chat" button.
+  await chats.openList();
+  await page.getByTestId('new-chat').first().click();
+  await expect(page).toHaveURL(/\/chats$/);
+  await chats.waitOnline();
+  await chats.startChat(`Segunda conversa ${t}`);
+  await chats.waitAnswerDone();
+
+  // Rename inline.
+  await chats.openList();
+  await chats.rowAction(`Primeira conversa ${t}`, 'Renomear');
+  const input = page.getByRole('textbox', { name: 'Novo título da conversa' });
+  await input.fill(`Renomeada ${t}`);
+  await input.press('Enter');
+  await expect(chats.item(`Renomeada ${t}`)).toBeVisible();
+
+  // Pin: the pinned chat goes first.
+  await chats.rowAction(`Renomeada ${t}`, 'Fixar');
+  await expect(chats.list.getByTestId('chat-list-item').first()).toContainText(`Renomeada ${t}`);
+  await expect(chats.item(`Renomeada ${t}`).getByLabel('Fixada')).toBeVisible();
+
+  // Search on the server (titles and messages).
+  await shot(page, info, 'list');
+  await chats.search(`Segunda conversa ${t}`);
+  await expect(chats.list.getByTestId('chat-list-item')).toHaveCount(1);
+  await expect(chats.item(`Segunda conversa ${t}`)).toBeVisible();
+  await shot(page, info, 'search');
+  await chats.search('');
+
+  // Delete, then undo.
+  await chats.rowAction(`Segunda conversa ${t}`, 'Excluir');
+  await expect(chats.item(`Segunda conversa ${t}`)).toHaveCount(0);
+  const undo = page.getByRole('status').filter({ hasText: 'excluída' });
+  await expect(undo).toBeVisible();
+  await shot(page, info, 'deleted');
+  await undo.getByRole('button', { name: 'Desfazer' }).click();
+  await chats.openList();
+  await expect(chats.item(`Segunda conversa ${t}`)).toBeVisible();
+
+  // The rename and the pin were stored.
+  await page.reload();
+  await chats.openList();
+  await expect(chats.list.getByTestId('chat-list-item').first()).toContainText(`Renomeada ${t}`);
+});
+
+test('a chat exports as Markdown and JSON', async ({ page }, info) => {
+  const chats = new ChatsPage(page, isMobile(info));
+  await chats.openNew();
+  const question = `Exportar esta conversa ${tag()}`;
+  await chats.startChat(question);
+  await chats.waitAnswerDone();
+  await page.getByTestId('chat-menu').click();
+  const [markdown] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('menuitem', { name: 'Exportar como Markdown' }).click(),
+  ]);
+  expect(markdown.suggestedFilename()).toMatch(/\.md$/);
+  const text = await (await markdown.createReadStream()).toArray();
+  const content = Buffer.concat(text).toString('utf8');
+  expect(content).toContain(question);
+  expect(content).toContain('const soma');
+
+  await page.getByTestId('chat-menu').click();
+  const [json] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('menuitem', { name: 'Exportar como JSON' }).click(),
+  ]);
+  expect(json.suggestedFilename()).toMatch(/\.json$/);
+  const parsed = JSON.parse(
+    Buffer.concat(await (await json.createReadStream()).toArray()).toString('utf8'),
+  ) as {
+    messages: Array<{ content: string }>;
+  };
+  expect(parsed.messages.map((m) => m.content)).toContain(question);
+});
+
+test('a file is attached with upload progress and sent with the message', async ({ page }, info) => {
+  const chats = new ChatsPage(page, isMobile(info));
+  await chats.openNew();
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'notas.txt',
+    mimeType: 'text/plain',
+    buffer: Buffer.from('Notas da reunião: revisar o orçamento.\n'),
+  });
+  const chip = page.getByTestId('upload-chip');
+  await expect(chip).toContainText('notas.txt');
+  await expect(chip).toHaveAttribute('data-status', 'done');
+  await shot(page, info, 'attachment');
+  await chats.send(`Resuma o arquivo anexado ${tag()}`);
+  await page.waitForURL(/\/chats\/[0-9a-f-]{36}$/);
+  const user = chats.messages.first();
+  await expect(user.getByRole('button', { name: /notas\.txt/ })).toBeVisible();
+  await chats.waitAnswerDone();
+  // The file downloads back from the chat.
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    user.getByRole('button', { name: /notas\.txt/ }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe('notas.txt');
+});
+
+test('the home page greets, starts a chat from its box and lists recent chats', async ({ page }, info) => {
+  const chats = new ChatsPage(page, isMobile(info));
+  await expect(page.getByTestId('home-greeting')).toHaveText(isMobile(info) ? 'Olá, Fred' : 'Olá, Flávia');
+  const question = `Pergunta da página inicial ${tag()}`;
+  const box = page.getByTestId('home-new-chat').getByTestId('composer-input');
+  await box.fill(question);
+  await shot(page, info, 'home');
+  await box.press('Enter');
+  await page.waitForURL(/\/chats\/[0-9a-f-]{36}$/);
+  await expect(chats.messages.first()).toContainText(question);
+  await chats.waitAnswerDone();
+  await page.goto('/');
+  await expect(page.getByTestId('recent-chats')).toContainText(question);
+});
+
+test('messages from model output and from users are rendered inert', async ({ page }, info) => {
+  const chats = new ChatsPage(page, isMobile(info));
+  await chats.openNew();
+  const payload = `<img src=x onerror="window.__xss=1"><script>window.__xss=2</script> [x](javascript:window.__xss=3) ${tag()}`;
+  await chats.startChat(payload);
+  await chats.waitAnswerDone();
+  await expect(chats.messages.first()).toContainText('<script>window.__xss=2</script>');
+  expect(await chats.messages.first().locator('img, script').count()).toBe(0);
+  expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+});
+
+test('offline, the composer waits and says so; back online the socket reconnects', async ({
+  page,
+  context,
+}, info) => {
+  const chats = new ChatsPage(page, isMobile(info));
+  await chats.openNew();
+  await context.setOffline(true);
+  await expect(page.getByTestId('connection-state')).toHaveAttribute('data-state', 'offline');
+  await expect(chats.composer).toHaveAttribute('placeholder', /Sem conexão/);
+  await chats.composer.fill('enviar depois');
+  await expect(page.getByTestId('send')).toBeDisabled();
+  await shot(page, info, 'offline');
+  await context.setOffline(false);
+  await chats.waitOnline();
+  await expect(page.getByTestId('send')).toBeEnabled();
+  await chats.composer.press('Enter');
+  await page.waitForURL(/\/chats\/[0-9a-f-]{36}$/);
+  await chats.waitAnswerDone();
+});
+
+test('the chat parameters (model, instructions) are kept per chat', async ({ page }, info) => {
+  const chats = new ChatsPage(page, isMobile(info));
+  await chats.openNew();
+  await chats.startChat(`Parâmetros ${tag()}`);
+  await chats.waitAnswerDone();
+  await page.getByTestId('toggle-params').click();
+  const panel = page.getByTestId('params-panel');
+  await expect(panel).toBeVisible();
+  await panel.getByRole('combobox', { name: 'Modelo' }).click();
+  await page.getByRole('option', { name: 'fixture-large' }).click();
+  await panel.getByRole('textbox', { name: 'Instruções adicionais' }).fill('Responda em tópicos.');
+  await shot(page, info, 'params');
+  await panel.getByRole('button', { name: 'Salvar parâmetros' }).click();
+  await expect(panel.getByText('Parâmetros salvos')).toBeVisible();
+  await page.reload();
+  await expect(chats.lastAnswer).toBeVisible();
+  if (!(await page.getByTestId('params-panel').isVisible())) await page.getByTestId('toggle-params').click();
+  await expect(
+    page.getByTestId('params-panel').getByRole('textbox', { name: 'Instruções adicionais' }),
+  ).toHaveValue('Responda em tópicos.');
+  await expect(page.getByTestId('params-panel').getByRole('combobox', { name: 'Modelo' })).toHaveValue(
+    'fixture-large',
+  );
+  // A new answer in this chat uses them.
+  await page.getByTestId('toggle-params').click();
+  await chats.send('Mais uma');
+  await expect(chats.assistant).toHaveCount(2);
+  await chats.waitAnswerDone();
+});

@@ -1,0 +1,119 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { SMTPServer } from 'smtp-server';
+import { startLlmFixture } from '../apps/server/src/test/llm-fixture.ts';
+import { chatPeople, FIXTURE_ANSWER, FIXTURE_DELAY_MS, FIXTURE_MODEL } from './fixtures/chat-people.ts';
+import { PASSWORD, people } from './fixtures/env.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+/** Starts a real SMTP sink and the built app on the embedded default (PGlite), seeded through the admin CLI. */
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  const work = mkdtempSync(path.join(tmpdir(), 'assistente-e2e-'));
+  const dataDir = path.join(work, 'data');
+  const mailDir = path.join(work, 'mail');
+  mkdirSync(mailDir, { recursive: true });
+
+  let n = 0;
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        const to = session.envelope.rcptTo.map((r) => r.address);
+        writeFileSync(path.join(mailDir, `${Date.now()}-${n++}.json`), JSON.stringify({ to, raw }));
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const smtpPort = (smtp.server.address() as AddressInfo).port;
+
+  // A real OpenAI-compatible streaming server stands in for the model provider (instance-wide env).
+  const llm = await startLlmFixture({
+    script: { text: FIXTURE_ANSWER, delayMs: FIXTURE_DELAY_MS },
+    record: false,
+  });
+
+  const port = Number(process.env.E2E_PORT ?? 3210);
+  const baseUrl = `http://localhost:${port}`;
+  const env = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: baseUrl,
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    PREMIUM_DOMAINS: 'acme.test',
+    EDITOR_DEEP_LINK: `${baseUrl}/editor-callback`,
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: '',
+    REDIS_URL: '',
+    OPENAI_BASE_URL: llm.baseUrl,
+    OPENAI_API_KEY: 'test',
+    DEFAULT_MODEL: FIXTURE_MODEL,
+  };
+
+  for (const p of [...Object.values(people), ...Object.values(chatPeople)]) {
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'apps/server/src/cli/admin.ts',
+        'create-user',
+        '--email',
+        p.email,
+        '--password',
+        PASSWORD,
+        '--role',
+        p.role,
+        '--domain',
+        p.domain,
+        '--name',
+        p.name,
+        // Everyone accepts the EULA up front, except the people whose specs are about accepting it.
+        ...('pendingEula' in p && p.pendingEula ? [] : ['--accept-eula']),
+      ],
+      { cwd: root, env, encoding: 'utf8' },
+    );
+    if (r.status !== 0) throw new Error(`seeding ${p.email} failed:\n${r.stdout}\n${r.stderr}`);
+  }
+
+  const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      const res = await fetch(`${baseUrl}/readyz`);
+      if (res.ok) break;
+    } catch {
+      // not up yet
+    }
+    if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`);
+    if (Date.now() > deadline) throw new Error('server did not become ready in 60 s');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+
+  process.env.E2E_BASE_URL = baseUrl;
+  process.env.E2E_MAIL_DIR = mailDir;
+  process.env.E2E_DATA_DIR = dataDir;
+
+  return async () => {
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+    await new Promise<void>((r) => smtp.close(() => r()));
+    await llm.close();
+    rmSync(work, { recursive: true, force: true });
+  };
+}

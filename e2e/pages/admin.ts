@@ -1,0 +1,49 @@
+import { expect, type Locator, type Page, type TestInfo } from '@playwright/test';
+
+/** A short tag unique to this run and project, to name what a test creates. */
+export function runTag(info: TestInfo): string {
+  return `${info.project.name.slice(0, 1)}${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
+}
+
+/** Opens a grid row's action menu (`Ações de …`) and picks `action`. */
+export async function rowAction(page: Page, row: Locator, action: string): Promise<void> {
+  await row.getByRole('button', { name: /^Ações de / }).click();
+  await page.getByRole('menuitem', { name: action, exact: true }).click();
+}
+
+/** Picks `option` in a select: a native one (the platform's picker) or a Mantine combobox. */
+export async function choose(page: Page, select: Locator, option: string): Promise<void> {
+  if ((await select.evaluate((element) => element.tagName)) === 'SELECT') {
+    await select.selectOption({ label: option });
+    return;
+  }
+  await select.click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+/** The dialog titled `title`. */
+export function dialog(page: Page, title: string): Locator {
+  return page.getByRole('dialog', { name: title });
+}
+
+/** Confirms the confirmation dialog titled `title` with its `button`. */
+export async function confirm(page: Page, title: string, button: string): Promise<Locator> {
+  const box = dialog(page, title);
+  await expect(box).toBeVisible();
+  await box.getByRole('button', { name: button, exact: true }).click();
+  return box;
+}
+
+/** The popup (global notification) showing `title`. */
+export function popup(page: Page, title: string | RegExp): Locator {
+  return page.getByText(title).first();
+}
+
+/** A full-page screenshot kept with the test's artifacts. */
+export async function screenshot(page: Page, info: TestInfo, name: string): Promise<void> {
+  // Let popups and dialog transitions settle so the picture shows the state the test reached.
+  await page.waitForTimeout(300);
+  const path = info.outputPath(`${name}-${info.project.name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  await info.attach(name, { path, contentType: 'image/png' });
+}

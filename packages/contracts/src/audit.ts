@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { DomainHintSchema } from './accounts.ts';
+
+/** The administrative changes the audit log records. */
+export const AuditActions = [
+  'user.create',
+  'user.update',
+  'user.delete',
+  'user.invite',
+  'user.sessions.revoke',
+  'domain.create',
+  'domain.update',
+  'domain.delete',
+  'domain.settings.update',
+  'department.create',
+  'department.update',
+  'department.delete',
+] as const;
+export const AuditActionSchema = z.enum(AuditActions);
+export type AuditAction = z.infer<typeof AuditActionSchema>;
+
+export const AuditTargetTypes = ['user', 'domain', 'department'] as const;
+export const AuditTargetTypeSchema = z.enum(AuditTargetTypes);
+export type AuditTargetType = z.infer<typeof AuditTargetTypeSchema>;
+
+/** One recorded change: who, what, before → after (secrets never included), when, from where. */
+export const AuditEntrySchema = z.object({
+  id: z.string(),
+  at: z.iso.datetime(),
+  /** The domain the change belongs to; its Admins read it. */
+  domain: z.string().nullable(),
+  actor: z.object({ id: z.string(), email: z.string() }),
+  action: AuditActionSchema,
+  target: z.object({ type: AuditTargetTypeSchema, id: z.string() }),
+  before: z.record(z.string(), z.unknown()).nullable(),
+  after: z.record(z.string(), z.unknown()).nullable(),
+  ip: z.string().nullable(),
+});
+export type AuditEntry = z.infer<typeof AuditEntrySchema>;
+
+/**
+ * GET /api/v1/audit (Admin: own domain; SuperAdmin: all, or `?domain=`), newest first, keyset-paged
+ * with `X-Total-Count` / `X-Next-Cursor`. `from` is inclusive, `to` exclusive.
+ */
+export const AuditQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(500).optional(),
+  action: AuditActionSchema.optional(),
+  /** The actor's user id (lowercased email). */
+  actor: z.string().min(1).max(320).optional(),
+  targetType: AuditTargetTypeSchema.optional(),
+  targetId: z.string().min(1).max(320).optional(),
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+  domain: DomainHintSchema,
+});
+export type AuditQuery = z.infer<typeof AuditQuerySchema>;

@@ -1,0 +1,159 @@
+import { z } from 'zod';
+
+/** Chat, message and attachment ids are UUIDs; the web app's validity check for `/chats/{chatId}`. */
+export const ChatIdSchema = z.uuid();
+export const MessageIdSchema = z.uuid();
+export const AttachmentIdSchema = z.uuid();
+
+const IsoDate = z.iso.datetime({ offset: true });
+
+/** The open chat's parameters (the customParamsSidebar), kept per chat. */
+export const ChatParamsSchema = z.strictObject({
+  /** `provider:model`, e.g. `openai:gpt-4.1-mini`. */
+  model: z.string().trim().min(1).max(200).optional(),
+  temperature: z.number().min(0).max(2).optional(),
+  maxTokens: z.number().int().min(1).max(1_000_000).optional(),
+  /** Extra instructions added to the system prompt. */
+  instructions: z.string().max(20_000).optional(),
+});
+export type ChatParams = z.infer<typeof ChatParamsSchema>;
+
+export const ChatSchema = z.object({
+  chatId: z.string(),
+  title: z.string(),
+  /** The santito this chat talks to, or null for the domain's default assistant. */
+  agentId: z.string().nullable(),
+  pinned: z.boolean(),
+  createdAt: IsoDate,
+  updatedAt: IsoDate,
+  params: ChatParamsSchema.optional(),
+});
+export type Chat = z.infer<typeof ChatSchema>;
+
+export const MessageRoleSchema = z.enum(['user', 'assistant']);
+export type MessageRole = z.infer<typeof MessageRoleSchema>;
+export const MessageStatusSchema = z.enum(['complete', 'streaming', 'stopped', 'error']);
+export type MessageStatus = z.infer<typeof MessageStatusSchema>;
+
+export const MessageUsageSchema = z.object({
+  inputTokens: z.number().int().min(0),
+  outputTokens: z.number().int().min(0),
+  totalTokens: z.number().int().min(0),
+});
+export type MessageUsage = z.infer<typeof MessageUsageSchema>;
+
+/** Limits of one upload; the server's own limit is `UPLOAD_MAX_BYTES`. */
+export const AttachmentLimits = {
+  /** The default per-file limit (20 MiB). */
+  maxBytes: 20 * 1024 * 1024,
+  /** At most this many attachments on one message. */
+  perMessage: 10,
+} as const;
+
+/** Content types an upload may have (DESIGN §9); anything else is refused with 415. */
+export const AllowedUploadTypes = [
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'application/pdf',
+  'text/plain',
+  'text/markdown',
+  'text/csv',
+  'application/json',
+  'application/msword',
+  'application/vnd.ms-excel',
+  'application/vnd.ms-powerpoint',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  'application/vnd.oasis.opendocument.text',
+  'application/vnd.oasis.opendocument.spreadsheet',
+  'application/vnd.oasis.opendocument.presentation',
+] as const;
+export type AllowedUploadType = (typeof AllowedUploadTypes)[number];
+
+export const AttachmentSchema = z.object({
+  attachmentId: z.string(),
+  chatId: z.string(),
+  /** The uploaded file name: metadata only. */
+  name: z.string(),
+  contentType: z.string(),
+  size: z.number().int().min(0),
+  createdAt: IsoDate,
+  /** Download path (needs the bearer token): `/api/v1/chats/{chatId}/attachments/{attachmentId}`. */
+  url: z.string(),
+});
+export type Attachment = z.infer<typeof AttachmentSchema>;
+
+export const MessageSchema = z.object({
+  messageId: z.string(),
+  chatId: z.string(),
+  /** The message this one answers or follows; edits and regenerations are siblings under one parent. */
+  parentId: z.string().nullable(),
+  role: MessageRoleSchema,
+  content: z.string(),
+  status: MessageStatusSchema,
+  createdAt: IsoDate,
+  usage: MessageUsageSchema.optional(),
+  model: z.string().optional(),
+  /** Why an answer ended in `error` (a safe, user-facing text). */
+  error: z.string().optional(),
+  attachments: z.array(AttachmentSchema).optional(),
+});
+export type Message = z.infer<typeof MessageSchema>;
+
+const Title = z.string().trim().max(200);
+
+/** POST /api/v1/chats */
+export const ChatCreateSchema = z.strictObject({
+  title: Title.optional(),
+  agentId: z.string().min(1).max(100).nullable().optional(),
+});
+export type ChatCreate = z.infer<typeof ChatCreateSchema>;
+
+/** PUT /api/v1/chats/{chatId}: only the fields given change; `params: null` clears them. */
+export const ChatUpdateSchema = z
+  .strictObject({
+    title: Title.optional(),
+    pinned: z.boolean().optional(),
+    params: ChatParamsSchema.nullable().optional(),
+  })
+  .refine((b) => b.title !== undefined || b.pinned !== undefined || b.params !== undefined, {
+    message: 'Nothing to update: give title, pinned or params',
+  });
+export type ChatUpdate = z.infer<typeof ChatUpdateSchema>;
+
+/**
+ * GET /api/v1/chats. Not strict: the web client adds `domain`/`department`/`user`/`email` hints to
+ * every call. `q` searches titles and message contents (words, prefix match, case and accents ignored).
+ */
+export const ChatListQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(500).optional(),
+  q: z.string().trim().max(200).optional(),
+});
+export type ChatListQuery = z.infer<typeof ChatListQuerySchema>;
+
+/**
+ * GET /api/v1/chats/{chatId}/messages: the newest `limit` messages older than `before`, answered
+ * oldest → newest; `X-Next-Cursor` is the `before` of the previous (older) page.
+ */
+export const MessageListQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  before: MessageIdSchema.optional(),
+});
+export type MessageListQuery = z.infer<typeof MessageListQuerySchema>;
+
+export const ChatExportFormatSchema = z.enum(['md', 'json']);
+export type ChatExportFormat = z.infer<typeof ChatExportFormatSchema>;
+export const ChatExportQuerySchema = z.object({ format: ChatExportFormatSchema.default('md') });
+
+/** GET /api/v1/chats/{chatId}/export?format=json: the chat with every message (all branches). */
+export const ChatExportSchema = z.object({
+  version: z.literal(1),
+  exportedAt: IsoDate,
+  chat: ChatSchema,
+  messages: z.array(MessageSchema),
+});
+export type ChatExport = z.infer<typeof ChatExportSchema>;

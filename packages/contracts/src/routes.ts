@@ -1,0 +1,40 @@
+import { Locales } from './locales.ts';
+
+/** The web app's route table (spec §2). Shared so the server can answer 404 for anything else. */
+export const WebRoutes = [
+  { path: '/', layout: 'default' },
+  { path: '/users', layout: 'default' },
+  { path: '/domains', layout: 'default' },
+  { path: '/santitos', layout: 'default', premium: true },
+  { path: '/settings', layout: 'default' },
+  { path: '/departments', layout: 'default' },
+  { path: '/integration', layout: 'default', premium: true },
+  { path: '/chats', layout: 'chats' },
+  { path: '/chats/:chatId', layout: 'chats' },
+  { path: '/auth', layout: 'auth' },
+  { path: '/auth/login', layout: 'auth', loginRoute: true },
+  { path: '/auth/reset-password', layout: 'auth' },
+  { path: '/embedded/:virtualAccountId/chats', layout: 'embedded' },
+  { path: '/embedded/:virtualAccountId/chats/:chatId', layout: 'embedded' },
+] as const;
+
+const localePrefix = new RegExp(`^/(${Locales.map((l) => l.replace('-', '\\-')).join('|')})(?=/|$)`);
+
+/** Splits `/pt-BR/chats` into `{ locale: 'pt-BR', path: '/chats' }`. */
+export function splitLocale(pathname: string): { locale: (typeof Locales)[number] | null; path: string } {
+  const m = localePrefix.exec(pathname);
+  if (!m) return { locale: null, path: pathname };
+  const rest = pathname.slice(m[0].length);
+  return { locale: m[1] as (typeof Locales)[number], path: rest === '' ? '/' : rest };
+}
+
+const compiled = WebRoutes.map((r) => ({
+  route: r,
+  re: new RegExp(`^${r.path.replace(/:[A-Za-z]+/g, '[^/]+')}$`),
+}));
+
+/** The route a path (with or without locale prefix) belongs to, if any. */
+export function matchWebRoute(pathname: string): (typeof WebRoutes)[number] | undefined {
+  const { path } = splitLocale(pathname);
+  return compiled.find((c) => c.re.test(path))?.route;
+}

@@ -1,0 +1,238 @@
+import { z } from 'zod';
+import {
+  AttachmentIdSchema,
+  AttachmentLimits,
+  ChatIdSchema,
+  ChatParamsSchema,
+  ChatSchema,
+  MessageIdSchema,
+  MessageSchema,
+  MessageUsageSchema,
+} from './chats.ts';
+import { ErrorCodes } from './errors.ts';
+
+/**
+ * The agents websocket `GET /api/v1/agents/chat/` (DESIGN §5). Every frame is one JSON text
+ * message; the server validates each client frame with `ClientFrameSchema` and answers a bad one
+ * with an `error` frame (the socket stays open). Frames over `WsLimits.maxFrameBytes` close it (1009).
+ */
+export const WsLimits = {
+  /** Largest frame either side sends (1 MiB). */
+  maxFrameBytes: 1024 * 1024,
+  /** The `auth` frame must arrive within this many ms of the upgrade. */
+  authTimeoutMs: 5_000,
+  /** Longest user message. */
+  maxContentChars: 100_000,
+} as const;
+
+/** Close codes the server uses. */
+export const WsCloseCodes = {
+  /** No valid `auth` frame in time, bad or revoked token, deactivated account. */
+  unauthenticated: 4401,
+  /** The account lost access (deactivated user or domain, missing user record). */
+  forbidden: 4403,
+  /** A frame larger than `WsLimits.maxFrameBytes` (standard "message too big"). */
+  tooBig: 1009,
+  /** Server shutting down (standard "going away"); reconnect with backoff. */
+  goingAway: 1001,
+} as const;
+
+/**
+ * Error codes of `error` frames: the API's codes plus the agents' own. The web translates by code:
+ * `NO_PROVIDER` → "no AI provider is configured; an Admin can add one in Settings → AI providers".
+ */
+export const WsErrorCodes = [
+  ...ErrorCodes,
+  /** Nothing configured (no domain provider, no instance-wide one) or the chosen model is unknown. */
+  'NO_PROVIDER',
+  /** The provider refused or failed (bad key, rate limit, outage, blocked URL). */
+  'PROVIDER_ERROR',
+  /** The user already has the maximum number of answers generating. */
+  'TOO_MANY_GENERATIONS',
+  /** A frame that is not JSON or not a known frame. */
+  'BAD_FRAME',
+] as const;
+export const WsErrorCodeSchema = z.enum(WsErrorCodes);
+export type WsErrorCode = z.infer<typeof WsErrorCodeSchema>;
+
+const RequestId = z.string().min(1).max(100);
+const Content = z.string().max(WsLimits.maxContentChars);
+const Attachments = z.array(AttachmentIdSchema).max(AttachmentLimits.perMessage);
+
+// ——— client → server ———
+
+export const AuthFrameSchema = z.strictObject({
+  type: z.literal('auth'),
+  /** The id token (never in the URL). */
+  token: z.string().min(1).max(8192),
+});
+
+export const PingFrameSchema = z.strictObject({
+  type: z.literal('ping'),
+  id: z.string().max(100).optional(),
+});
+
+/**
+ * Sends a user message and starts the answer. `chatId: null` creates a chat first (answered with
+ * `chat.created`), so the home page's new-chat box needs no REST round trip. `parentId` is the
+ * message this one follows (default: the chat's latest message). `params` are saved on the chat.
+ */
+export const ChatSendFrameSchema = z.strictObject({
+  type: z.literal('chat.send'),
+  requestId: RequestId,
+  chatId: ChatIdSchema.nullable(),
+  content: Content,
+  agentId: z.string().min(1).max(100).nullish(),
+  attachments: Attachments.optional(),
+  parentId: MessageIdSchema.nullish(),
+  params: ChatParamsSchema.optional(),
+});
+
+/** Stops the chat's answer in progress: it is kept with status `stopped`. */
+export const ChatStopFrameSchema = z.strictObject({
+  type: z.literal('chat.stop'),
+  chatId: ChatIdSchema,
+  requestId: RequestId.optional(),
+});
+
+/** A new answer to the same question, as a sibling of `messageId` (an assistant message); the old one is kept. */
+export const ChatRegenerateFrameSchema = z.strictObject({
+  type: z.literal('chat.regenerate'),
+  chatId: ChatIdSchema,
+  messageId: MessageIdSchema,
+  requestId: RequestId.optional(),
+});
+
+/**
+ * Edit-and-resend: a new user message as a sibling of `messageId` (a user message) with the new
+ * content, then its answer; the old branch is kept.
+ */
+export const ChatEditFrameSchema = z.strictObject({
+  type: z.literal('chat.edit'),
+  requestId: RequestId,
+  chatId: ChatIdSchema,
+  messageId: MessageIdSchema,
+  content: Content,
+  attachments: Attachments.optional(),
+});
+
+/**
+ * Resumes a chat after a reconnect: each answer still generating comes back as a
+ * `message.snapshot` (its text so far), then its deltas continue; `chat.subscribed` ends the reply.
+ */
+export const ChatSubscribeFrameSchema = z.strictObject({
+  type: z.literal('chat.subscribe'),
+  chatId: ChatIdSchema,
+  requestId: RequestId.optional(),
+});
+
+export const ClientFrameSchema = z.discriminatedUnion('type', [
+  AuthFrameSchema,
+  PingFrameSchema,
+  ChatSendFrameSchema,
+  ChatStopFrameSchema,
+  ChatRegenerateFrameSchema,
+  ChatEditFrameSchema,
+  ChatSubscribeFrameSchema,
+]);
+export type ClientFrame = z.infer<typeof ClientFrameSchema>;
+export type AuthFrame = z.infer<typeof AuthFrameSchema>;
+export type ChatSendFrame = z.infer<typeof ChatSendFrameSchema>;
+export type ChatStopFrame = z.infer<typeof ChatStopFrameSchema>;
+export type ChatRegenerateFrame = z.infer<typeof ChatRegenerateFrameSchema>;
+export type ChatEditFrame = z.infer<typeof ChatEditFrameSchema>;
+export type ChatSubscribeFrame = z.infer<typeof ChatSubscribeFrameSchema>;
+
+// ——— server → client ———
+
+/** Authenticated; the socket accepts chat frames from now on. */
+export const ReadyFrameSchema = z.object({
+  type: z.literal('ready'),
+  userId: z.string(),
+  limits: z.object({
+    maxFrameBytes: z.number().int(),
+    maxConcurrent: z.number().int(),
+    sendsPerMinute: z.number().int(),
+  }),
+});
+
+export const PongFrameSchema = z.object({ type: z.literal('pong'), id: z.string().optional() });
+
+/** A chat made by `chat.send` with `chatId: null`. */
+export const ChatCreatedFrameSchema = z.object({
+  type: z.literal('chat.created'),
+  requestId: z.string().optional(),
+  chat: ChatSchema,
+});
+
+/** The chat changed (e.g. its automatic title). */
+export const ChatUpdatedFrameSchema = z.object({ type: z.literal('chat.updated'), chat: ChatSchema });
+
+/** A message was stored: the user's (committed before this frame) or the answer starting (`streaming`). */
+export const MessageCreatedFrameSchema = z.object({
+  type: z.literal('message.created'),
+  requestId: z.string().optional(),
+  chatId: z.string(),
+  message: MessageSchema,
+});
+
+export const MessageDeltaFrameSchema = z.object({
+  type: z.literal('message.delta'),
+  chatId: z.string(),
+  messageId: z.string(),
+  delta: z.string(),
+});
+
+/** An answer in progress as stored so far, for a client that (re)subscribed; deltas follow. */
+export const MessageSnapshotFrameSchema = z.object({
+  type: z.literal('message.snapshot'),
+  chatId: z.string(),
+  message: MessageSchema,
+});
+
+/** The answer ended: `complete`, `stopped` (chat.stop) or `error` (partial text kept). */
+export const MessageDoneFrameSchema = z.object({
+  type: z.literal('message.done'),
+  chatId: z.string(),
+  messageId: z.string(),
+  status: z.enum(['complete', 'stopped', 'error']),
+  finishReason: z.string(),
+  usage: MessageUsageSchema.nullable(),
+  error: z.object({ code: WsErrorCodeSchema, message: z.string() }).optional(),
+});
+
+export const ChatSubscribedFrameSchema = z.object({
+  type: z.literal('chat.subscribed'),
+  requestId: z.string().optional(),
+  chatId: z.string(),
+  /** Answers of this chat still generating (each was sent as a `message.snapshot` just before). */
+  streaming: z.array(z.string()),
+});
+
+export const ErrorFrameSchema = z.object({
+  type: z.literal('error'),
+  requestId: z.string().optional(),
+  chatId: z.string().optional(),
+  code: WsErrorCodeSchema,
+  message: z.string(),
+});
+
+export const ServerFrameSchema = z.discriminatedUnion('type', [
+  ReadyFrameSchema,
+  PongFrameSchema,
+  ChatCreatedFrameSchema,
+  ChatUpdatedFrameSchema,
+  MessageCreatedFrameSchema,
+  MessageDeltaFrameSchema,
+  MessageSnapshotFrameSchema,
+  MessageDoneFrameSchema,
+  ChatSubscribedFrameSchema,
+  ErrorFrameSchema,
+]);
+export type ServerFrame = z.infer<typeof ServerFrameSchema>;
+export type ReadyFrame = z.infer<typeof ReadyFrameSchema>;
+export type MessageCreatedFrame = z.infer<typeof MessageCreatedFrameSchema>;
+export type MessageDeltaFrame = z.infer<typeof MessageDeltaFrameSchema>;
+export type MessageSnapshotFrame = z.infer<typeof MessageSnapshotFrameSchema>;
+export type MessageDoneFrame = z.infer<typeof MessageDoneFrameSchema>;
+export type ErrorFrame = z.infer<typeof ErrorFrameSchema>;

@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+// `npm test`: lint, typecheck, unit + integration (vitest), build, e2e (Playwright in Debian Chromium).
+// Ends with one line `N passed, N failed` counting every test and every check.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const out = path.join(root, 'test-results');
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+
+let passed = 0;
+let failed = 0;
+const failures = [];
+
+function run(label, cmd, args, env = {}) {
+  console.log(`\n▶ ${label}: ${cmd} ${args.join(' ')}`);
+  const started = Date.now();
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  console.log(`  ${label} finished in ${((Date.now() - started) / 1000).toFixed(1)} s (exit ${r.status})`);
+  return r.status === 0;
+}
+
+function check(label, cmd, args) {
+  if (run(label, cmd, args)) passed++;
+  else {
+    failed++;
+    failures.push(label);
+  }
+}
+
+const only = process.argv[2];
+
+if (!only || only === 'static') {
+  check('lint', 'npx', ['biome', 'check', '.']);
+  check('typecheck', 'npm', ['run', 'typecheck']);
+}
+
+if (!only || only === 'unit') {
+  const report = path.join(out, 'vitest.json');
+  const ok = run('unit + integration', 'npx', [
+    'vitest',
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${report}`,
+  ]);
+  if (existsSync(report)) {
+    const r = JSON.parse(readFileSync(report, 'utf8'));
+    passed += r.numPassedTests;
+    failed += r.numFailedTests + (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+    if (!ok && r.numFailedTests === 0) {
+      failed++;
+      failures.push('vitest (suite error)');
+    }
+    if (r.numFailedTests > 0) failures.push(`vitest: ${r.numFailedTests} failed`);
+  } else {
+    failed++;
+    failures.push('vitest produced no report');
+  }
+}
+
+if (!only || only === 'e2e') {
+  if (run('build web', 'npm', ['run', 'build'])) {
+    const report = path.join(out, 'playwright.json');
+    const ok = run('e2e', 'npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: report });
+    if (existsSync(report)) {
+      const s = JSON.parse(readFileSync(report, 'utf8')).stats;
+      passed += s.expected;
+      // A skipped or flaky e2e test counts as failed: a test that cannot fail is a defect.
+      failed += s.unexpected + s.skipped + s.flaky;
+      if (s.unexpected + s.skipped + s.flaky > 0)
+        failures.push(`e2e: ${s.unexpected} failed, ${s.flaky} flaky, ${s.skipped} skipped`);
+      if (!ok && s.unexpected === 0) {
+        failed++;
+        failures.push('playwright (run error)');
+      }
+    } else {
+      failed++;
+      failures.push('playwright produced no report');
+    }
+  } else {
+    failed++;
+    failures.push('build web');
+  }
+}
+
+if (failures.length) console.log(`\nFailures: ${failures.join('; ')}`);
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
