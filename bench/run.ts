@@ -4,6 +4,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
+import { measureChatsPage } from './chats-page.ts';
+import { benchStreaming } from './stream.ts';
 import { benchUsersList } from './users-list.ts';
 import { measureLoginPage } from './web.ts';
 
@@ -80,6 +82,8 @@ async function main(): Promise<void> {
 
     const web = await measureLoginPage();
     const usersList = await benchUsersList();
+    const chatsPage = await measureChatsPage();
+    const streaming = await benchStreaming();
 
     const results = {
       takenAt: new Date().toISOString(),
@@ -102,6 +106,8 @@ async function main(): Promise<void> {
       },
       loginPage: { ...web, budget: { maxGzipJsKB: 150, ok: web.gzipJsKB <= 150 } },
       usersList,
+      chatsPage,
+      streaming,
     };
     mkdirSync(path.join(root, 'bench/results'), { recursive: true });
     const file = path.join(root, 'bench/results', `bench-${results.takenAt.replace(/[:.]/g, '-')}.json`);
@@ -123,8 +129,24 @@ async function main(): Promise<void> {
     console.log(
       `Users list, domain of 10,000: first page p50 ${usersList.firstPage.p50} ms p99 ${usersList.firstPage.p99} ms; deep page p50 ${usersList.deepPage.p50} ms p99 ${usersList.deepPage.p99} ms; ratio ${usersList.ratio.toFixed(2)} (budget ≤ 2) ${usersList.budget.ok ? 'OK' : 'OVER BUDGET'}`,
     );
+    console.log(
+      `/chats: ${chatsPage.gzipJsKB.toFixed(1)} KB gzipped JS in ${chatsPage.jsFiles} files before the first message (budget ≤ 250 KB) ${chatsPage.budget.ok ? 'OK' : 'OVER BUDGET'}; ${chatsPage.laterGzipJsKB.toFixed(1)} KB more loaded later`,
+    );
+    const { ttft, perToken, concurrent } = streaming;
+    console.log(
+      `Streaming, time to first token: fixture direct p50 ${ttft.directP50Ms} ms, through the server p50 ${ttft.serverP50Ms} ms; added ${ttft.addedP50Ms} ms (budget ≤ 10 ms) ${streaming.ok.addedTtftP50 ? 'OK' : 'OVER BUDGET'}; per token added p50 ${perToken.addedP50Ms} ms`,
+    );
+    console.log(
+      `Streaming, ${concurrent.streams} concurrent sockets: ${concurrent.completed} completed, ${concurrent.failed} failed; added inter-token p50 ${concurrent.addedInterTokenMs.p50} ms p99 ${concurrent.addedInterTokenMs.p99} ms (budget ≤ 50 ms) ${streaming.ok.p99AddedInterToken ? 'OK' : 'OVER BUDGET'}; server CPU ${concurrent.serverCpuPercentOfOneCore} % of one core, ${concurrent.memoryPerConnectionKiB} KiB per connection`,
+    );
     console.log(`Results: ${path.relative(root, file)}`);
-    const budgets = [results.authenticatedUserRead.budget, results.loginPage.budget, usersList.budget];
+    const budgets = [
+      results.authenticatedUserRead.budget,
+      results.loginPage.budget,
+      usersList.budget,
+      chatsPage.budget,
+      { ok: Object.values(streaming.ok).every(Boolean) },
+    ];
     if (budgets.some((b) => !b.ok)) process.exitCode = 1;
   } finally {
     child.kill('SIGTERM');

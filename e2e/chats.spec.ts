@@ -274,8 +274,11 @@ test('the chat parameters (model, instructions) are kept per chat', async ({ pag
   await expect(page.getByTestId('params-panel').getByRole('combobox', { name: 'Modelo' })).toHaveValue(
     'fixture-large',
   );
-  // A new answer in this chat uses them.
-  await page.getByTestId('toggle-params').click();
+  // A new answer in this chat uses them. On a phone the panel is a drawer over the page: its own
+  // close button is the way out.
+  if (isMobile(info)) await page.getByTestId('params-panel').getByRole('button', { name: 'Fechar' }).click();
+  else await page.getByTestId('toggle-params').click();
+  await expect(page.getByTestId('params-panel')).toBeHidden();
   await chats.send('Mais uma');
   await expect(chats.assistant).toHaveCount(2);
   await chats.waitAnswerDone();

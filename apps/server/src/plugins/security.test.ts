@@ -42,9 +42,27 @@ describe('security headers', () => {
     const app = Fastify();
     const config = loadConfig({ RATE_LIMITS: 'on' });
     await registerSecurity(app, { config, keyPrefix: 't:' } as AppContext);
-    app.get('/x', async () => ({ ok: true }));
-    const res = await app.inject('/x');
+    app.get('/api/v1/x', async () => ({ ok: true }));
+    const res = await app.inject('/api/v1/x');
     expect(res.headers['x-ratelimit-limit']).toBe('1200');
+    await app.close();
+  });
+
+  it("never limits the web app's own files: one page load fetches dozens of them", async () => {
+    const app = Fastify();
+    const config = loadConfig({ RATE_LIMITS: 'on' });
+    await registerSecurity(app, { config, keyPrefix: 't:' } as AppContext);
+    app.get('/assets/*', async () => 'js');
+    app.get('/identity/jwks.json', async () => ({ keys: [] }));
+    app.post('/api/v1/x', async () => ({ ok: true }));
+    const asset = await app.inject('/assets/index-abc.js');
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['x-ratelimit-limit']).toBeUndefined();
+    // Identity and API calls stay limited, reads and writes alike.
+    expect((await app.inject('/identity/jwks.json')).headers['x-ratelimit-limit']).toBe('1200');
+    expect((await app.inject({ method: 'POST', url: '/api/v1/x' })).headers['x-ratelimit-limit']).toBe(
+      '1200',
+    );
     await app.close();
   });
 });

@@ -19,6 +19,17 @@ function limitKey(request: FastifyRequest): string {
   return `ip:${request.ip}`;
 }
 
+const DYNAMIC_PREFIXES = ['/api/', '/identity', '/securetoken.googleapis.com/'];
+
+/**
+ * The web app's own files and pages (precomputed, cheap) are not rate limited: one page load
+ * fetches dozens of them, and a whole organisation behind one NAT address shares the IP bucket.
+ */
+export function isWebRead(request: { method: string; url: string }): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  return !DYNAMIC_PREFIXES.some((p) => request.url.startsWith(p));
+}
+
 /**
  * The security headers of every response, as helmet's defaults with our CSP. Computed once:
  * helmet rebuilds the CSP string on every request, a measurable share of an API call. Routes
@@ -71,7 +82,7 @@ export async function registerSecurity(app: FastifyInstance, ctx: AppContext): P
       keyGenerator: limitKey,
       nameSpace: `${ctx.keyPrefix}rl:`,
       ...(ctx.redis ? { redis: ctx.redis } : {}),
-      allowList: (req) => req.url === '/healthz' || req.url === '/readyz',
+      allowList: (req) => req.url === '/healthz' || req.url === '/readyz' || isWebRead(req),
     });
   }
 }

@@ -6,6 +6,7 @@ import {
   IconFileCertificate,
   IconHistory,
   IconKey,
+  IconSparkles,
   IconUserCircle,
 } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
@@ -13,6 +14,7 @@ import { useSearchParams } from 'react-router';
 import { useTranslation } from '../../lib/i18n/index.ts';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { useAccountSession } from '../auth/hooks/useAccountSession.ts';
+import { ProvidersSettings } from '../providers/components/ProvidersSettings.tsx';
 import { AuditTab } from './components/AuditTab.tsx';
 import { DomainTab } from './components/DomainTab.tsx';
 import { PasswordTab } from './components/PasswordTab.tsx';
@@ -20,7 +22,15 @@ import { ProfileTab } from './components/ProfileTab.tsx';
 import { SessionsTab } from './components/SessionsTab.tsx';
 import { TermsTab } from './components/TermsTab.tsx';
 
-export const SETTINGS_TABS = ['profile', 'password', 'sessions', 'terms', 'audit', 'domain'] as const;
+export const SETTINGS_TABS = [
+  'profile',
+  'password',
+  'sessions',
+  'terms',
+  'audit',
+  'domain',
+  'providers',
+] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
 
 const ICONS: Record<SettingsTab, ComponentType<{ size?: number; stroke?: number }>> = {
@@ -30,15 +40,16 @@ const ICONS: Record<SettingsTab, ComponentType<{ size?: number; stroke?: number 
   terms: IconFileCertificate,
   audit: IconHistory,
   domain: IconBuilding,
+  providers: IconSparkles,
 };
 
-/** The tabs a role sees: everyone their own settings; Admins also the audit log and domain settings. */
+/** The tabs a role sees: everyone their own settings; Admins also the audit log, domain settings and AI providers. */
 export function settingsTabs(user: Pick<User, 'role'>): SettingsTab[] {
   const admin = hasRole(user.role, 'Admin');
-  return SETTINGS_TABS.filter((tab) => admin || (tab !== 'audit' && tab !== 'domain'));
+  return SETTINGS_TABS.filter((tab) => admin || (tab !== 'audit' && tab !== 'domain' && tab !== 'providers'));
 }
 
-/** `/settings`: profile, password, sessions, terms; for Admins the audit log and domain settings. */
+/** `/settings`: profile, password, sessions, terms; for Admins the audit log, domain settings and AI providers. */
 export default function SettingsPage() {
   const { apiUser } = useAccountSession();
   return apiUser ? <Settings user={apiUser} /> : null;
@@ -110,6 +121,11 @@ function Settings({ user }: { user: User }) {
         {tabs.includes('domain') ? (
           <Tabs.Panel value="domain">
             <DomainTab caller={user} />
+          </Tabs.Panel>
+        ) : null}
+        {tabs.includes('providers') ? (
+          <Tabs.Panel value="providers">
+            <ProvidersSettings />
           </Tabs.Panel>
         ) : null}
       </Tabs>
