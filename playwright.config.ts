@@ -22,7 +22,8 @@ export default defineConfig({
   outputDir: 'test-results/e2e',
   reporter: [['list'], ['json']],
   use: {
-    baseURL: process.env.E2E_BASE_URL ?? 'http://localhost:3210',
+    // E2E_PORT lets two runs share a machine.
+    baseURL: `http://localhost:${process.env.E2E_PORT ?? 3210}`,
     locale: 'pt-BR',
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',

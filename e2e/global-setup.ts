@@ -59,7 +59,11 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     OPENAI_BASE_URL: llm.baseUrl,
     OPENAI_API_KEY: 'test',
     DEFAULT_MODEL: FIXTURE_MODEL,
+    // The fixture is on loopback, which the SSRF rule refuses to domain Admins' providers.
+    PROVIDER_URL_ALLOWLIST: new URL(llm.baseUrl).host,
   };
+  // Read by the specs (workers inherit the runner's environment).
+  process.env.E2E_LLM_URL = llm.baseUrl;
 
   for (const p of [...Object.values(people), ...Object.values(chatPeople)]) {
     const r = spawnSync(

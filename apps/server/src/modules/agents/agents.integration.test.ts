@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { type Chat, ChatSchema, type Message, WsLimits } from '@assistente/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Built, buildApp } from '../../app.ts';
 import { chats, messages, agents as santitos, users } from '../../db/schema/index.ts';
 import { invalidateCallers } from '../../plugins/auth.ts';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
@@ -719,6 +720,62 @@ describe('revocation is immediate', () => {
     await bystander.next('pong');
   });
 });
+
+// Two replicas behind a load balancer: one user's tabs land on different processes, joined by
+// Redis (CI sets REDIS_URL for every test project). Without Redis one process is the whole app.
+if (process.env.REDIS_URL)
+  describe('across replicas (Redis)', () => {
+    let replica: Built;
+    let replicaUrl: string;
+    beforeAll(async () => {
+      const shared = { db: t.ctx.db, kind: t.ctx.dbKind, close: async () => {} };
+      replica = await buildApp({ config: t.ctx.config, database: shared, bootstrap: false, logger: false });
+      await replica.app.listen({ port: 0, host: '127.0.0.1' });
+      replicaUrl = `ws://127.0.0.1:${(replica.app.server.address() as AddressInfo).port}/api/v1/agents/chat/`;
+    });
+    afterAll(async () => {
+      await replica?.app.close();
+    });
+    const connectToReplica = async (who: TestUser) => {
+      const s = await TestSocket.open(replicaUrl, { origin: ORIGIN, token: who.idToken });
+      open.push(s);
+      return s;
+    };
+
+    it('a tab on another replica sees the stream live, and can stop the next one', async () => {
+      const here = await connect(alice);
+      const there = await connectToReplica(alice);
+      const r = await exchange(here, { content: 'Across replicas' });
+      await there.next('message.done', (f) => f.messageId === r.assistant.messageId);
+      expect(there.textOf(r.assistant.messageId)).toBe(ANSWER);
+
+      fx.setScript({ text: ANSWER, delayMs: 50 });
+      here.send({ type: 'chat.send', requestId: 'across-stop', chatId: r.chatId, content: 'Again' });
+      const started = await there.next(
+        'message.created',
+        (f) => f.requestId === 'across-stop' && f.message.role === 'assistant',
+      );
+      there.send({ type: 'chat.stop', chatId: r.chatId });
+      const row = await waitForStored(started.message.messageId);
+      expect(row?.status).toBe('stopped');
+    });
+
+    it('deactivating a user on one replica closes their socket on the other at once', async () => {
+      const victim = await makeUser(t.ctx, { domain: dom });
+      const there = await connectToReplica(victim);
+      const url = `/api/v1/user/${encodeURIComponent(victim.user.id)}`;
+      const current = (await t.app.inject({ method: 'GET', url, headers: admin.headers })).json();
+      const res = await t.app.inject({
+        method: 'PUT',
+        url,
+        headers: admin.headers,
+        payload: { ...current, active: false },
+      });
+      expect(res.statusCode).toBe(200);
+      // The identity account is disabled with the user, so the token itself no longer authenticates.
+      expect((await there.closed).code).toBe(4401);
+    });
+  });
 
 describe('no provider', () => {
   it('answers NO_PROVIDER with a message for an Admin, and stores nothing', async () => {
