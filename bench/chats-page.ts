@@ -63,28 +63,66 @@ async function makeChat(page: Page, base: string): Promise<string> {
 type Script = { url: string; gzipKB: number };
 const sum = (files: Script[]) => files.reduce((n, f) => n + f.gzipKB, 0);
 
+/**
+ * Records, in the page's own clock, the first animation frame in which `selector` matches a
+ * rendered element. Playwright's `waitFor` polls with a backoff (up to 500 ms between checks), so
+ * the moment it returns can be well after the element was painted; comparing that moment with
+ * when responses reached Node would count scripts fetched after the paint as "before".
+ */
+function shownAtScript(selector: string): string {
+  return `(() => {
+    const selector = ${JSON.stringify(selector)};
+    const shown = (window.__benchShownAt ??= {});
+    performance.setResourceTimingBufferSize(1000);
+    const check = () => {
+      if (shown[selector] !== undefined) return;
+      const el = document.querySelector(selector);
+      if (el && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden') {
+        shown[selector] = performance.now();
+        return;
+      }
+      requestAnimationFrame(check);
+    };
+    requestAnimationFrame(check);
+  })();`;
+}
+
 /** Loads `url` (cache disabled) and splits the scripts received before and after `selector` showed. */
 async function loadScripts(
   page: Page,
   url: string,
   selector: string,
 ): Promise<{ early: Script[]; later: Script[]; loadMs: number }> {
-  const scripts: Array<{ url: string; body: Promise<Buffer>; early: boolean }> = [];
-  let shown = false;
+  const scripts: Array<{ url: string; body: Promise<Buffer> }> = [];
   const onResponse = (res: Response) => {
     if (res.request().resourceType() !== 'script') return;
-    scripts.push({ url: new URL(res.url()).pathname, body: res.body(), early: !shown });
+    const body = res.body();
+    // Awaited below; until then a failure must not crash the process and orphan the server.
+    body.catch(() => undefined);
+    scripts.push({ url: new URL(res.url()).pathname, body });
   };
+  await page.addInitScript({ content: shownAtScript(selector) });
   page.on('response', onResponse);
   const t0 = Date.now();
   await page.goto(url);
   await page.locator(selector).first().waitFor({ state: 'visible' });
-  shown = true;
   const loadMs = Date.now() - t0;
   await page.waitForLoadState('networkidle');
   page.off('response', onResponse);
+  // When each script finished arriving and when the element was first painted, both in the page's clock.
+  const clock = (await page.evaluate(`({
+    shownAt: window.__benchShownAt?.[${JSON.stringify(selector)}],
+    received: performance.getEntriesByType('resource').map((e) => [new URL(e.name).pathname, e.responseEnd]),
+  })`)) as { shownAt: number | undefined; received: Array<[string, number]> };
+  if (clock.shownAt === undefined) throw new Error(`${selector} was never seen painted on ${url}`);
+  const shownAt = clock.shownAt;
+  const received = new Map(clock.received);
   const measured = await Promise.all(
-    scripts.map(async (s) => ({ url: s.url, early: s.early, gzipKB: gzipSync(await s.body).length / 1024 })),
+    scripts.map(async (s) => ({
+      url: s.url,
+      early: (received.get(s.url) ?? 0) <= shownAt,
+      gzipKB: gzipSync(await s.body).length / 1024,
+    })),
   );
   const strip = ({ url: u, gzipKB }: Script) => ({ url: u, gzipKB });
   return {

@@ -71,12 +71,22 @@ async function startChild(
   env: Record<string, string>,
   ipc = false,
 ): Promise<{ child: ChildProcess; info: Record<string, unknown> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, file)], {
+  // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the server process there, to see where time goes.
+  const prof =
+    ipc && process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...prof, '--import', 'tsx', path.join(root, file)], {
     env: { ...process.env, ...env },
     stdio: ipc ? ['ignore', 'pipe', 'inherit', 'ipc'] : ['ignore', 'pipe', 'inherit'],
   });
+  // The child's first line that is not one of its log lines (which go to stdout too).
   const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout as NodeJS.ReadableStream }).once('line', resolve);
+    const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+    lines.on('line', (l) => {
+      if (!l.startsWith('{"level":')) {
+        lines.removeAllListeners('line');
+        resolve(l);
+      }
+    });
     child.once('exit', (code) => reject(new Error(`${file} exited with ${code}`)));
   });
   return { child, info: JSON.parse(line) as Record<string, unknown> };

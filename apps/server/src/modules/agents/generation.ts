@@ -33,6 +33,15 @@ export interface GenerationInput {
   chatId: string;
   /** The user message being answered: the leaf of the model's context. */
   parentId: string;
+  /**
+   * That message when it is not stored yet: the model is called with it (after `branch`) while
+   * `commit` stores it together with the answer's row, whose frames all wait for the commit.
+   */
+  pending?: {
+    message: Message;
+    branch: Message[];
+    commit: (model: string | null) => Promise<Message>;
+  };
   requestId?: string;
   resolved: ResolvedModel;
   system?: string;
@@ -190,12 +199,17 @@ export class GenerationRegistry {
     const abort = new AbortController();
     let opened: Promise<ReadableStream<LanguageModelV3StreamPart>> | undefined;
     let message: Message;
+    const committing = input.pending?.commit(input.resolved.modelId);
+    // Awaited below; marked handled now in case the context fails first.
+    committing?.catch(() => {});
     try {
       const context = await this.contextFor(input);
       opened = this.open(input, context, abort.signal);
       // Settled here so a failure waits, unhandled, for run() to report it as the answer's error.
       opened.catch(() => {});
-      message = await this.chats.createAssistantMessage(input.chatId, input.parentId, input.resolved.modelId);
+      message =
+        (await committing) ??
+        (await this.chats.createAssistantMessage(input.chatId, input.parentId, input.resolved.modelId));
     } catch (err) {
       abort.abort();
       input.release();
@@ -244,7 +258,9 @@ export class GenerationRegistry {
   }
 
   private async contextFor(input: GenerationInput) {
-    const branch = await this.chats.listMessagesForContext(input.chatId, input.parentId);
+    const branch = input.pending
+      ? [...input.pending.branch, input.pending.message]
+      : await this.chats.listMessagesForContext(input.chatId, input.parentId);
     const ids = [...new Set(branch.flatMap((m) => (m.attachments ?? []).map((a) => a.attachmentId)))];
     const files = new Map<string, AttachmentForModel>();
     if (ids.length > 0) {

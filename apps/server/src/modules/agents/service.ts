@@ -15,7 +15,13 @@ import type { Caller } from '../../plugins/auth.ts';
 import { type ChatsService, chatsService } from '../chats/index.ts';
 import { type ProvidersService, providersService, type ResolvedModel } from '../providers/index.ts';
 import { type SantitoRow, type SantitosService, santitosService } from '../santitos/index.ts';
-import { type Generation, GenerationRegistry, HEARTBEAT_MS, INTERRUPTED_MESSAGE } from './generation.ts';
+import {
+  type Generation,
+  type GenerationInput,
+  GenerationRegistry,
+  HEARTBEAT_MS,
+  INTERRUPTED_MESSAGE,
+} from './generation.ts';
 import { AgentsHub } from './hub.ts';
 import { type AgentLimits, createAgentLimits } from './limits.ts';
 import { systemPrompt } from './prompt.ts';
@@ -169,6 +175,36 @@ export function createAgentsService(ctx: AppContext) {
     }
   }
 
+  /**
+   * Checks the user's message; the answer stores it (with the answer's own row, one transaction)
+   * while the model is called, and it is announced with `message.created` once stored.
+   */
+  async function commitQuestion(
+    caller: Caller,
+    chat: Chat,
+    requestId: string | undefined,
+    input: { content: string; parentId?: string | null; attachmentIds?: string[] },
+  ): Promise<NonNullable<GenerationInput['pending']>> {
+    const prepared = await chats.prepareUserMessage(caller, chat.chatId, input, {
+      chatChecked: true,
+      withBranch: true,
+    });
+    return {
+      message: prepared.message,
+      branch: prepared.branch ?? [],
+      commit: async (model) => {
+        const { question, answer } = await chats.commitExchange(caller, prepared, model);
+        hub.publish(caller.user.id, {
+          type: 'message.created',
+          ...(requestId ? { requestId } : {}),
+          chatId: chat.chatId,
+          message: question,
+        });
+        return answer;
+      },
+    };
+  }
+
   /** Starts the answer; hands the slot to the generation (freed here only if that fails). */
   async function answer(
     caller: Caller,
@@ -181,12 +217,14 @@ export function createAgentsService(ctx: AppContext) {
     requestId: string | undefined,
     /** When the frame arrived: a stop asked since then ends this answer. */
     since: number,
+    pending?: GenerationInput['pending'],
   ): Promise<Generation> {
     const system = systemPrompt(santito?.instructions, params);
     const gen = await registry.start({
       caller,
       chatId: chat.chatId,
       parentId,
+      ...(pending ? { pending } : {}),
       ...(requestId ? { requestId } : {}),
       resolved,
       ...(system ? { system } : {}),
@@ -227,28 +265,23 @@ export function createAgentsService(ctx: AppContext) {
           chat = await chats.updateChat(caller, chat.chatId, { params: frame.params });
           hub.publish(caller.user.id, { type: 'chat.updated', chat });
         }
-        const userMessage = await chats.appendUserMessage(caller, chat.chatId, {
+        const pending = await commitQuestion(caller, chat, frame.requestId, {
           content: frame.content,
           ...(frame.parentId !== undefined ? { parentId: frame.parentId } : {}),
           ...(frame.attachments ? { attachmentIds: frame.attachments } : {}),
-        });
-        hub.publish(caller.user.id, {
-          type: 'message.created',
-          requestId: frame.requestId,
-          chatId: chat.chatId,
-          message: userMessage,
         });
         handedOver = true;
         const gen = await answer(
           caller,
           chat,
-          userMessage.messageId,
+          pending.message.messageId,
           params,
           santito,
           resolved,
           release,
           frame.requestId,
           since,
+          pending,
         );
         // Titled once the answer is stored: kept off the path to the first token.
         const untitled = chat;
@@ -296,28 +329,23 @@ export function createAgentsService(ctx: AppContext) {
         const santito = await santitoOf(caller, chat.agentId);
         const params = chat.params ?? {};
         const resolved = await modelFor(caller, params, santito);
-        const userMessage = await chats.appendUserMessage(caller, chat.chatId, {
+        const pending = await commitQuestion(caller, chat, frame.requestId, {
           content: frame.content,
           parentId: target.parentId,
           attachmentIds: frame.attachments ?? (target.attachments ?? []).map((a) => a.attachmentId),
-        });
-        hub.publish(caller.user.id, {
-          type: 'message.created',
-          requestId: frame.requestId,
-          chatId: chat.chatId,
-          message: userMessage,
         });
         handedOver = true;
         await answer(
           caller,
           chat,
-          userMessage.messageId,
+          pending.message.messageId,
           params,
           santito,
           resolved,
           release,
           frame.requestId,
           since,
+          pending,
         );
       } finally {
         if (!handedOver) release();

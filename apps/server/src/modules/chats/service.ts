@@ -29,7 +29,13 @@ import {
 import { type AttachmentRow, type MessageRow, toAttachment, toChat, toMessage } from './dto.ts';
 import { attachmentNotFound, chatNotFound, invalidField, messageNotFound } from './errors.ts';
 import { exportFileName, toJsonExport, toMarkdownExport } from './export.ts';
-import { chatsStore, decodeChatCursor, encodeChatCursor, hasSearchableWords } from './store.ts';
+import {
+  chatsStore,
+  decodeChatCursor,
+  encodeChatCursor,
+  hasSearchableWords,
+  type NewMessage,
+} from './store.ts';
 
 /** How long after a delete the chat can still be restored (the sidebar's undo); then it is purged. */
 export const CHAT_RESTORE_WINDOW_MS = 30_000;
@@ -65,6 +71,16 @@ export function titleFrom(text: string): string {
 }
 
 /** An attachment's bytes for a model call. */
+/** A user message checked and ready to store (see `prepareUserMessage`). */
+export interface PreparedUserMessage {
+  row: MessageRow;
+  /** As it will be once stored. */
+  message: Message;
+  files: ReadonlyMap<string, AttachmentRow>;
+  /** With `withBranch`: the messages it follows, root → parent. */
+  branch?: Message[];
+}
+
 export interface AttachmentForModel {
   attachmentId: string;
   name: string;
@@ -160,7 +176,21 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
       chatId: string,
       input: { content: string; parentId?: string | null; attachmentIds?: string[] },
     ): Promise<Message> {
-      await ownChat(caller, chatId);
+      return this.commitUserMessage(caller, await this.prepareUserMessage(caller, chatId, input));
+    },
+
+    /**
+     * `appendUserMessage` in two steps, so the agents can call the model while the message is
+     * being committed: checks the input, finds the parent and attachments, and answers the message
+     * as it will be stored. `chatChecked`: the caller has just loaded the chat as theirs.
+     */
+    async prepareUserMessage(
+      caller: Caller,
+      chatId: string,
+      input: { content: string; parentId?: string | null; attachmentIds?: string[] },
+      opts: { chatChecked?: boolean; withBranch?: boolean } = {},
+    ): Promise<PreparedUserMessage> {
+      if (!opts.chatChecked) await ownChat(caller, chatId);
       const attachmentIds = [...new Set(input.attachmentIds ?? [])];
       if (input.content.length > MAX_MESSAGE_CHARS) {
         throw invalidField('content', `A message can have at most ${MAX_MESSAGE_CHARS} characters`);
@@ -172,7 +202,16 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
         throw invalidField('attachments', `At most ${AttachmentLimits.perMessage} files per message`);
       }
       let parentId: string | null;
-      if (input.parentId === undefined) {
+      let branch: MessageRow[] | undefined;
+      if (opts.withBranch && opts.chatChecked && input.parentId !== null) {
+        // The model's context comes with the parent, in the same round trip.
+        if (input.parentId !== undefined && !isId(input.parentId))
+          throw invalidField('parentId', 'No such message in this chat');
+        branch = await store.streamBranchTo(chatId, input.parentId ?? null);
+        if (input.parentId !== undefined && branch.length === 0)
+          throw invalidField('parentId', 'No such message in this chat');
+        parentId = branch.at(-1)?.id ?? null;
+      } else if (input.parentId === undefined) {
         parentId = (await store.latestMessage(caller, chatId))?.id ?? null;
       } else if (input.parentId === null) {
         parentId = null;
@@ -191,18 +230,60 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
       if (files.length !== attachmentIds.length) {
         throw invalidField('attachments', 'Unknown attachment for this chat');
       }
-      const row = await store.insertUserMessage(caller, {
+      const createdAt = tick();
+      // The row exactly as the insert will store it (every column the insert leaves to its default).
+      const row: MessageRow = {
         id: randomUUID(),
         chatId,
         parentId,
         role: 'user',
         content: input.content,
         status: 'complete',
+        model: null,
+        usage: null,
+        error: null,
         attachmentIds,
-        createdAt: tick(),
-      });
+        createdAt,
+        updatedAt: createdAt,
+      };
+      const byId = new Map(files.map((f) => [f.id, f]));
+      return {
+        row,
+        message: toMessage(row, byId),
+        files: byId,
+        ...(opts.withBranch ? { branch: branch ? await messagesWithFilesById(chatId, branch) : [] } : {}),
+      };
+    },
+
+    /** Stores a prepared message, committed before it returns; 404 if the chat is gone meanwhile. */
+    async commitUserMessage(caller: Caller, prepared: PreparedUserMessage): Promise<Message> {
+      const [row] = (await store.insertUserMessage(caller, prepared.row)) ?? [];
       if (!row) throw chatNotFound();
-      return toMessage(row, new Map(files.map((f) => [f.id, f])));
+      return toMessage(row, prepared.files);
+    },
+
+    /**
+     * Stores a prepared message together with its answer, empty and `streaming`, in one
+     * transaction: the question is committed no later than its answer exists, in one round trip.
+     */
+    async commitExchange(
+      caller: Caller,
+      prepared: PreparedUserMessage,
+      model: string | null,
+    ): Promise<{ question: Message; answer: Message }> {
+      const answer: NewMessage = {
+        id: randomUUID(),
+        chatId: prepared.row.chatId,
+        parentId: prepared.row.id,
+        role: 'assistant',
+        content: '',
+        status: 'streaming',
+        model,
+        createdAt: tick(),
+      };
+      const [question, answerRow] = (await store.insertUserMessage(caller, prepared.row, answer)) ?? [];
+      if (!question || !answerRow) throw chatNotFound();
+      return { question: toMessage(question, prepared.files), answer: toMessage(answerRow) };
     },
 
     /** Starts an assistant answer under `parentId`: empty, status 'streaming', committed. */

@@ -76,7 +76,7 @@ export function chatsStore(db: Db) {
         const tsq = searchQuery(query.q);
         filter = and(
           filter,
-          sql`(${searchVector(chats.title)} @@ ${tsq} or exists (select 1 from ${messages} where ${messages.chatId} = ${chats.id} and ${searchVector(messages.content)} @@ ${tsq}))`,
+          sql`(${searchVector(chats.title)} @@ ${tsq} or exists (select 1 from ${messages} where ${messages.chatId} = ${chats.id} and ${messages.status} <> 'streaming' and ${searchVector(messages.content)} @@ ${tsq}))`,
         );
       }
       const after = query.after
@@ -211,18 +211,37 @@ export function chatsStore(db: Db) {
       return row;
     },
 
-    /** Inserts a user message and bumps the chat's activity, in one transaction. */
-    async insertUserMessage(caller: Caller, message: NewMessage): Promise<MessageRow | undefined> {
-      return db.transaction(async (tx) => {
-        const [chat] = await tx
-          .update(chats)
-          .set({ updatedAt: message.createdAt })
-          .where(and(eq(chats.id, message.chatId), ownChats(caller)))
-          .returning({ id: chats.id });
-        if (!chat) return undefined;
-        const [row] = await tx.insert(messages).values(toInsert(message)).returning();
-        return row;
-      });
+    /**
+     * Inserts a user message (and, when given, the empty answer that follows it) and bumps the
+     * chat's activity, in one statement (atomic, one round trip); undefined when the chat is not
+     * the caller's (any more). Answers the rows as stored.
+     */
+    async insertUserMessage(
+      caller: Caller,
+      message: NewMessage,
+      answer?: NewMessage,
+    ): Promise<MessageRow[] | undefined> {
+      const rows = (answer ? [message, answer] : [message]).map(toRow);
+      const at = (answer ?? message).createdAt.toISOString();
+      const values = sql.join(
+        rows.map(
+          (r) =>
+            sql`(${r.id}, ${r.chatId}, ${r.parentId}::text, ${r.role}, ${r.content}, ${r.status}, ${r.model}::text, ${JSON.stringify(r.attachmentIds)}::jsonb, ${r.createdAt.toISOString()}::timestamptz)`,
+        ),
+        sql`, `,
+      );
+      const result = await db.execute(sql`
+        with touched as (
+          update ${chats} set updated_at = ${at}::timestamptz
+           where ${chats.id} = ${message.chatId} and ${ownChats(caller)}
+          returning 1
+        )
+        insert into ${messages} (id, chat_id, parent_id, role, content, status, model, attachment_ids, created_at, updated_at)
+        select v.id, v.chat_id, v.parent_id, v.role, v.content, v.status, v.model, v.attachment_ids, v.created_at, v.created_at
+          from (values ${values}) as v(id, chat_id, parent_id, role, content, status, model, attachment_ids, created_at)
+         where exists (select 1 from touched)
+        returning id`);
+      return rowsOf(result).length === rows.length ? rows : undefined;
     },
 
     async findAttachments(caller: Caller, chatId: string, ids: readonly string[]): Promise<AttachmentRow[]> {
@@ -389,6 +408,46 @@ export function chatsStore(db: Db) {
       return rows.sort((a, b) => (depthOf.get(b.id) ?? 0) - (depthOf.get(a.id) ?? 0));
     },
 
+    /**
+     * The branch root → leaf in one round trip: `leafId`, or the chat's newest message when null
+     * (the tip of the branch the user last worked on). Empty when there is no such message.
+     */
+    async streamBranchTo(chatId: string, leafId: string | null): Promise<MessageRow[]> {
+      const start = leafId === null ? sql`` : sql` and ${messages.id} = ${leafId}`;
+      const rows = await db
+        .select()
+        .from(messages)
+        .where(
+          and(
+            eq(messages.chatId, chatId),
+            sql`${messages.id} in (
+              with recursive branch(id, parent_id, depth) as (
+                (select id, parent_id, 0 from ${messages}
+                  where ${messages.chatId} = ${chatId}${start}
+                  order by ${messages.createdAt} desc, ${messages.id} desc limit 1)
+                union all
+                select m.id, m.parent_id, b.depth + 1 from ${messages} m
+                  join branch b on m.id = b.parent_id
+                 where m.chat_id = ${chatId} and b.depth < 100000
+              )
+              select id from branch)`,
+          ),
+        );
+      if (rows.length === 0) return [];
+      // Ordered by walking up from the leaf: the newest row when no leaf was named.
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      let leaf = leafId === null ? undefined : byId.get(leafId);
+      if (leafId === null) {
+        for (const r of rows) {
+          if (!leaf || r.createdAt > leaf.createdAt || (+r.createdAt === +leaf.createdAt && r.id > leaf.id))
+            leaf = r;
+        }
+      }
+      const out: MessageRow[] = [];
+      for (let r = leaf; r; r = r.parentId ? byId.get(r.parentId) : undefined) out.push(r);
+      return out.reverse();
+    },
+
     async streamTouchChat(chatId: string, at: Date): Promise<void> {
       await db.update(chats).set({ updatedAt: at }).where(eq(chats.id, chatId));
     },
@@ -445,6 +504,11 @@ export function chatsStore(db: Db) {
 }
 
 export type ChatsStore = ReturnType<typeof chatsStore>;
+
+/** The row a NewMessage becomes, every column its insert leaves to the default included. */
+function toRow(m: NewMessage): MessageRow {
+  return { ...toInsert(m), usage: null, error: null };
+}
 
 function toInsert(m: NewMessage) {
   return {

@@ -1,0 +1,2 @@
+DROP INDEX "messages_content_fold_search_idx";--> statement-breakpoint
+CREATE INDEX "messages_content_fold_search_idx" ON "messages" USING gin (to_tsvector('simple', translate("content", 'ÁÀÂÃÄÅÉÈÊËÍÌÎÏÓÒÔÕÖÚÙÛÜÇÑÝáàâãäåéèêëíìîïóòôõöúùûüçñýÿ', 'AAAAAAEEEEIIIIOOOOOUUUUCNYaaaaaaeeeeiiiiooooouuuucnyy'))) WHERE "messages"."status" <> 'streaming';

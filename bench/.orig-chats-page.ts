@@ -1,0 +1,183 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium, type Page, type Response } from 'playwright-core';
+import { startLlmFixture } from '../apps/server/src/test/llm-fixture.ts';
+import { CHROMIUM_ARGS } from '../playwright.config.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+/** The issue's bar: `/chats` loads at most this much gzipped JavaScript before the first message shows. */
+export const CHATS_MAX_GZIP_JS_KB = 250;
+
+export interface ChatsPageWeight {
+  /** Gzipped JavaScript received before the first message of the chat was visible. */
+  gzipJsKB: number;
+  jsFiles: number;
+  /** Navigation to the first message visible, with 4× CPU throttling. */
+  loadMs: number;
+  /** Scripts that arrived after the first message (lazy chunks such as the highlighter), gzipped. */
+  laterGzipJsKB: number;
+  /** For comparison: the signed-in home page `/` (the shell every signed-in page shares), gzipped. */
+  homeGzipJsKB: number;
+  files: Array<{ url: string; gzipKB: number }>;
+  budget: { maxGzipJsKB: number; ok: boolean };
+}
+
+const EMAIL = 'bench-chats@bench.test';
+const PASSWORD = 'bench-password-Q9x!';
+
+async function signIn(page: Page, base: string): Promise<void> {
+  await page.goto(`${base}/auth/login`);
+  await page.getByLabel('E-mail').fill(EMAIL);
+  await page.getByLabel('Senha', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Entrar', exact: true }).click();
+  await page
+    .getByTestId('home-greeting')
+    .waitFor()
+    .catch(async (error: unknown) => {
+      await page.screenshot({ path: path.join(root, 'bench/results/chats-page-failure.png') });
+      throw error;
+    });
+}
+
+/** Makes the user's one chat through the UI (a question and its streamed answer); returns its path. */
+async function makeChat(page: Page, base: string): Promise<string> {
+  await page.goto(`${base}/chats`);
+  const input = page.getByTestId('composer-input');
+  await input.waitFor();
+  await page
+    .locator('[data-testid="send"]:not([disabled]), [data-testid="composer-input"]')
+    .first()
+    .waitFor();
+  await page.waitForFunction(() => !document.querySelector('[data-testid="connection-state"]'));
+  await input.fill('Explique o que é uma função pura.');
+  await input.press('Enter');
+  await page.waitForURL(/\/chats\/[0-9a-f-]{36}$/);
+  await page.locator('[data-testid="message"][data-role="assistant"][data-status="complete"]').waitFor();
+  return new URL(page.url()).pathname;
+}
+
+type Script = { url: string; gzipKB: number };
+const sum = (files: Script[]) => files.reduce((n, f) => n + f.gzipKB, 0);
+
+/** Loads `url` (cache disabled) and splits the scripts received before and after `selector` showed. */
+async function loadScripts(
+  page: Page,
+  url: string,
+  selector: string,
+): Promise<{ early: Script[]; later: Script[]; loadMs: number }> {
+  const scripts: Array<{ url: string; body: Promise<Buffer>; early: boolean }> = [];
+  let shown = false;
+  const onResponse = (res: Response) => {
+    if (res.request().resourceType() !== 'script') return;
+    scripts.push({ url: new URL(res.url()).pathname, body: res.body(), early: !shown });
+  };
+  page.on('response', onResponse);
+  const t0 = Date.now();
+  await page.goto(url);
+  await page.locator(selector).first().waitFor({ state: 'visible' });
+  shown = true;
+  const loadMs = Date.now() - t0;
+  await page.waitForLoadState('networkidle');
+  page.off('response', onResponse);
+  const measured = await Promise.all(
+    scripts.map(async (s) => ({ url: s.url, early: s.early, gzipKB: gzipSync(await s.body).length / 1024 })),
+  );
+  const strip = ({ url: u, gzipKB }: Script) => ({ url: u, gzipKB });
+  return {
+    early: measured.filter((f) => f.early).map(strip),
+    later: measured.filter((f) => !f.early).map(strip),
+    loadMs,
+  };
+}
+
+/**
+ * Serves the built app with an OpenAI-compatible fixture behind it, signs a user in, makes one
+ * chat, then reloads that chat with the cache disabled and 4× CPU throttling: the gzipped
+ * JavaScript received before the first message is visible, against the 250 KB budget.
+ */
+export async function measureChatsPage(): Promise<ChatsPageWeight> {
+  const fixture = await startLlmFixture({
+    script: { text: 'Uma função pura devolve sempre o mesmo resultado para os mesmos argumentos.' },
+    record: false,
+  });
+  const port = 3291;
+  const base = `http://127.0.0.1:${port}`;
+  const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: base,
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'assistente-bench-chats-')),
+      LOG_LEVEL: 'warn',
+      ADMIN_EMAIL: EMAIL,
+      ADMIN_PASSWORD: PASSWORD,
+      OPENAI_BASE_URL: fixture.baseUrl,
+      OPENAI_API_KEY: 'test',
+      DEFAULT_MODEL: 'openai:fixture-small',
+      DATABASE_URL: '',
+      REDIS_URL: '',
+    },
+    stdio: 'ignore',
+  });
+  try {
+    for (let i = 0; ; i++) {
+      try {
+        if ((await fetch(`${base}/readyz`)).ok) break;
+      } catch {
+        // starting
+      }
+      if (i > 300) throw new Error('server for the chats bench did not start');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+    });
+    try {
+      const page = await browser.newPage({ locale: 'pt-BR', viewport: { width: 1280, height: 800 } });
+      await signIn(page, base);
+      const chatPath = await makeChat(page, base);
+
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+
+      const home = await loadScripts(page, `${base}/`, '[data-testid="home-greeting"]');
+      const chats = await loadScripts(page, `${base}${chatPath}`, '[data-testid="message"]');
+      const early = chats.early.sort((a, b) => b.gzipKB - a.gzipKB);
+      const gzipJsKB = sum(early);
+      return {
+        gzipJsKB,
+        jsFiles: early.length,
+        loadMs: chats.loadMs,
+        laterGzipJsKB: sum(chats.later),
+        homeGzipJsKB: sum(home.early),
+        files: early,
+        budget: { maxGzipJsKB: CHATS_MAX_GZIP_JS_KB, ok: gzipJsKB <= CHATS_MAX_GZIP_JS_KB },
+      };
+    } finally {
+      await browser.close();
+    }
+  } finally {
+    server.kill('SIGTERM');
+    await fixture.close();
+  }
+}
+
+// `node --import tsx bench/chats-page.ts` prints the figures.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  measureChatsPage().then(
+    (r) => console.log(JSON.stringify(r, null, 2)),
+    (err: unknown) => {
+      console.error(err);
+      process.exitCode = 1;
+    },
+  );
+}
