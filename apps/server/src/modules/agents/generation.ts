@@ -18,9 +18,21 @@ import type { AgentsStore } from './store.ts';
 
 /** Flush partial answers at least this often… */
 const FLUSH_MS = 250;
+/**
+ * …stretched with the number of answers streaming (FLUSH_MS more per FLUSH_SCALE answers, at
+ * most FLUSH_MAX_MS): with a thousand at once, rewriting every growing text four times a second
+ * was the process's biggest cost. The final write always carries the whole text; this only
+ * bounds what a crashed process loses.
+ */
+const FLUSH_SCALE = 100;
+const FLUSH_MAX_MS = 2_000;
+export const flushIntervalMs = (streaming: number) =>
+  Math.min(FLUSH_MAX_MS, FLUSH_MS * Math.max(1, Math.ceil(streaming / FLUSH_SCALE)));
 /** …or sooner once one has this many characters unsaved (but not more often than FLUSH_MIN_GAP_MS). */
 const FLUSH_CHARS = 1024;
 const FLUSH_MIN_GAP_MS = 50;
+/** Answers saved per statement of a flush. */
+const FLUSH_BATCH = 50;
 /** Touch a silent answer this often, so the stale sweep knows it is alive. */
 export const HEARTBEAT_MS = 30_000;
 /** Total attachment bytes sent to a model in one call. */
@@ -125,8 +137,10 @@ export class GenerationRegistry {
   ) {}
 
   /**
-   * Saves the new text of every answer streaming here in one statement (and touches silent ones
-   * for the stale sweep). Called every FLUSH_MS while anything streams, sooner for a fast stream.
+   * Saves the new text of every answer streaming here (and touches silent ones for the stale
+   * sweep), FLUSH_BATCH answers a statement, letting the event loop run between statements: the
+   * embedded database works on this thread, and one statement for a thousand answers held every
+   * stream up for as long as it took.
    */
   private flush(): Promise<void> {
     if (this.flushing) return this.flushing;
@@ -140,32 +154,35 @@ export class GenerationRegistry {
       }
     }
     if (batch.length === 0) return Promise.resolve();
-    this.flushing = this.store
-      .appendStreaming(batch.map((b) => ({ id: b.gen.messageId, delta: b.delta })))
-      .then(() => {
-        for (const b of batch) {
-          b.gen.flushed = b.upTo;
-          b.gen.lastWrite = now;
+    this.flushing = (async () => {
+      for (let i = 0; i < batch.length; i += FLUSH_BATCH) {
+        if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+        const part = batch.slice(i, i + FLUSH_BATCH);
+        try {
+          await this.store.appendStreaming(part.map((b) => ({ id: b.gen.messageId, delta: b.delta })));
+          for (const b of part) {
+            b.gen.flushed = b.upTo;
+            b.gen.lastWrite = now;
+          }
+        } catch (err) {
+          // Not advanced on failure: the same text goes again with the next flush.
+          this.log.warn({ err }, 'agents: flushing partial answers failed');
         }
-      })
-      // Not advanced on failure: the same text goes again with the next batch.
-      .catch((err: unknown) => this.log.warn({ err }, 'agents: flushing partial answers failed'))
-      .finally(() => {
-        this.flushing = undefined;
-      });
+      }
+    })().finally(() => {
+      this.flushing = undefined;
+    });
     return this.flushing;
   }
 
   private ensureFlusher(): void {
     if (this.flushTimer || this.running.size === 0) return;
-    this.flushTimer = setInterval(() => {
-      if (this.running.size === 0) {
-        clearInterval(this.flushTimer);
-        this.flushTimer = undefined;
-        return;
-      }
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = undefined;
+      if (this.running.size === 0) return;
       void this.flush();
-    }, FLUSH_MS);
+      this.ensureFlusher();
+    }, flushIntervalMs(this.running.size));
     this.flushTimer.unref();
   }
 
@@ -359,7 +376,7 @@ export class GenerationRegistry {
     const all = this.all();
     for (const g of all) g.interrupt();
     await Promise.allSettled(all.map((g) => g.done));
-    if (this.flushTimer) clearInterval(this.flushTimer);
+    if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     await this.flushing;
   }

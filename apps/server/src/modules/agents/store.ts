@@ -24,13 +24,11 @@ export function agentsStore(db: Db) {
      */
     async appendStreaming(batch: ReadonlyArray<{ id: string; delta: string }>): Promise<void> {
       if (batch.length === 0) return;
-      const values = sql.join(
-        batch.map((b) => sql`(${b.id}::text, ${b.delta}::text)`),
-        sql`, `,
-      );
+      // One JSON parameter, however many answers: building a thousand-row VALUES list through
+      // the query builder cost more than the update itself.
       await db.execute(sql`
         update ${messages} set content = ${messages.content} || v.delta, updated_at = now()
-          from (values ${values}) as v(id, delta)
+          from json_to_recordset(${JSON.stringify(batch)}::json) as v(id text, delta text)
          where ${messages.id} = v.id and ${messages.status} = 'streaming'`);
     },
 
