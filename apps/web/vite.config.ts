@@ -1,6 +1,7 @@
 /// <reference types="vitest/config" />
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
@@ -69,6 +70,14 @@ function localeParts(): Plugin {
   };
 }
 
+const nodeRequire = createRequire(import.meta.url);
+
+/** A file of React Router's production build (its package exports only the development one). */
+function reactRouterBuild(file: string): string {
+  const pkg = nodeRequire.resolve('react-router/package.json');
+  return path.join(path.dirname(pkg), 'dist', 'production', file);
+}
+
 /** The auth route's entry modules: its chunk group starts from them. */
 const AUTH_ROUTE = [
   /[\\/]src[\\/]app[\\/]layouts[\\/]AuthLayout\.tsx$/,
@@ -80,6 +89,17 @@ export default defineConfig(({ command, mode }) => {
   return {
     plugins: [react(), buildManifest(buildId), localeParts()],
     define: { __BUILD_ID__: JSON.stringify(buildId) },
+    resolve: {
+      // React Router 7 exports only its development build (remix-run/react-router#12532, #14102): its
+      // dev-only warnings then ship to every page. The production build is the same code without them.
+      alias:
+        command === 'build'
+          ? [
+              { find: /^react-router$/, replacement: reactRouterBuild('index.mjs') },
+              { find: /^react-router\/dom$/, replacement: reactRouterBuild('dom-export.mjs') },
+            ]
+          : [],
+    },
     server: {
       port: 5173,
       proxy: {

@@ -1,5 +1,6 @@
 import { cleanup } from '@testing-library/react';
-import { afterEach, vi } from 'vitest';
+import { afterEach, beforeAll, vi } from 'vitest';
+import { floatingParts } from '../ui/DeferredFloating.tsx';
 
 // jsdom lacks the layout APIs Mantine reads.
 if (!window.matchMedia) {
@@ -37,6 +38,12 @@ if (!('fonts' in document)) {
 
 window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
 Element.prototype.scrollIntoView = vi.fn();
+
+// Component tests see Mantine's own Tooltip and Menu, as users do once a page is up (no swap in the
+// middle of a test); ui/DeferredFloating.test.tsx covers the stand-ins before that.
+beforeAll(async () => {
+  await floatingParts.load();
+});
 
 afterEach(() => {
   cleanup();

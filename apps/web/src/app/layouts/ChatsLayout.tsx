@@ -1,15 +1,18 @@
-import { ActionIcon, Drawer, Tooltip } from '@mantine/core';
+import { ActionIcon } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconLayoutSidebarLeftExpand } from '@tabler/icons-react';
-import { useLayoutEffect, useRef } from 'react';
+import { lazy, Suspense, useLayoutEffect, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { ChatsSidebar } from '../../features/chats/components/ChatsSidebar.tsx';
 import { UndoToast } from '../../features/chats/components/UndoToast.tsx';
 import { useChatListEvents } from '../../features/chats/hooks/useChatListEvents.ts';
 import { useTranslation } from '../../lib/i18n/index.ts';
+import { Tooltip } from '../../ui/DeferredFloating.tsx';
 import { setUi, useUiFlag } from '../uiStore.ts';
 import classes from './ChatsLayout.module.css';
 import { DefaultShell } from './DefaultLayout.tsx';
+
+const ChatsListDrawer = lazy(() => import('./ChatsListDrawer.tsx'));
 
 /** Below the md breakpoint (960 px) the chats list is a drawer. */
 export const CHATS_MOBILE_QUERY = '(max-width: 59.99em)';
@@ -50,20 +53,9 @@ function ChatsFrame() {
           </aside>
         ) : null}
         {mobile ? (
-          <Drawer
-            opened={open}
-            onClose={close}
-            size="85%"
-            padding={0}
-            title={t('nav.chats')}
-            classNames={{
-              content: classes.drawerContent,
-              body: classes.drawerBody,
-              header: classes.drawerHeader,
-            }}
-          >
-            <ChatsSidebar onNavigate={close} />
-          </Drawer>
+          <Suspense fallback={null}>
+            <ChatsListDrawer opened={open} onClose={close} title={t('nav.chats')} />
+          </Suspense>
         ) : null}
         <section className={classes.content} data-list-closed={(!open && !mobile) || undefined}>
           {!open && !mobile ? (

@@ -4,6 +4,7 @@ import { type ReactNode, useEffect } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { EulaGate } from '../../features/eula/components/EulaGate.tsx';
 import { useTranslation } from '../../lib/i18n/index.ts';
+import { useLoadFloatingAfterPaint } from '../../ui/DeferredFloating.tsx';
 import { useLocalePath } from '../../ui/hooks/useLocalePath.ts';
 import { Logo } from '../../ui/Logo.tsx';
 import { queryClient } from '../queryClient.ts';
@@ -65,6 +66,9 @@ export function DefaultShell({ children }: { children: ReactNode }) {
 }
 
 export default function DefaultLayout() {
+  // The shell's tooltips and menus are fetched once this layout has painted (under ChatsLayout the
+  // chat view waits for its messages instead).
+  useLoadFloatingAfterPaint();
   return (
     <DefaultShell>
       <div className={classes.content}>

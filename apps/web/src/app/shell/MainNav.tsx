@@ -1,5 +1,5 @@
 import { splitLocale } from '@assistente/contracts';
-import { NavLink, ScrollArea, Stack } from '@mantine/core';
+import { NavLink, Stack } from '@mantine/core';
 import {
   IconBuildingCommunity,
   IconHome2,
@@ -16,6 +16,7 @@ import { useAccountSession } from '../../features/auth/hooks/useAccountSession.t
 import { isPremium } from '../../features/auth/session.ts';
 import { useTranslation } from '../../lib/i18n/index.ts';
 import { useLocalePath } from '../../ui/hooks/useLocalePath.ts';
+import classes from './MainNav.module.css';
 import { type NavKey, visibleNavItems } from './navigation.ts';
 
 const ICONS: Record<NavKey, ComponentType<{ size?: number; stroke?: number }>> = {
@@ -39,7 +40,8 @@ export function MainNav() {
   const items = visibleNavItems({ role: apiUser?.role ?? null, premium: isPremium(domain) });
 
   return (
-    <ScrollArea type="scroll" style={{ flex: 1 }}>
+    // A plain scrolling box: Mantine's ScrollArea would bring the floating-ui engine into every page.
+    <div className={classes.scroll}>
       <Stack component="nav" gap={2} p="sm" aria-label={t('nav.main')}>
         {items.map((item) => {
           const Icon = ICONS[item.key];
@@ -63,6 +65,6 @@ export function MainNav() {
           );
         })}
       </Stack>
-    </ScrollArea>
+    </div>
   );
 }

@@ -1,10 +1,11 @@
-import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { Avatar, Group, Text, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconLogout, IconSettings } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useAccountSession } from '../../features/auth/hooks/useAccountSession.ts';
 import { signOut } from '../../features/auth/services.ts';
 import { useTranslation } from '../../lib/i18n/index.ts';
+import { Menu } from '../../ui/DeferredFloating.tsx';
 import { useLocalePath } from '../../ui/hooks/useLocalePath.ts';
 
 export function initials(name: string): string {

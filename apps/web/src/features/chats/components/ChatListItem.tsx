@@ -1,9 +1,10 @@
 import type { Chat } from '@assistente/contracts';
-import { ActionIcon, Menu, TextInput } from '@mantine/core';
+import { ActionIcon, TextInput } from '@mantine/core';
 import { IconDots, IconPencil, IconPin, IconPinnedOff, IconTrash } from '@tabler/icons-react';
 import { memo, useState } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from '../../../lib/i18n/index.ts';
+import { Menu } from '../../../ui/DeferredFloating.tsx';
 import classes from './ChatsSidebar.module.css';
 
 export interface ChatListItemProps {

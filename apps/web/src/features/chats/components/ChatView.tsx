@@ -1,16 +1,5 @@
 import type { Chat, ChatParams, Santito } from '@assistente/contracts';
-import {
-  ActionIcon,
-  Drawer,
-  Group,
-  Loader,
-  Menu,
-  Stack,
-  Text,
-  Title,
-  Tooltip,
-  UnstyledButton,
-} from '@mantine/core';
+import { ActionIcon, Group, Loader, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import {
   IconAdjustmentsHorizontal,
@@ -37,6 +26,7 @@ import { useNavigate } from 'react-router';
 import { setUi, useUiFlag } from '../../../app/uiStore.ts';
 import { HttpError } from '../../../lib/http/errors.ts';
 import { useTranslation } from '../../../lib/i18n/index.ts';
+import { Menu, Tooltip, useLoadFloatingAfterPaint } from '../../../ui/DeferredFloating.tsx';
 import { useLocalePath } from '../../../ui/hooks/useLocalePath.ts';
 import { useAccountSession } from '../../auth/hooks/useAccountSession.ts';
 import { isPremium } from '../../auth/session.ts';
@@ -59,6 +49,7 @@ import type { MessageActions } from './MessageItem.tsx';
 import { MessageList } from './MessageList.tsx';
 
 const ParamsPanel = lazy(() => import('./ParamsPanel.tsx'));
+const ParamsDrawer = lazy(() => import('./ParamsDrawer.tsx'));
 
 const MOBILE = '(max-width: 59.99em)';
 
@@ -334,6 +325,12 @@ export function ChatView({
     </Suspense>
   ) : null;
 
+  // The spinner is not the page: tooltips and menus are fetched once the messages (or the welcome,
+  // or a not-found) have been painted.
+  const loading =
+    Boolean(chatId) && load !== 'not-found' && load !== 'error' && (load === 'loading' || !thread?.loaded);
+  useLoadFloatingAfterPaint(!loading);
+
   let body: ReactNode;
   if (load === 'not-found') {
     body = (
@@ -350,7 +347,7 @@ export function ChatView({
         <Text c="dimmed">{t('chats.load_error')}</Text>
       </Stack>
     );
-  } else if (chatId && (load === 'loading' || !thread?.loaded)) {
+  } else if (loading) {
     body = (
       <Group justify="center" className={classes.center}>
         <Loader aria-label={t('app.loading')} />
@@ -527,16 +524,11 @@ export function ChatView({
         {!mobile && paramsPanel ? <aside className={classes.params}>{paramsPanel}</aside> : null}
       </div>
       {mobile ? (
-        <Drawer
-          opened={paramsOpen}
-          onClose={() => setUi({ customParamsSidebar: false })}
-          position="right"
-          size="90%"
-          withCloseButton={false}
-          padding={0}
-        >
-          {paramsPanel}
-        </Drawer>
+        <Suspense fallback={null}>
+          <ParamsDrawer opened={paramsOpen} onClose={() => setUi({ customParamsSidebar: false })}>
+            {paramsPanel}
+          </ParamsDrawer>
+        </Suspense>
       ) : null}
       {dragging ? (
         <div className={classes.dropOverlay} aria-hidden>

@@ -1,15 +1,5 @@
 import type { Chat } from '@assistente/contracts';
-import {
-  ActionIcon,
-  Button,
-  CloseButton,
-  Group,
-  Loader,
-  Stack,
-  Text,
-  TextInput,
-  Tooltip,
-} from '@mantine/core';
+import { ActionIcon, Button, CloseButton, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import {
   IconLayoutSidebarLeftCollapse,
@@ -21,6 +11,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { setUi } from '../../../app/uiStore.ts';
 import { useTranslation } from '../../../lib/i18n/index.ts';
+import { Tooltip } from '../../../ui/DeferredFloating.tsx';
 import { useLocalePath } from '../../../ui/hooks/useLocalePath.ts';
 import { useChatsList, useDeleteChat, usePinChat, useRenameChat } from '../hooks/useChatsList.ts';
 import { useFixedVirtual } from '../hooks/useFixedVirtual.ts';

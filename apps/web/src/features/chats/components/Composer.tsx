@@ -1,4 +1,4 @@
-import { ActionIcon, CloseButton, Group, Progress, Text, Textarea, Tooltip } from '@mantine/core';
+import { ActionIcon, CloseButton, Group, Progress, Text, Textarea } from '@mantine/core';
 import {
   IconAlertCircle,
   IconArrowUp,
@@ -8,6 +8,7 @@ import {
 } from '@tabler/icons-react';
 import { type KeyboardEvent, useRef, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
+import { Tooltip } from '../../../ui/DeferredFloating.tsx';
 import type { UploadItem } from '../hooks/useUploads.ts';
 import { formatSize } from '../lib/format.ts';
 import classes from './Composer.module.css';

@@ -1,5 +1,5 @@
 import type { Attachment, Message } from '@assistente/contracts';
-import { ActionIcon, Button, CopyButton, Group, Text, Textarea, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, CopyButton, Group, Text, Textarea } from '@mantine/core';
 import {
   IconCheck,
   IconChevronLeft,
@@ -12,6 +12,7 @@ import {
 } from '@tabler/icons-react';
 import { memo, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
+import { Tooltip } from '../../../ui/DeferredFloating.tsx';
 import { attachmentsPath } from '../api.ts';
 import { downloadFile } from '../lib/authRequest.ts';
 import { formatSize } from '../lib/format.ts';

@@ -1,7 +1,8 @@
-import { ActionIcon, Center, Loader, Tooltip } from '@mantine/core';
+import { ActionIcon, Center, Loader } from '@mantine/core';
 import { IconArrowDown } from '@tabler/icons-react';
 import { type ReactNode, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
+import { Tooltip } from '../../../ui/DeferredFloating.tsx';
 import type { ThreadView } from '../lib/thread.ts';
 import { type MessageActions, MessageItem } from './MessageItem.tsx';
 import classes from './MessageList.module.css';

@@ -1,11 +1,14 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadTestTexts, renderWithProviders } from '../../../test/render.tsx';
-import { Markdown, PlainText } from './Markdown.tsx';
+import { Markdown, PlainText, rendererChunk } from './Markdown.tsx';
 import { hasFencedCode, hasMath, normalizeMathDelimiters, safeUrl, splitBlocks } from './sanitize.ts';
 
 beforeAll(async () => {
   await loadTestTexts();
+  // These tests are about the rendered Markdown: the renderer's chunk is there from the start.
+  // Markdown.pending.test.tsx covers the moment before it arrives.
+  await rendererChunk.load();
 });
 
 declare global {

@@ -3,13 +3,15 @@ import { IconCheck, IconCopy, IconPhoto } from '@tabler/icons-react';
 import type { Element, ElementContent } from 'hast';
 import { memo, type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
+import { lazyModule, useLazyModule } from '../../../ui/lazyModule.ts';
 import { type ElementComponents, hastToReact } from './hastToReact.ts';
-import { lazyModule, useLazyModule } from './lazy.ts';
 import classes from './Markdown.module.css';
 import { type MarkdownPlugin, markdownToHast } from './pipeline.ts';
 import { hasFencedCode, hasMath, normalizeMathDelimiters, splitBlocks, urlScheme } from './sanitize.ts';
 
-// The highlighter and KaTeX are their own chunks, fetched only for a message that needs them.
+// The Markdown renderer's chunk (micromark, GFM, mdast → hast → React elements), which Markdown.tsx
+// fetches once a message has been painted. The highlighter and KaTeX are chunks of their own,
+// fetched only for a message that needs them.
 export const highlightChunk = lazyModule(() => import('./highlight.ts'));
 export const mathChunk = lazyModule(() => import('./math.ts'));
 
@@ -139,7 +141,7 @@ const NO_PLUGINS: readonly MarkdownPlugin[] = [];
  * remote images behind a click. Code highlighting and math load on first need. While an answer
  * streams it is rendered block by block, so only the growing last block is parsed again.
  */
-export const Markdown = memo(function Markdown({
+export const RenderedMarkdown = memo(function RenderedMarkdown({
   content,
   streaming = false,
 }: {
@@ -167,8 +169,3 @@ export const Markdown = memo(function Markdown({
     </div>
   );
 });
-
-/** A user's own message: plain text, never interpreted (line breaks kept). */
-export function PlainText({ content }: { content: string }) {
-  return <div className={classes.plain}>{content}</div>;
-}

@@ -1,9 +1,12 @@
+import { lazy, Suspense } from 'react';
 import { useNavigate } from 'react-router';
 import { useLocalePath } from '../../../ui/hooks/useLocalePath.ts';
 import { useAccountSession } from '../../auth/hooks/useAccountSession.ts';
 import { signOut } from '../../auth/services.ts';
 import { useEulaStatus } from '../../settings/hooks/useSettings.ts';
-import { EulaDialog } from './EulaDialog.tsx';
+
+// Most sessions never show it: the dialog (a modal, the terms) is fetched only when it must show.
+const EulaDialog = lazy(() => import('./EulaDialog.tsx').then((module) => ({ default: module.EulaDialog })));
 
 /** Shows the EULA dialog over the signed-in app while the user's acceptance is pending. */
 export function EulaGate() {
@@ -14,12 +17,14 @@ export function EulaGate() {
   const lp = useLocalePath();
   if (!apiUser || !pending) return null;
   return (
-    <EulaDialog
-      user={apiUser}
-      {...(status.data ? { version: status.data.currentVersion } : {})}
-      onSignOut={() => {
-        void signOut().finally(() => navigate(lp('/auth/login'), { replace: true }));
-      }}
-    />
+    <Suspense fallback={null}>
+      <EulaDialog
+        user={apiUser}
+        {...(status.data ? { version: status.data.currentVersion } : {})}
+        onSignOut={() => {
+          void signOut().finally(() => navigate(lp('/auth/login'), { replace: true }));
+        }}
+      />
+    </Suspense>
   );
 }
