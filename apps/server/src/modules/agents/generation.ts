@@ -24,8 +24,8 @@ const FLUSH_MS = 250;
  * was the process's biggest cost. The final write always carries the whole text; this only
  * bounds what a crashed process loses.
  */
-const FLUSH_SCALE = 100;
-const FLUSH_MAX_MS = 2_000;
+const FLUSH_SCALE = 50;
+const FLUSH_MAX_MS = 5_000;
 export const flushIntervalMs = (streaming: number) =>
   Math.min(FLUSH_MAX_MS, FLUSH_MS * Math.max(1, Math.ceil(streaming / FLUSH_SCALE)));
 /** …or sooner once one has this many characters unsaved (but not more often than FLUSH_MIN_GAP_MS). */
@@ -67,6 +67,12 @@ type EndReason = 'stop' | 'shutdown';
 /** One answer being generated on this process. */
 export class Generation {
   content = '';
+  /**
+   * The end of `content` not yet sent as a `message.delta`: the deltas that arrive in one turn of
+   * the event loop go out as one frame. Under load that is several tokens, so the busier the
+   * process the fewer frames it writes.
+   */
+  unsent = '';
   /** Characters of `content` already in the database. */
   flushed = 0;
   lastWrite = Date.now();
@@ -83,6 +89,10 @@ export class Generation {
 
   get messageId(): string {
     return this.message.messageId;
+  }
+  /** What the user's sockets have been sent so far (a snapshot must not repeat a delta to come). */
+  get sentContent(): string {
+    return this.content.slice(0, this.content.length - this.unsent.length);
   }
   get chatId(): string {
     return this.message.chatId;
@@ -301,6 +311,20 @@ export class GenerationRegistry {
     let usage: MessageUsage | undefined;
     let error: { code: WsErrorCode; message: string } | undefined;
 
+    let sendScheduled = false;
+    const sendUnsent = () => {
+      sendScheduled = false;
+      if (!gen.unsent) return;
+      const delta = gen.unsent;
+      gen.unsent = '';
+      this.hub.publish(gen.userId, {
+        type: 'message.delta',
+        chatId: gen.chatId,
+        messageId: gen.messageId,
+        delta,
+      });
+    };
+
     try {
       const stream = await opened;
       const reader = stream.getReader();
@@ -310,12 +334,11 @@ export class GenerationRegistry {
         if (part.type === 'text-delta') {
           if (!part.delta) continue;
           gen.content += part.delta;
-          this.hub.publish(gen.userId, {
-            type: 'message.delta',
-            chatId: gen.chatId,
-            messageId: gen.messageId,
-            delta: part.delta,
-          });
+          gen.unsent += part.delta;
+          if (!sendScheduled) {
+            sendScheduled = true;
+            setImmediate(sendUnsent);
+          }
           this.noteDelta(gen);
         } else if (part.type === 'finish') {
           finishReason = part.finishReason.unified;
@@ -334,6 +357,9 @@ export class GenerationRegistry {
         } else this.log.error({ err, messageId: gen.messageId }, 'agents: generation failed');
       }
     }
+
+    // Every delta goes out before the answer's end.
+    sendUnsent();
 
     if (gen.reason === 'stop') {
       status = 'stopped';

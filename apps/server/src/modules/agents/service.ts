@@ -92,7 +92,7 @@ export function createAgentsService(ctx: AppContext) {
         hub.publish(gen.userId, {
           type: 'message.snapshot',
           chatId: gen.chatId,
-          message: { ...gen.message, content: gen.content, status: 'streaming' },
+          message: { ...gen.message, content: gen.sentContent, status: 'streaming' },
         });
       }
     }
