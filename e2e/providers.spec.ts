@@ -32,7 +32,9 @@ test('an Admin connects a provider, tests it, picks the default model, edits and
   await expect(add.getByText('Informe a URL base.')).toBeVisible();
   await add.getByRole('textbox', { name: 'URL base' }).fill('http://10.1.2.3:8080/v1');
   await add.getByRole('button', { name: 'Adicionar', exact: true }).click();
-  await expect(add.getByRole('alert')).toBeVisible();
+  await expect(
+    add.getByText(/^Este endereço não é permitido: ele aponta para uma rede privada/),
+  ).toBeVisible();
   await expect(settings.getByTestId('provider-row')).toHaveCount(0);
   await add.getByRole('textbox', { name: 'URL base' }).fill(llmUrl);
   await screenshot(page, info, 'providers-form');
@@ -48,12 +50,12 @@ test('an Admin connects a provider, tests it, picks the default model, edits and
   await row.getByRole('button', { name: 'Testar conexão' }).click();
   await expect(row.getByText('Conexão funcionando: 2 modelos disponíveis.')).toBeVisible();
 
-  const defaultModel = page.getByRole('textbox', { name: 'Modelo padrão' });
+  const defaultModel = page.getByRole('combobox', { name: 'Modelo padrão' });
   await choose(page, defaultModel, `${label} · fixture-large`);
   await expect(defaultModel).toHaveValue(`${label} · fixture-large`);
   await screenshot(page, info, 'providers-list');
   await page.reload();
-  await expect(page.getByRole('textbox', { name: 'Modelo padrão' })).toHaveValue(`${label} · fixture-large`);
+  await expect(page.getByRole('combobox', { name: 'Modelo padrão' })).toHaveValue(`${label} · fixture-large`);
 
   await row.getByRole('button', { name: 'Editar' }).click();
   const edit = dialog(page, `Editar ${label}`);

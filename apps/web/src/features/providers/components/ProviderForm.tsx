@@ -20,7 +20,7 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useState } from 'react';
-import { errorMessage } from '../../../lib/http/errors.ts';
+import { errorMessage, HttpError } from '../../../lib/http/errors.ts';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { useSaveProvider } from '../hooks/useProviders.ts';
 
@@ -59,6 +59,8 @@ export function ProviderForm({
 }) {
   const { t } = useTranslation();
   const save = useSaveProvider();
+  // The server's SSRF rule refused the address: said in the user's language, on the field.
+  const urlRefused = save.isError && refusedField(save.error) === 'baseUrl';
   const [kind, setKind] = useState<ProviderKind>(provider?.kind ?? 'openai');
   const [label, setLabel] = useState(provider?.label ?? '');
   const [baseUrl, setBaseUrl] = useState(provider?.baseUrl ?? '');
@@ -112,7 +114,7 @@ export function ProviderForm({
       noValidate
     >
       <Stack gap="md">
-        {save.isError ? (
+        {save.isError && !urlRefused ? (
           <Alert color="error" variant="light" role="alert">
             {errorMessage(save.error, t('http.fallback_error'))}
           </Alert>
@@ -145,8 +147,11 @@ export function ProviderForm({
           }
           required={needsUrl}
           value={baseUrl}
-          onChange={(e) => setBaseUrl(e.currentTarget.value)}
-          error={errors.baseUrl}
+          onChange={(e) => {
+            setBaseUrl(e.currentTarget.value);
+            if (urlRefused) save.reset();
+          }}
+          error={errors.baseUrl ?? (urlRefused ? t('providers.form.base_url_refused') : undefined)}
           placeholder={BASE_URL_PLACEHOLDER[kind]}
           type="url"
           maxLength={2048}
@@ -198,4 +203,13 @@ export function ProviderForm({
       </Stack>
     </form>
   );
+}
+
+/** The field a 400 names in its details (the server's validation shape), if any. */
+function refusedField(error: unknown): string | undefined {
+  if (!(error instanceof HttpError) || error.status !== 400) return undefined;
+  const details = (error.data as { error?: { details?: unknown } } | undefined)?.error?.details;
+  if (!Array.isArray(details)) return undefined;
+  const path = (details[0] as { path?: unknown } | undefined)?.path;
+  return typeof path === 'string' ? path : undefined;
 }
