@@ -96,8 +96,9 @@ async function loadScripts(
   const scripts: Array<{ url: string; body: Promise<Buffer> }> = [];
   const onResponse = (res: Response) => {
     if (res.request().resourceType() !== 'script') return;
-    const body = res.body();
-    // Awaited below; until then a failure must not crash the process and orphan the server.
+    // A response the page navigated away from has no body left in the browser: the same static
+    // file is read again from the server (awaited below; a failure must not orphan the server).
+    const body = res.body().catch(async () => Buffer.from(await (await fetch(res.url())).arrayBuffer()));
     body.catch(() => undefined);
     scripts.push({ url: new URL(res.url()).pathname, body });
   };

@@ -76,7 +76,7 @@ async function startChild(
     ipc && process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   // The server runs with the flags `npm start` gives it (apps/server/package.json): a young
   // generation big enough that a thousand streams' garbage is not collected every few ms.
-  const flags = ipc ? ['--max-semi-space-size=64'] : [];
+  const flags = ipc ? ['--max-semi-space-size=64', '--expose-gc'] : [];
   const child = spawn(process.execPath, [...prof, ...flags, '--import', 'tsx', path.join(root, file)], {
     env: { ...process.env, ...env },
     stdio: ipc ? ['ignore', 'pipe', 'inherit', 'ipc'] : ['ignore', 'pipe', 'inherit'],
@@ -101,10 +101,11 @@ interface Stats {
   heapUsed: number;
   at: number;
 }
-function stats(child: ChildProcess): Promise<Stats> {
+/** The server's CPU time and memory; `collect` runs its GC first (for memory figures only). */
+function stats(child: ChildProcess, collect = false): Promise<Stats> {
   return new Promise((resolve) => {
     child.once('message', (m) => resolve(m as Stats));
-    child.send('stats');
+    child.send(collect ? 'stats:gc' : 'stats');
   });
 }
 
@@ -284,7 +285,7 @@ export async function benchStreaming(): Promise<StreamBenchResult> {
     probe.ws.close();
 
     // 2. Many concurrent streams: a socket per user, all streaming at once.
-    const before = await stats(server.child);
+    const before = await stats(server.child, true);
     const sockets: BenchSocket[] = [];
     for (let i = 0; i < streams; i += 100) {
       sockets.push(
@@ -293,7 +294,7 @@ export async function benchStreaming(): Promise<StreamBenchResult> {
         )),
       );
     }
-    const connected = await stats(server.child);
+    const connected = await stats(server.child, true);
     const memoryPerConnectionKiB = (connected.rss - before.rss) / 1024 / streams;
     const heapPerConnectionKiB = (connected.heapUsed - before.heapUsed) / 1024 / streams;
 
