@@ -176,10 +176,10 @@ export function createAgentsService(ctx: AppContext) {
   }
 
   /**
-   * Checks the user's message; the answer stores it (with the answer's own row, one transaction)
-   * while the model is called, and it is announced with `message.created` once stored.
+   * Checks the user's message and loads the branch it follows; the answer stores it (with the
+   * answer's own row, one statement) while the model is called, and announces it once stored.
    */
-  async function commitQuestion(
+  async function prepareQuestion(
     caller: Caller,
     chat: Chat,
     requestId: string | undefined,
@@ -265,7 +265,7 @@ export function createAgentsService(ctx: AppContext) {
           chat = await chats.updateChat(caller, chat.chatId, { params: frame.params });
           hub.publish(caller.user.id, { type: 'chat.updated', chat });
         }
-        const pending = await commitQuestion(caller, chat, frame.requestId, {
+        const pending = await prepareQuestion(caller, chat, frame.requestId, {
           content: frame.content,
           ...(frame.parentId !== undefined ? { parentId: frame.parentId } : {}),
           ...(frame.attachments ? { attachmentIds: frame.attachments } : {}),
@@ -329,7 +329,7 @@ export function createAgentsService(ctx: AppContext) {
         const santito = await santitoOf(caller, chat.agentId);
         const params = chat.params ?? {};
         const resolved = await modelFor(caller, params, santito);
-        const pending = await commitQuestion(caller, chat, frame.requestId, {
+        const pending = await prepareQuestion(caller, chat, frame.requestId, {
           content: frame.content,
           parentId: target.parentId,
           attachmentIds: frame.attachments ?? (target.attachments ?? []).map((a) => a.attachmentId),

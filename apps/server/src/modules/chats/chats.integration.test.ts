@@ -314,6 +314,16 @@ describe('search', () => {
     expect(await search("o'brien \\ & | ! :*")).toEqual([]);
   });
 
+  it('finds an answer once it has finished streaming, not while it streams', async () => {
+    const { chat, messages: rows } = await makeChat(t.ctx, owner, { title: 'Em andamento', messages: ['?'] });
+    const service = chatsService(t.ctx);
+    const answer = await service.createAssistantMessage(chat.id, rows[0]?.id ?? null, null);
+    await service.appendAssistantContent(answer.messageId, 'Um ornitorrinco escreve');
+    expect(await search('ornitorrinco')).toEqual([]);
+    await service.finishAssistantMessage(answer.messageId, { status: 'complete' });
+    expect(await search('ornitorrinco')).toEqual([chat.id]);
+  });
+
   it('does not find deleted chats', async () => {
     const { chat } = await makeChat(t.ctx, owner, { title: 'Efêmero' });
     expect(await search('efemero')).toEqual([chat.id]);

@@ -35,6 +35,7 @@ import {
   encodeChatCursor,
   hasSearchableWords,
   type NewMessage,
+  toRow,
 } from './store.ts';
 
 /** How long after a delete the chat can still be restored (the sidebar's undo); then it is purged. */
@@ -70,10 +71,9 @@ export function titleFrom(text: string): string {
   return `${(space > 40 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
-/** An attachment's bytes for a model call. */
 /** A user message checked and ready to store (see `prepareUserMessage`). */
 export interface PreparedUserMessage {
-  row: MessageRow;
+  row: NewMessage;
   /** As it will be once stored. */
   message: Message;
   files: ReadonlyMap<string, AttachmentRow>;
@@ -81,6 +81,7 @@ export interface PreparedUserMessage {
   branch?: Message[];
 }
 
+/** An attachment's bytes for a model call. */
 export interface AttachmentForModel {
   attachmentId: string;
   name: string;
@@ -230,26 +231,20 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
       if (files.length !== attachmentIds.length) {
         throw invalidField('attachments', 'Unknown attachment for this chat');
       }
-      const createdAt = tick();
-      // The row exactly as the insert will store it (every column the insert leaves to its default).
-      const row: MessageRow = {
+      const row: NewMessage = {
         id: randomUUID(),
         chatId,
         parentId,
         role: 'user',
         content: input.content,
         status: 'complete',
-        model: null,
-        usage: null,
-        error: null,
         attachmentIds,
-        createdAt,
-        updatedAt: createdAt,
+        createdAt: tick(),
       };
       const byId = new Map(files.map((f) => [f.id, f]));
       return {
         row,
-        message: toMessage(row, byId),
+        message: toMessage(toRow(row), byId),
         files: byId,
         ...(opts.withBranch ? { branch: branch ? await messagesWithFilesById(chatId, branch) : [] } : {}),
       };
@@ -264,7 +259,7 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
 
     /**
      * Stores a prepared message together with its answer, empty and `streaming`, in one
-     * transaction: the question is committed no later than its answer exists, in one round trip.
+     * statement: the question is committed no later than its answer exists, in one round trip.
      */
     async commitExchange(
       caller: Caller,
@@ -341,7 +336,7 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
 
     /** The branch root → `leafMessageId` of a chat, with attachment metadata: the model's context. */
     async listMessagesForContext(chatId: string, leafMessageId: string): Promise<Message[]> {
-      const rows = await store.streamBranch(chatId, leafMessageId);
+      const rows = await store.streamBranchTo(chatId, leafMessageId);
       return messagesWithFilesById(chatId, rows);
     },
 

@@ -385,29 +385,6 @@ export function chatsStore(db: Db) {
       });
     },
 
-    /** Root → leaf: the leaf's ancestors within its chat (the model's context). */
-    async streamBranch(chatId: string, leafId: string): Promise<MessageRow[]> {
-      // Drizzle has no recursive CTE builder: walk the parents in SQL, then load the rows.
-      const result = await db.execute(sql`
-        with recursive branch(id, parent_id, depth) as (
-          select ${messages.id}, ${messages.parentId}, 0 from ${messages}
-           where ${messages.chatId} = ${chatId} and ${messages.id} = ${leafId}
-          union all
-          select m.id, m.parent_id, b.depth + 1 from ${messages} m
-            join branch b on m.id = b.parent_id
-           where m.chat_id = ${chatId} and b.depth < 100000
-        )
-        select id, depth from branch`);
-      const ids = rowsOf<{ id: string; depth: number }>(result);
-      if (ids.length === 0) return [];
-      const depthOf = new Map(ids.map((r) => [r.id, Number(r.depth)]));
-      const rows = await db
-        .select()
-        .from(messages)
-        .where(and(eq(messages.chatId, chatId), inArray(messages.id, [...depthOf.keys()])));
-      return rows.sort((a, b) => (depthOf.get(b.id) ?? 0) - (depthOf.get(a.id) ?? 0));
-    },
-
     /**
      * The branch root → leaf in one round trip: `leafId`, or the chat's newest message when null
      * (the tip of the branch the user last worked on). Empty when there is no such message.
@@ -428,11 +405,13 @@ export function chatsStore(db: Db) {
                 union all
                 select m.id, m.parent_id, b.depth + 1 from ${messages} m
                   join branch b on m.id = b.parent_id
-                 where m.chat_id = ${chatId} and b.depth < 100000
+                 where b.depth < 100000
               )
               select id from branch)`,
           ),
         );
+      // Parents are looked up by primary key alone (a chat filter in the recursive step made the
+      // planner scan the whole chat at every step); the outer chat filter keeps the walk in it.
       if (rows.length === 0) return [];
       // Ordered by walking up from the leaf: the newest row when no leaf was named.
       const byId = new Map(rows.map((r) => [r.id, r]));
@@ -506,7 +485,7 @@ export function chatsStore(db: Db) {
 export type ChatsStore = ReturnType<typeof chatsStore>;
 
 /** The row a NewMessage becomes, every column its insert leaves to the default included. */
-function toRow(m: NewMessage): MessageRow {
+export function toRow(m: NewMessage): MessageRow {
   return { ...toInsert(m), usage: null, error: null };
 }
 
