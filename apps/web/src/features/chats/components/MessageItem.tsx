@@ -1,10 +1,8 @@
 import type { Attachment, Message } from '@assistente/contracts';
-import { ActionIcon, Button, CopyButton, Group, Text, Textarea } from '@mantine/core';
+import { ActionIcon, Button, Group, Text, Textarea } from '@mantine/core';
 import {
-  IconCheck,
   IconChevronLeft,
   IconChevronRight,
-  IconCopy,
   IconFile,
   IconPencil,
   IconPlayerStopFilled,
@@ -12,6 +10,7 @@ import {
 } from '@tabler/icons-react';
 import { memo, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
+import { CopyIconButton } from '../../../ui/CopyIconButton.tsx';
 import { Tooltip } from '../../../ui/DeferredFloating.tsx';
 import { attachmentsPath } from '../api.ts';
 import { downloadFile } from '../lib/authRequest.ts';
@@ -114,23 +113,7 @@ function BranchNav({
 
 function CopyAction({ text }: { text: string }) {
   const { t } = useTranslation();
-  return (
-    <CopyButton value={text} timeout={1500}>
-      {({ copied, copy }) => (
-        <Tooltip label={copied ? t('chats.message.copied') : t('chats.message.copy')} withArrow>
-          <ActionIcon
-            variant="subtle"
-            color={copied ? 'teal' : 'neutral.6'}
-            size="sm"
-            onClick={copy}
-            aria-label={t('chats.message.copy')}
-          >
-            {copied ? <IconCheck size={15} /> : <IconCopy size={15} />}
-          </ActionIcon>
-        </Tooltip>
-      )}
-    </CopyButton>
-  );
+  return <CopyIconButton value={text} label={t('chats.message.copy')} iconSize={15} />;
 }
 
 /** One message: the user's as plain text, the assistant's as sanitised Markdown, with its actions. */

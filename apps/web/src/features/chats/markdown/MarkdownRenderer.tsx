@@ -1,8 +1,8 @@
-import { ActionIcon, CopyButton, Tooltip } from '@mantine/core';
-import { IconCheck, IconCopy, IconPhoto } from '@tabler/icons-react';
+import { IconPhoto } from '@tabler/icons-react';
 import type { Element, ElementContent } from 'hast';
 import { memo, type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
+import { CopyIconButton } from '../../../ui/CopyIconButton.tsx';
 import { lazyModule, useLazyModule } from '../../../ui/lazyModule.ts';
 import { type ElementComponents, hastToReact } from './hastToReact.ts';
 import classes from './Markdown.module.css';
@@ -37,21 +37,7 @@ function CodeBlock({ node, props, children }: Props) {
     <div className={classes.code}>
       <div className={classes.codeHeader}>
         <span>{language || t('chats.markdown.code')}</span>
-        <CopyButton value={text} timeout={1500}>
-          {({ copied, copy }) => (
-            <Tooltip label={copied ? t('chats.message.copied') : t('chats.markdown.copy_code')} withArrow>
-              <ActionIcon
-                variant="subtle"
-                color={copied ? 'teal' : 'neutral.6'}
-                size="sm"
-                onClick={copy}
-                aria-label={t('chats.markdown.copy_code')}
-              >
-                {copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
-              </ActionIcon>
-            </Tooltip>
-          )}
-        </CopyButton>
+        <CopyIconButton value={text} label={t('chats.markdown.copy_code')} iconSize={14} />
       </div>
       <pre {...props}>{children}</pre>
     </div>
