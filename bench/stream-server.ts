@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
@@ -88,6 +89,14 @@ const provider = await providersService(ctx).create(admin, {
 });
 
 process.stdout.write(`${JSON.stringify({ port, providerId: provider.id, tokens: tokens.slice(1) })}\n`);
+// Where the main thread's time goes when tokens are late: event-loop delay and GC pauses, reset
+// with every `stats` so each figure covers the window between two of them.
+const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+loopDelay.enable();
+let gcPauses: number[] = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) gcPauses.push(e.duration);
+}).observe({ entryTypes: ['gc'] });
 process.on('message', (msg) => {
   if (msg === 'stats' || msg === 'stats:gc') {
     const cpu = process.cpuUsage();
@@ -95,7 +104,15 @@ process.on('message', (msg) => {
     // 64 MB young generation, uncollected garbage would swamp a per-connection figure.
     if (msg === 'stats:gc') (globalThis as { gc?: () => void }).gc?.();
     const mem = process.memoryUsage();
-    process.send?.({ cpu, rss: mem.rss, heapUsed: mem.heapUsed, at: performance.now() });
+    const loop = {
+      p99Ms: loopDelay.percentile(99) / 1e6,
+      maxMs: loopDelay.max / 1e6,
+      gcMaxMs: gcPauses.reduce((a, b) => Math.max(a, b), 0),
+      gcTotalMs: gcPauses.reduce((a, b) => a + b, 0),
+    };
+    loopDelay.reset();
+    gcPauses = [];
+    process.send?.({ cpu, rss: mem.rss, heapUsed: mem.heapUsed, at: performance.now(), loop });
   }
 });
 process.on('SIGTERM', async () => {

@@ -48,6 +48,13 @@ export interface StreamBenchResult {
     rampSeconds: number;
     steadyWindowSeconds: number;
     directInterTokenMs: { p50: number; p99: number; max: number };
+    /** The server's main thread over the whole phase: event-loop delay and garbage-collection pauses. */
+    serverMainThread: {
+      loopDelayP99Ms: number;
+      loopDelayMaxMs: number;
+      gcPauseMaxMs: number;
+      gcTotalMs: number;
+    };
     wallSeconds: number;
   };
   budgets: { addedTtftP50Ms: number; p99AddedInterTokenMs: number };
@@ -100,6 +107,8 @@ interface Stats {
   rss: number;
   heapUsed: number;
   at: number;
+  /** The server's main thread since the previous `stats`. */
+  loop: { p99Ms: number; maxMs: number; gcMaxMs: number; gcTotalMs: number };
 }
 /** The server's CPU time and memory; `collect` runs its GC first (for memory figures only). */
 function stats(child: ChildProcess, collect = false): Promise<Stats> {
@@ -403,6 +412,12 @@ export async function benchStreaming(): Promise<StreamBenchResult> {
           p50: round(pct(directAdds, 50)),
           p99: round(pct(directAdds, 99)),
           max: round(max(directAdds)),
+        },
+        serverMainThread: {
+          loopDelayP99Ms: round(cpu1.loop.p99Ms),
+          loopDelayMaxMs: round(cpu1.loop.maxMs),
+          gcPauseMaxMs: round(cpu1.loop.gcMaxMs),
+          gcTotalMs: round(cpu1.loop.gcTotalMs),
         },
         wallSeconds: round(wallSeconds),
       },

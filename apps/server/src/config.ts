@@ -75,6 +75,8 @@ const ConfigSchema = z.object({
   /** Agents websocket: generations one user may run at once, and chat sends per minute. */
   AGENT_MAX_CONCURRENT: z.coerce.number().int().min(1).max(1000).default(3),
   AGENT_SENDS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
+  /** Threads that run model calls (default: the cores left beside the main thread, 1 to 4). */
+  MODEL_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
   EDITOR_DEEP_LINK: z.string().url().default('vscode://assistente.assistente-vscode/auth-callback'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RATE_LIMITS: z.enum(['on', 'off']).default('on'),

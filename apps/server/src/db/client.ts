@@ -24,6 +24,27 @@ const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)),
 /** Any constant shared by every replica: they queue on it while one runs the migrations. */
 const MIGRATION_LOCK = 72_616_001;
 
+/**
+ * PGlite runs on the event loop's thread. Statements waiting for it used to run back to back in
+ * one turn of the loop (their promises chain through microtasks): with a thousand answers
+ * streaming, a queue of a hundred statements held every socket up for over a second. Here each
+ * statement (or transaction) starts in a turn of its own, so the sockets are served between them.
+ */
+function takeTurns(client: PGlite): void {
+  let tail: Promise<unknown> = Promise.resolve();
+  const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  const queued =
+    <A extends unknown[], R>(run: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> => {
+      const result = tail.then(nextTurn).then(() => run(...args));
+      tail = result.catch(() => {});
+      return result;
+    };
+  client.query = queued(client.query.bind(client)) as typeof client.query;
+  client.exec = queued(client.exec.bind(client));
+  client.transaction = queued(client.transaction.bind(client)) as typeof client.transaction;
+}
+
 /** Opens PostgreSQL when a URL is given, otherwise PGlite in `dataDir` (or in memory). */
 export async function openDatabase(opts: {
   url?: string;
@@ -54,6 +75,9 @@ export async function openDatabase(opts: {
   } else {
     client = new PGlite();
   }
+  // PGlite's own start-up queries go through the same methods: wrapped only once it is up.
+  await client.waitReady;
+  takeTurns(client);
   const pgliteDb = drizzlePglite(client, { schema });
   // PGlite is a single connection in one process; the lock keeps the same code path as PostgreSQL.
   await pgliteDb.execute(sql`select pg_advisory_lock(${MIGRATION_LOCK})`);

@@ -64,6 +64,14 @@ export const agents = pgTable(
   (t) => [index('agents_domain_name_idx').on(t.domainId, t.name, t.id)],
 );
 
+/**
+ * New entries of the search indexes wait in a pending list that the insert which fills it merges
+ * into the index. PGlite has no autovacuum to do it earlier, so with the default 4 MB one unlucky
+ * answer's final write took over a second, holding up every stream; 64 kB (the least PostgreSQL
+ * allows) keeps each merge to milliseconds.
+ */
+const GIN_PENDING_KB = 64;
+
 export const chats = pgTable(
   'chats',
   {
@@ -83,7 +91,9 @@ export const chats = pgTable(
   (t) => [
     // The sidebar's order: pinned first, then newest first (keyset paging over these columns).
     index('chats_user_list_idx').on(t.userId, t.pinned.desc(), t.updatedAt.desc(), t.id.desc()),
-    index('chats_title_fold_search_idx').using('gin', searchVector(t.title)),
+    index('chats_title_fold_search_idx')
+      .using('gin', searchVector(t.title))
+      .with({ gin_pending_list_limit: GIN_PENDING_KB }),
   ],
 );
 
@@ -114,6 +124,7 @@ export const messages = pgTable(
     // re-indexing it on every flush was most of the database's work with many answers at once.
     index('messages_content_fold_search_idx')
       .using('gin', searchVector(t.content))
+      .with({ gin_pending_list_limit: GIN_PENDING_KB })
       .where(sql`${t.status} <> 'streaming'`),
   ],
 );

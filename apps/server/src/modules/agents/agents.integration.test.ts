@@ -45,6 +45,13 @@ async function messageRow(id: string) {
   const [row] = await t.ctx.db.select().from(messages).where(eq(messages.id, id));
   return row;
 }
+async function chatRow(id: string) {
+  const [row] = await t.ctx.db.select().from(chats).where(eq(chats.id, id));
+  return row;
+}
+async function chatsOf(who: TestUser) {
+  return t.ctx.db.select().from(chats).where(eq(chats.userId, who.user.id));
+}
 async function waitForStored(id: string, timeoutMs = 10_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -283,9 +290,41 @@ describe('chat.send', () => {
     expect(stored?.usage).toEqual({ inputTokens: 4, outputTokens: 14, totalTokens: 18 });
     expect((await messageRow(r.user.messageId))?.status).toBe('complete');
 
-    // The untitled chat takes its title from the first message.
-    const updated = await s.next('chat.updated', (f) => f.chat.chatId === r.chatId);
-    expect(updated.chat.title).toBe('Tell me about foxes');
+    // The new chat is stored with its first message, titled from it.
+    expect(created?.chat.title).toBe('Tell me about foxes');
+    expect((await chatRow(r.chatId))?.title).toBe('Tell me about foxes');
+  });
+
+  it('an untitled chat takes its title from the first message sent to it, announced before the message', async () => {
+    const s = await connect(alice);
+    const chat = await restChat(alice);
+    expect(chat.title).toBe('');
+    const r = await exchange(s, { chatId: chat.chatId, content: 'Como cuidar de samambaias?' });
+    const updated = s.all('chat.updated').find((f) => f.chat.chatId === chat.chatId);
+    expect(updated?.chat.title).toBe('Como cuidar de samambaias?');
+    const types = s.frames.map((f) => f.type);
+    expect(types.indexOf('chat.updated')).toBeLessThan(types.indexOf('message.created'));
+    expect((await chatRow(chat.chatId))?.title).toBe('Como cuidar de samambaias?');
+
+    // A titled chat keeps its title.
+    await exchange(s, { chatId: chat.chatId, content: 'E de orquídeas?', parentId: r.assistant.messageId });
+    expect((await chatRow(chat.chatId))?.title).toBe('Como cuidar de samambaias?');
+  });
+
+  it('a first message refused leaves no chat behind', async () => {
+    const s = await connect(alice);
+    const before = (await chatsOf(alice)).length;
+    for (const [i, bad] of [
+      { content: '   ' },
+      { content: 'ok', parentId: crypto.randomUUID() },
+      { content: 'ok', attachments: [crypto.randomUUID()] },
+    ].entries()) {
+      const requestId = `refused-${i}`;
+      s.send({ type: 'chat.send', requestId, chatId: null, ...bad });
+      expect((await s.next('error', (f) => f.requestId === requestId)).code).toBe('VALIDATION_FAILED');
+    }
+    expect(await chatsOf(alice)).toHaveLength(before);
+    expect(s.all('chat.created')).toHaveLength(0);
   });
 
   it('the user message is in the database when message.created arrives', async () => {

@@ -1,18 +1,11 @@
-import type { LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import type { ChatParams, Message, MessageUsage, WsErrorCode } from '@assistente/contracts';
-import { AISDKError, type LanguageModelUsage, type ModelMessage } from 'ai';
-import {
-  asLanguageModelUsage,
-  convertToLanguageModelPrompt,
-  prepareCallSettings,
-  prepareRetries,
-  standardizePrompt,
-} from 'ai/internal';
+import type { ModelMessage } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Caller } from '../../plugins/auth.ts';
-import type { AttachmentForModel, ChatsService } from '../chats/index.ts';
-import { describeProviderError, type ResolvedModel } from '../providers/index.ts';
+import type { AttachmentForModel, ChatsService, ContextMessage } from '../chats/index.ts';
+import type { ResolvedModel } from '../providers/index.ts';
 import type { AgentsHub } from './hub.ts';
+import type { ModelCall, ModelStream, ModelWorkers } from './model-calls.ts';
 import { modelMessages } from './prompt.ts';
 import type { AgentsStore } from './store.ts';
 
@@ -32,7 +25,7 @@ export const flushIntervalMs = (streaming: number) =>
 const FLUSH_CHARS = 1024;
 const FLUSH_MIN_GAP_MS = 50;
 /** Answers saved per statement of a flush. */
-const FLUSH_BATCH = 50;
+const FLUSH_BATCH = 10;
 /** Touch a silent answer this often, so the stale sweep knows it is alive. */
 export const HEARTBEAT_MS = 30_000;
 /** Total attachment bytes sent to a model in one call. */
@@ -51,7 +44,7 @@ export interface GenerationInput {
    */
   pending?: {
     message: Message;
-    branch: Message[];
+    branch: ContextMessage[];
     commit: (model: string | null) => Promise<Message>;
   };
   requestId?: string;
@@ -118,15 +111,6 @@ export class Generation {
   }
 }
 
-function toUsage(u: LanguageModelUsage | undefined): MessageUsage | undefined {
-  if (!u || (u.inputTokens === undefined && u.outputTokens === undefined && u.totalTokens === undefined)) {
-    return undefined;
-  }
-  const inputTokens = u.inputTokens ?? 0;
-  const outputTokens = u.outputTokens ?? 0;
-  return { inputTokens, outputTokens, totalTokens: u.totalTokens ?? inputTokens + outputTokens };
-}
-
 /**
  * Runs answers: the assistant message is created (status `streaming`) before the model is called,
  * its text is flushed while streaming and finalised at the end whatever happens — complete,
@@ -143,6 +127,7 @@ export class GenerationRegistry {
     private readonly chats: ChatsService,
     private readonly store: AgentsStore,
     private readonly hub: AgentsHub,
+    private readonly models: ModelWorkers,
     private readonly log: FastifyBaseLogger,
   ) {}
 
@@ -224,16 +209,13 @@ export class GenerationRegistry {
    */
   async start(input: GenerationInput): Promise<Generation> {
     const abort = new AbortController();
-    let opened: Promise<ReadableStream<LanguageModelV3StreamPart>> | undefined;
+    let stream: ModelStream;
     let message: Message;
     const committing = input.pending?.commit(input.resolved.modelId);
     // Awaited below; marked handled now in case the context fails first.
     committing?.catch(() => {});
     try {
-      const context = await this.contextFor(input);
-      opened = this.open(input, context, abort.signal);
-      // Settled here so a failure waits, unhandled, for run() to report it as the answer's error.
-      opened.catch(() => {});
+      stream = this.models.start(this.callFor(input, await this.contextFor(input)), abort.signal);
       message =
         (await committing) ??
         (await this.chats.createAssistantMessage(input.chatId, input.parentId, input.resolved.modelId));
@@ -251,44 +233,37 @@ export class GenerationRegistry {
       chatId: gen.chatId,
       message,
     });
-    gen.done = this.run(gen, opened).finally(() => {
+    gen.done = this.run(gen, stream).finally(() => {
       this.running.delete(gen.messageId);
       input.release();
     });
     return gen;
   }
 
-  /**
-   * The model's own stream (`doStream`), through the AI SDK's prompt conversion and retries but
-   * without streamText's layers of web streams: a quarter of the CPU per token, which is what a
-   * thousand concurrent answers on one process need.
-   */
-  private async open(
-    input: GenerationInput,
-    messages: ModelMessage[],
-    signal: AbortSignal,
-  ): Promise<ReadableStream<LanguageModelV3StreamPart>> {
-    const model = input.resolved.model;
-    const prompt = await convertToLanguageModelPrompt({
-      prompt: await standardizePrompt({ ...(input.system ? { system: input.system } : {}), messages }),
-      supportedUrls: await model.supportedUrls,
-      download: undefined,
-      abortSignal: signal,
-    });
-    const settings = prepareCallSettings({
+  private callFor(input: GenerationInput, messages: ModelMessage[]): ModelCall {
+    return {
+      target: input.resolved.target,
+      messages,
+      ...(input.system ? { system: input.system } : {}),
       ...(input.params.temperature !== undefined ? { temperature: input.params.temperature } : {}),
       ...(input.params.maxTokens !== undefined ? { maxOutputTokens: input.params.maxTokens } : {}),
-    });
-    const { retry } = prepareRetries({ maxRetries: 1, abortSignal: signal });
-    const { stream } = await retry(() => model.doStream({ prompt, ...settings, abortSignal: signal }));
-    return stream;
+    };
   }
 
   private async contextFor(input: GenerationInput) {
-    const branch = input.pending
-      ? [...input.pending.branch, input.pending.message]
+    const question = input.pending?.message;
+    const branch = question
+      ? [
+          ...(input.pending?.branch ?? []),
+          {
+            messageId: question.messageId,
+            role: question.role,
+            content: question.content,
+            attachmentIds: (question.attachments ?? []).map((a) => a.attachmentId),
+          },
+        ]
       : await this.chats.listMessagesForContext(input.chatId, input.parentId);
-    const ids = [...new Set(branch.flatMap((m) => (m.attachments ?? []).map((a) => a.attachmentId)))];
+    const ids = [...new Set(branch.flatMap((m) => m.attachmentIds))];
     const files = new Map<string, AttachmentForModel>();
     if (ids.length > 0) {
       let total = 0;
@@ -302,10 +277,7 @@ export class GenerationRegistry {
     return modelMessages(branch, files, input.resolved.kind);
   }
 
-  private async run(
-    gen: Generation,
-    opened: Promise<ReadableStream<LanguageModelV3StreamPart>>,
-  ): Promise<void> {
+  private async run(gen: Generation, stream: ModelStream): Promise<void> {
     let status: 'complete' | 'stopped' | 'error' = 'complete';
     let finishReason = 'stop';
     let usage: MessageUsage | undefined;
@@ -325,38 +297,45 @@ export class GenerationRegistry {
       });
     };
 
-    try {
-      const stream = await opened;
-      const reader = stream.getReader();
-      for (;;) {
-        const { done, value: part } = await reader.read();
-        if (done) break;
-        if (part.type === 'text-delta') {
-          if (!part.delta) continue;
-          gen.content += part.delta;
-          gen.unsent += part.delta;
-          if (!sendScheduled) {
-            sendScheduled = true;
-            setImmediate(sendUnsent);
-          }
-          this.noteDelta(gen);
-        } else if (part.type === 'finish') {
-          finishReason = part.finishReason.unified;
-          usage = toUsage(asLanguageModelUsage(part.usage));
-        } else if (part.type === 'error') {
-          error ??= { code: 'PROVIDER_ERROR', message: describeProviderError(part.error) };
-          this.log.warn({ reason: error.message, messageId: gen.messageId }, 'agents: provider failed');
+    await new Promise<void>((ended) =>
+      stream.consume((event) => {
+        switch (event.type) {
+          case 'delta':
+            gen.content += event.text;
+            gen.unsent += event.text;
+            if (!sendScheduled) {
+              sendScheduled = true;
+              setImmediate(sendUnsent);
+            }
+            this.noteDelta(gen);
+            break;
+          case 'finish':
+            finishReason = event.finishReason;
+            usage = event.usage;
+            break;
+          case 'error':
+            error ??= { code: 'PROVIDER_ERROR', message: event.message };
+            this.log.warn({ reason: event.message, messageId: gen.messageId }, 'agents: provider failed');
+            break;
+          case 'end':
+            if (event.failure && !gen.signal.aborted) {
+              error ??= { code: 'PROVIDER_ERROR', message: event.failure.message };
+              if (event.failure.detail) {
+                this.log.error(
+                  { detail: event.failure.detail, messageId: gen.messageId },
+                  'agents: generation failed',
+                );
+              } else {
+                this.log.warn(
+                  { reason: event.failure.message, messageId: gen.messageId },
+                  'agents: generation failed',
+                );
+              }
+            }
+            ended();
         }
-      }
-    } catch (err) {
-      if (!gen.signal.aborted) {
-        error ??= { code: 'PROVIDER_ERROR', message: describeProviderError(err) };
-        // Not a provider error itself: those carry the request body, i.e. the user's messages.
-        if (AISDKError.isInstance(err)) {
-          this.log.warn({ reason: error.message, messageId: gen.messageId }, 'agents: generation failed');
-        } else this.log.error({ err, messageId: gen.messageId }, 'agents: generation failed');
-      }
-    }
+      }),
+    );
 
     // Every delta goes out before the answer's end.
     sendUnsent();

@@ -1,31 +1,16 @@
-import type { Message } from '@assistente/contracts';
 import { describe, expect, it } from 'vitest';
-import type { AttachmentForModel } from '../chats/index.ts';
+import type { AttachmentForModel, ContextMessage } from '../chats/index.ts';
 import { modelMessages, systemPrompt } from './prompt.ts';
 
-const at = '2026-01-01T00:00:00.000Z';
-const msg = (m: Partial<Message> & Pick<Message, 'role' | 'content'>): Message => ({
+const msg = (m: Partial<ContextMessage> & Pick<ContextMessage, 'role' | 'content'>): ContextMessage => ({
   messageId: Math.random().toString(36),
-  chatId: 'c',
-  parentId: null,
-  status: 'complete',
-  createdAt: at,
+  attachmentIds: [],
   ...m,
 });
 const file = (id: string, name: string, contentType: string, data: string | Buffer): AttachmentForModel => {
   const bytes = typeof data === 'string' ? Buffer.from(data) : data;
   return { attachmentId: id, name, contentType, size: bytes.length, data: bytes };
 };
-const attachment = (id: string, name: string, contentType: string) => ({
-  attachmentId: id,
-  chatId: 'c',
-  name,
-  contentType,
-  size: 1,
-  createdAt: at,
-  url: `/x/${id}`,
-});
-
 describe('systemPrompt', () => {
   it("joins the santito's and the chat's instructions, skipping blanks", () => {
     expect(systemPrompt('Be a fox.', { instructions: 'Be brief.' })).toBe('Be a fox.\n\nBe brief.');
@@ -39,9 +24,9 @@ describe('modelMessages', () => {
     const out = modelMessages(
       [
         msg({ role: 'user', content: 'Q1' }),
-        msg({ role: 'assistant', content: '', status: 'error' }),
+        msg({ role: 'assistant', content: '' }),
         msg({ role: 'user', content: 'Q2' }),
-        msg({ role: 'assistant', content: 'A2', status: 'stopped' }),
+        msg({ role: 'assistant', content: 'A2' }),
       ],
       new Map(),
       'openai',
@@ -63,12 +48,7 @@ describe('modelMessages', () => {
     const m = msg({
       role: 'user',
       content: 'See files',
-      attachments: [
-        attachment('i', 'a.png', 'image/png'),
-        attachment('t', 'n.md', 'text/markdown'),
-        attachment('p', 'd.pdf', 'application/pdf'),
-        attachment('x', 's.xlsx', 'application/vnd.ms-excel'),
-      ],
+      attachmentIds: ['i', 't', 'p', 'x'],
     });
     const [anthropic] = modelMessages([m], files, 'anthropic');
     const parts = anthropic?.content as Array<{ type: string; text?: string; mediaType?: string }>;

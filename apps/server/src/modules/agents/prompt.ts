@@ -1,6 +1,6 @@
-import type { ChatParams, Message, ProviderKind } from '@assistente/contracts';
+import type { ChatParams, ProviderKind } from '@assistente/contracts';
 import type { FilePart, ImagePart, ModelMessage, TextPart } from 'ai';
-import type { AttachmentForModel } from '../chats/index.ts';
+import type { AttachmentForModel, ContextMessage } from '../chats/index.ts';
 
 /** Text types whose bytes go to the model inline, as text. */
 const TEXT_TYPES = new Set(['text/plain', 'text/markdown', 'text/csv', 'application/json']);
@@ -56,7 +56,7 @@ function attachmentParts(
  * empty or failed answers are left out so the model sees a clean alternation.
  */
 export function modelMessages(
-  branch: Message[],
+  branch: ContextMessage[],
   files: ReadonlyMap<string, AttachmentForModel>,
   kind: ProviderKind,
 ): ModelMessage[] {
@@ -67,8 +67,8 @@ export function modelMessages(
       out.push({ role: 'assistant', content: m.content });
       continue;
     }
-    const attached = (m.attachments ?? []).flatMap((a) => {
-      const f = files.get(a.attachmentId);
+    const attached = m.attachmentIds.flatMap((id) => {
+      const f = files.get(id);
       return f ? [f] : [];
     });
     if (attached.length === 0) {

@@ -1,5 +1,4 @@
 import type {
-  Chat,
   ChatEditFrame,
   ChatParams,
   ChatRegenerateFrame,
@@ -12,7 +11,7 @@ import type {
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Caller } from '../../plugins/auth.ts';
-import { type ChatsService, chatsService } from '../chats/index.ts';
+import { type ChatsService, chatsService, type ExchangeChat, titleFrom } from '../chats/index.ts';
 import { type ProvidersService, providersService, type ResolvedModel } from '../providers/index.ts';
 import { type SantitoRow, type SantitosService, santitosService } from '../santitos/index.ts';
 import {
@@ -24,6 +23,7 @@ import {
 } from './generation.ts';
 import { AgentsHub } from './hub.ts';
 import { type AgentLimits, createAgentLimits } from './limits.ts';
+import { defaultModelWorkers, ModelWorkers } from './model-calls.ts';
 import { systemPrompt } from './prompt.ts';
 import { type AgentsStore, agentsStore } from './store.ts';
 
@@ -67,10 +67,12 @@ export function createAgentsService(ctx: AppContext) {
   const store: AgentsStore = agentsStore(ctx.db);
   const hub = new AgentsHub(ctx.bus, ctx.log);
   const limits: AgentLimits = createAgentLimits(ctx);
-  const registry = new GenerationRegistry(chats, store, hub, ctx.log);
-
-  /** Work left running after a frame's answer (titles), awaited on shutdown. */
-  const background = new Set<Promise<void>>();
+  const models = new ModelWorkers({
+    size: ctx.config.MODEL_WORKERS ?? defaultModelWorkers(),
+    allowlist: ctx.config.PROVIDER_URL_ALLOWLIST,
+    log: ctx.log,
+  });
+  const registry = new GenerationRegistry(chats, store, hub, models, ctx.log);
 
   /** When a stop was asked per user and chat: a stop racing the answer's start still stops it. */
   const stopsAsked = new Map<string, number>();
@@ -160,40 +162,32 @@ export function createAgentsService(ctx: AppContext) {
     return providers.resolveModel(caller, params.model ?? santito?.model ?? undefined);
   }
 
-  /** Titles an untitled chat from its first message and tells the user's sockets. */
-  async function titleIfNew(caller: Caller, chat: Chat, text: string): Promise<void> {
-    if (chat.title) return;
-    try {
-      if (await chats.autoTitle(chat.chatId, text)) {
-        hub.publish(caller.user.id, {
-          type: 'chat.updated',
-          chat: await chats.getChatForCaller(caller, chat.chatId),
-        });
-      }
-    } catch (err) {
-      ctx.log.warn({ err, chatId: chat.chatId }, 'agents: could not title a chat');
-    }
-  }
-
   /**
    * Checks the user's message and loads the branch it follows; the answer stores it (with the
-   * answer's own row, one statement) while the model is called, and announces it once stored.
+   * answer's own row and what they do to the chat: `change`, one statement) while the model is
+   * called, and announces the chat and the message once stored.
    */
   async function prepareQuestion(
     caller: Caller,
-    chat: Chat,
+    change: ExchangeChat,
     requestId: string | undefined,
     input: { content: string; parentId?: string | null; attachmentIds?: string[] },
   ): Promise<NonNullable<GenerationInput['pending']>> {
-    const prepared = await chats.prepareUserMessage(caller, chat.chatId, input, {
+    const prepared = await chats.prepareUserMessage(caller, change.id, input, {
       chatChecked: true,
       withBranch: true,
+      newChat: change.kind === 'create',
     });
     return {
       message: prepared.message,
       branch: prepared.branch ?? [],
       commit: async (model) => {
-        const { question, answer } = await chats.commitExchange(caller, prepared, model);
+        const { chat, question, answer } = await chats.commitExchange(prepared, model, change);
+        if (change.kind === 'create') {
+          hub.publish(caller.user.id, { type: 'chat.created', requestId, chat });
+        } else if (change.params || change.title) {
+          hub.publish(caller.user.id, { type: 'chat.updated', chat });
+        }
         hub.publish(caller.user.id, {
           type: 'message.created',
           ...(requestId ? { requestId } : {}),
@@ -208,7 +202,7 @@ export function createAgentsService(ctx: AppContext) {
   /** Starts the answer; hands the slot to the generation (freed here only if that fails). */
   async function answer(
     caller: Caller,
-    chat: Chat,
+    chatId: string,
     parentId: string,
     params: ChatParams,
     santito: SantitoRow | undefined,
@@ -222,7 +216,7 @@ export function createAgentsService(ctx: AppContext) {
     const system = systemPrompt(santito?.instructions, params);
     const gen = await registry.start({
       caller,
-      chatId: chat.chatId,
+      chatId,
       parentId,
       ...(pending ? { pending } : {}),
       ...(requestId ? { requestId } : {}),
@@ -232,7 +226,7 @@ export function createAgentsService(ctx: AppContext) {
       release,
     });
     // A stop that arrived while the answer was being set up (before it could be found) still counts.
-    if ((stopsAsked.get(stopKey(caller.user.id, chat.chatId)) ?? 0) >= since) gen.stop();
+    if ((stopsAsked.get(stopKey(caller.user.id, chatId)) ?? 0) >= since) gen.stop();
     return gen;
   }
 
@@ -240,6 +234,7 @@ export function createAgentsService(ctx: AppContext) {
     hub,
     registry,
     limits,
+    models,
 
     /** `chat.send`: the user message is committed and announced before the answer starts. */
     async send(caller: Caller, frame: ChatSendFrame): Promise<void> {
@@ -247,7 +242,7 @@ export function createAgentsService(ctx: AppContext) {
       const release = await admit(caller);
       let handedOver = false;
       try {
-        let chat = frame.chatId ? await chats.getChatForCaller(caller, frame.chatId) : undefined;
+        const chat = frame.chatId ? await chats.getChatForCaller(caller, frame.chatId) : undefined;
         if (chat) assertIdle(caller, chat.chatId);
         const agentId = chat ? chat.agentId : (frame.agentId ?? null);
         const santito = await santitoOf(caller, agentId);
@@ -257,23 +252,29 @@ export function createAgentsService(ctx: AppContext) {
         const params = frame.params ?? chat?.params ?? {};
         // Before anything is stored: with no model, the send changes nothing.
         const resolved = await modelFor(caller, params, santito);
-        if (!chat) {
-          chat = await chats.createChat(caller, { agentId });
-          hub.publish(caller.user.id, { type: 'chat.created', requestId: frame.requestId, chat });
-        }
-        if (frame.params && !sameParams(frame.params, chat.params ?? {})) {
-          chat = await chats.updateChat(caller, chat.chatId, { params: frame.params });
-          hub.publish(caller.user.id, { type: 'chat.updated', chat });
-        }
-        const pending = await prepareQuestion(caller, chat, frame.requestId, {
+        // A new chat is stored with its first message, titled from it; an untitled one gets that
+        // title, and new params, in the same statement.
+        const title = chat?.title ? undefined : titleFrom(frame.content) || undefined;
+        const change: ExchangeChat = chat
+          ? {
+              kind: 'touch',
+              owner: caller,
+              id: chat.chatId,
+              ...(frame.params && !sameParams(frame.params, chat.params ?? {})
+                ? { params: frame.params }
+                : {}),
+              ...(title ? { title } : {}),
+            }
+          : chats.newChat(caller, { agentId, params: frame.params ?? {}, title: title ?? '' });
+        const pending = await prepareQuestion(caller, change, frame.requestId, {
           content: frame.content,
           ...(frame.parentId !== undefined ? { parentId: frame.parentId } : {}),
           ...(frame.attachments ? { attachmentIds: frame.attachments } : {}),
         });
         handedOver = true;
-        const gen = await answer(
+        await answer(
           caller,
-          chat,
+          change.id,
           pending.message.messageId,
           params,
           santito,
@@ -283,11 +284,6 @@ export function createAgentsService(ctx: AppContext) {
           since,
           pending,
         );
-        // Titled once the answer is stored: kept off the path to the first token.
-        const untitled = chat;
-        const titling = gen.done.then(() => titleIfNew(caller, untitled, frame.content));
-        background.add(titling);
-        void titling.finally(() => background.delete(titling));
       } finally {
         if (!handedOver) release();
       }
@@ -309,7 +305,17 @@ export function createAgentsService(ctx: AppContext) {
         const params = chat.params ?? {};
         const resolved = await modelFor(caller, params, santito);
         handedOver = true;
-        await answer(caller, chat, parentId, params, santito, resolved, release, frame.requestId, since);
+        await answer(
+          caller,
+          chat.chatId,
+          parentId,
+          params,
+          santito,
+          resolved,
+          release,
+          frame.requestId,
+          since,
+        );
       } finally {
         if (!handedOver) release();
       }
@@ -329,15 +335,20 @@ export function createAgentsService(ctx: AppContext) {
         const santito = await santitoOf(caller, chat.agentId);
         const params = chat.params ?? {};
         const resolved = await modelFor(caller, params, santito);
-        const pending = await prepareQuestion(caller, chat, frame.requestId, {
-          content: frame.content,
-          parentId: target.parentId,
-          attachmentIds: frame.attachments ?? (target.attachments ?? []).map((a) => a.attachmentId),
-        });
+        const pending = await prepareQuestion(
+          caller,
+          { kind: 'touch', owner: caller, id: chat.chatId },
+          frame.requestId,
+          {
+            content: frame.content,
+            parentId: target.parentId,
+            attachmentIds: frame.attachments ?? (target.attachments ?? []).map((a) => a.attachmentId),
+          },
+        );
         handedOver = true;
         await answer(
           caller,
-          chat,
+          chat.chatId,
           pending.message.messageId,
           params,
           santito,
@@ -378,7 +389,7 @@ export function createAgentsService(ctx: AppContext) {
       clearInterval(sweeper);
       unsubscribeControl();
       await registry.shutdown();
-      await Promise.allSettled([...background]);
+      await models.close();
       hub.close();
     },
   };

@@ -237,7 +237,7 @@ describe('GET /api/v1/chats: order and paging', () => {
     const owner = await makeUser(t.ctx);
     const { chat: old } = await makeChat(t.ctx, owner, { title: 'antigo' });
     await makeChat(t.ctx, owner, { title: 'novo' });
-    await chatsService(t.ctx).touchChat(old.id);
+    await chatsService(t.ctx).appendUserMessage(await callerOf(owner), old.id, { content: 'de novo' });
     const res = await call('GET', '/api/v1/chats', owner);
     expect((res.json() as Chat[])[0]!.chatId).toBe(old.id);
   });
@@ -687,8 +687,6 @@ describe('the service the agents websocket uses', () => {
       attachmentIds: [file.attachmentId],
     });
     expect(user).toMatchObject({ role: 'user', status: 'complete', parentId: null, attachments: [file] });
-    expect(await service.autoTitle(chat.chatId, user.content)).toBe('Resuma o arquivo');
-    expect(await service.autoTitle(chat.chatId, 'outro')).toBeUndefined();
 
     const answer = await service.createAssistantMessage(chat.chatId, user.messageId, 'openai:gpt-4.1-mini');
     expect(answer).toMatchObject({
@@ -722,8 +720,6 @@ describe('the service the agents websocket uses', () => {
     expect(models).toHaveLength(1);
     expect(models[0]).toMatchObject({ contentType: 'text/plain', name: 'n.txt' });
     expect(models[0]!.data.toString()).toBe('notas');
-
-    expect((await service.getChatForCaller(caller, chat.chatId)).title).toBe('Resuma o arquivo');
   });
 
   it('gives the model the branch root → leaf, whatever other branches exist', async () => {

@@ -4,19 +4,22 @@
  * - `createChat(caller, { title?, agentId? })` → Chat
  * - `getMessageForCaller(caller, chatId, messageId)` → Message (regenerate / edit targets)
  * - `appendUserMessage(caller, chatId, { content, parentId?, attachmentIds? })` → Message, committed
+ * - `prepareUserMessage` + `commitExchange(prepared, model, chat)`: a question and its empty answer,
+ *   with what they do to the chat (`newChat(caller, …)` creates it), in one statement
  * - `createAssistantMessage(chatId, parentId, model)` → Message with status 'streaming'
  * - `appendAssistantContent(messageId, fullContent)` → false once the message has finished
  * - `finishAssistantMessage(messageId, { status, content?, usage?, error?, model? })` → Message
- * - `listMessagesForContext(chatId, leafMessageId)` → Message[] root → leaf
+ * - `listMessagesForContext(chatId, leafMessageId)` → ContextMessage[] root → leaf
  * - `getAttachmentsForModel(caller, ids)` → AttachmentForModel[] (bytes + contentType)
- * - `autoTitle(chatId, text)`, `touchChat(chatId)`
  */
 export { chatsRoutes } from './routes.ts';
 export {
   type AttachmentForModel,
   CHAT_RESTORE_WINDOW_MS,
   type ChatsService,
+  type ContextMessage,
   chatsService,
   MAX_MESSAGE_CHARS,
   titleFrom,
 } from './service.ts';
+export type { ExchangeChat } from './store.ts';

@@ -7,6 +7,7 @@ import {
   type ChatCreate,
   type ChatExportFormat,
   type ChatListQuery,
+  type ChatParams,
   type ChatUpdate,
   type Message,
   type MessageListQuery,
@@ -30,8 +31,10 @@ import { type AttachmentRow, type MessageRow, toAttachment, toChat, toMessage } 
 import { attachmentNotFound, chatNotFound, invalidField, messageNotFound } from './errors.ts';
 import { exportFileName, toJsonExport, toMarkdownExport } from './export.ts';
 import {
+  type ContextRow,
   chatsStore,
   decodeChatCursor,
+  type ExchangeChat,
   encodeChatCursor,
   hasSearchableWords,
   type NewMessage,
@@ -78,8 +81,19 @@ export interface PreparedUserMessage {
   message: Message;
   files: ReadonlyMap<string, AttachmentRow>;
   /** With `withBranch`: the messages it follows, root → parent. */
-  branch?: Message[];
+  branch?: ContextMessage[];
 }
+
+/** A message as a model's context needs it (its attachments are loaded with their bytes later). */
+export interface ContextMessage {
+  messageId: string;
+  role: Message['role'];
+  content: string;
+  attachmentIds: string[];
+}
+
+const toContext = (rows: ContextRow[]): ContextMessage[] =>
+  rows.map((r) => ({ messageId: r.id, role: r.role, content: r.content, attachmentIds: r.attachmentIds }));
 
 /** An attachment's bytes for a model call. */
 export interface AttachmentForModel {
@@ -115,13 +129,6 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
   async function withFiles(caller: Caller, chatId: string, rows: MessageRow[]): Promise<Message[]> {
     const files = await store.attachmentsOf(caller, chatId, rows);
     return rows.map((r) => toMessage(r, files));
-  }
-
-  async function messagesWithFilesById(chatId: string, rows: MessageRow[]): Promise<Message[]> {
-    const ids = [...new Set(rows.flatMap((r) => r.attachmentIds))];
-    const files = await store.streamAttachmentsByIds(chatId, ids);
-    const byId = new Map(files.map((f) => [f.id, f]));
-    return rows.map((r) => toMessage(r, byId));
   }
 
   async function deleteObjects(keys: string[]): Promise<void> {
@@ -183,15 +190,16 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
     /**
      * `appendUserMessage` in two steps, so the agents can call the model while the message is
      * being committed: checks the input, finds the parent and attachments, and answers the message
-     * as it will be stored. `chatChecked`: the caller has just loaded the chat as theirs.
+     * as it will be stored. `chatChecked`: the caller has just loaded the chat as theirs; `newChat`:
+     * the chat is stored with this message (`newChat`), so it has nothing in it yet.
      */
     async prepareUserMessage(
       caller: Caller,
       chatId: string,
       input: { content: string; parentId?: string | null; attachmentIds?: string[] },
-      opts: { chatChecked?: boolean; withBranch?: boolean } = {},
+      opts: { chatChecked?: boolean; withBranch?: boolean; newChat?: boolean } = {},
     ): Promise<PreparedUserMessage> {
-      if (!opts.chatChecked) await ownChat(caller, chatId);
+      if (!opts.chatChecked && !opts.newChat) await ownChat(caller, chatId);
       const attachmentIds = [...new Set(input.attachmentIds ?? [])];
       if (input.content.length > MAX_MESSAGE_CHARS) {
         throw invalidField('content', `A message can have at most ${MAX_MESSAGE_CHARS} characters`);
@@ -203,8 +211,11 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
         throw invalidField('attachments', `At most ${AttachmentLimits.perMessage} files per message`);
       }
       let parentId: string | null;
-      let branch: MessageRow[] | undefined;
-      if (opts.withBranch && opts.chatChecked && input.parentId !== null) {
+      let branch: ContextRow[] | undefined;
+      if (opts.newChat) {
+        if (input.parentId) throw invalidField('parentId', 'No such message in this chat');
+        parentId = null;
+      } else if (opts.withBranch && opts.chatChecked && input.parentId !== null) {
         // The model's context comes with the parent, in the same round trip.
         if (input.parentId !== undefined && !isId(input.parentId))
           throw invalidField('parentId', 'No such message in this chat');
@@ -246,26 +257,41 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
         row,
         message: toMessage(toRow(row), byId),
         files: byId,
-        ...(opts.withBranch ? { branch: branch ? await messagesWithFilesById(chatId, branch) : [] } : {}),
+        ...(opts.withBranch ? { branch: toContext(branch ?? []) } : {}),
       };
     },
 
     /** Stores a prepared message, committed before it returns; 404 if the chat is gone meanwhile. */
     async commitUserMessage(caller: Caller, prepared: PreparedUserMessage): Promise<Message> {
-      const [row] = (await store.insertUserMessage(caller, prepared.row)) ?? [];
-      if (!row) throw chatNotFound();
-      return toMessage(row, prepared.files);
+      const chat = await store.insertExchange({ kind: 'touch', owner: caller, id: prepared.row.chatId }, [
+        prepared.row,
+      ]);
+      if (!chat) throw chatNotFound();
+      return toMessage(toRow(prepared.row), prepared.files);
     },
 
     /**
-     * Stores a prepared message together with its answer, empty and `streaming`, in one
+     * A new chat as it will be stored with its first exchange (see `commitExchange`): nothing is
+     * stored before the first message is, so a send that fails leaves no empty chat behind.
+     * `agentId` must have been checked as a santito the caller may use.
+     */
+    newChat(
+      caller: Caller,
+      input: { agentId: string | null; params: ChatParams; title: string },
+    ): Extract<ExchangeChat, { kind: 'create' }> {
+      return { kind: 'create', owner: caller, id: randomUUID(), ...input };
+    },
+
+    /**
+     * Stores a prepared message together with its answer, empty and `streaming`, and what they do
+     * to the chat (`chat`: create it, or touch it with new params or a first title), in one
      * statement: the question is committed no later than its answer exists, in one round trip.
      */
     async commitExchange(
-      caller: Caller,
       prepared: PreparedUserMessage,
       model: string | null,
-    ): Promise<{ question: Message; answer: Message }> {
+      chat: ExchangeChat,
+    ): Promise<{ chat: Chat; question: Message; answer: Message }> {
       const answer: NewMessage = {
         id: randomUUID(),
         chatId: prepared.row.chatId,
@@ -276,9 +302,13 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
         model,
         createdAt: tick(),
       };
-      const [question, answerRow] = (await store.insertUserMessage(caller, prepared.row, answer)) ?? [];
-      if (!question || !answerRow) throw chatNotFound();
-      return { question: toMessage(question, prepared.files), answer: toMessage(answerRow) };
+      const stored = await store.insertExchange(chat, [prepared.row, answer]);
+      if (!stored) throw chatNotFound();
+      return {
+        chat: toChat(stored),
+        question: toMessage(toRow(prepared.row), prepared.files),
+        answer: toMessage(toRow(answer)),
+      };
     },
 
     /** Starts an assistant answer under `parentId`: empty, status 'streaming', committed. */
@@ -287,7 +317,7 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
       parentId: string | null,
       model: string | null,
     ): Promise<Message> {
-      const row = await store.streamInsertMessage({
+      const row: NewMessage = {
         id: randomUUID(),
         chatId,
         parentId,
@@ -296,8 +326,9 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
         status: 'streaming',
         model,
         createdAt: tick(),
-      });
-      return toMessage(row);
+      };
+      if (!(await store.insertExchange({ kind: 'touch', id: chatId }, [row]))) throw chatNotFound();
+      return toMessage(toRow(row));
     },
 
     /** Saves the whole text so far of a streaming answer (a flush); false once it has finished. */
@@ -334,10 +365,9 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
       return toMessage(row);
     },
 
-    /** The branch root → `leafMessageId` of a chat, with attachment metadata: the model's context. */
-    async listMessagesForContext(chatId: string, leafMessageId: string): Promise<Message[]> {
-      const rows = await store.streamBranchTo(chatId, leafMessageId);
-      return messagesWithFilesById(chatId, rows);
+    /** The branch root → `leafMessageId` of a chat: the model's context. */
+    async listMessagesForContext(chatId: string, leafMessageId: string): Promise<ContextMessage[]> {
+      return toContext(await store.streamBranchTo(chatId, leafMessageId));
     },
 
     /** The bytes of the caller's attachments among `ids`, for models that take files; unknown ids are left out. */
@@ -362,18 +392,6 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
         }
       }
       return out;
-    },
-
-    /** Titles an untitled chat from a text (the first message, or a model's suggestion); the new title or undefined. */
-    async autoTitle(chatId: string, text: string): Promise<string | undefined> {
-      const title = titleFrom(text);
-      if (!title) return undefined;
-      return (await store.streamTitleIfEmpty(chatId, title)) ? title : undefined;
-    },
-
-    /** Marks activity in a chat: it moves to the top of the list. */
-    async touchChat(chatId: string): Promise<void> {
-      await store.streamTouchChat(chatId, tick());
     },
 
     // ---- HTTP ----

@@ -14,6 +14,21 @@ export interface ChatPage {
   nextCursor?: ChatCursor;
 }
 
+/**
+ * What storing messages does to their chat: creates it (a first message sent to a new chat), or
+ * marks its activity, with new params or a first title when given. `owner`: the statement only
+ * touches the chat while it is this caller's own live chat.
+ */
+export type ExchangeChat =
+  | { kind: 'create'; owner: Caller; id: string; title: string; agentId: string | null; params: ChatParams }
+  | { kind: 'touch'; owner?: Caller; id: string; params?: ChatParams; title?: string };
+
+/** What a model's context needs of a message. */
+export type ContextRow = Pick<
+  MessageRow,
+  'id' | 'parentId' | 'role' | 'content' | 'attachmentIds' | 'createdAt'
+>;
+
 export interface MessagePage {
   /** Oldest → newest. */
   items: MessageRow[];
@@ -56,9 +71,37 @@ export interface NewMessage {
  * functions act on ids the agents websocket got through a caller-scoped call before.
  */
 export function chatsStore(db: Db) {
+  // The statements on the way to a first token, built once (and prepared once per connection on
+  // PostgreSQL): building a query costs as much as PGlite takes to run a small one.
+  const chatOfUser = db
+    .select()
+    .from(chats)
+    .where(
+      and(
+        eq(chats.id, sql.placeholder('chatId')),
+        eq(chats.userId, sql.placeholder('userId')),
+        isNull(chats.deletedAt),
+      ),
+    )
+    .limit(1)
+    .prepare('chat_of_user');
+  const chatContext = db
+    .select({
+      id: messages.id,
+      parentId: messages.parentId,
+      role: messages.role,
+      content: messages.content,
+      attachmentIds: messages.attachmentIds,
+      createdAt: messages.createdAt,
+    })
+    .from(messages)
+    .where(eq(messages.chatId, sql.placeholder('chatId')))
+    .prepare('chat_context');
+
   return {
     /** `exec`: a transaction to read in (PGlite has one connection: never read outside an open one). */
     async findChat(caller: Caller, chatId: string, exec: Db | Tx = db): Promise<ChatRow | undefined> {
+      if (exec === db) return (await chatOfUser.execute({ chatId, userId: caller.user.id }))[0];
       const [row] = await exec
         .select()
         .from(chats)
@@ -212,36 +255,45 @@ export function chatsStore(db: Db) {
     },
 
     /**
-     * Inserts a user message (and, when given, the empty answer that follows it) and bumps the
-     * chat's activity, in one statement (atomic, one round trip); undefined when the chat is not
-     * the caller's (any more). Answers the rows as stored.
+     * Stores messages (a question and its empty answer, or either alone) with what they do to
+     * their chat — create it, or mark its activity and set new params or a first title — in one
+     * statement: atomic, one round trip. Undefined when the chat is not the owner's (any more).
+     * Answers the chat as stored.
      */
-    async insertUserMessage(
-      caller: Caller,
-      message: NewMessage,
-      answer?: NewMessage,
-    ): Promise<MessageRow[] | undefined> {
-      const rows = (answer ? [message, answer] : [message]).map(toRow);
-      const at = (answer ?? message).createdAt.toISOString();
+    async insertExchange(chat: ExchangeChat, rows: readonly NewMessage[]): Promise<ChatRow | undefined> {
+      const at = (rows.at(-1)?.createdAt ?? new Date()).toISOString();
       const values = sql.join(
-        rows.map(
-          (r) =>
-            sql`(${r.id}, ${r.chatId}, ${r.parentId}::text, ${r.role}, ${r.content}, ${r.status}, ${r.model}::text, ${JSON.stringify(r.attachmentIds)}::jsonb, ${r.createdAt.toISOString()}::timestamptz)`,
-        ),
+        rows
+          .map(toRow)
+          .map(
+            (r) =>
+              sql`(${r.id}, ${r.chatId}, ${r.parentId}::text, ${r.role}, ${r.content}, ${r.status}, ${r.model}::text, ${JSON.stringify(r.attachmentIds)}::jsonb, ${r.createdAt.toISOString()}::timestamptz)`,
+          ),
         sql`, `,
       );
+      const write =
+        chat.kind === 'create'
+          ? sql`insert into ${chats} (id, user_id, domain_id, agent_id, title, params, created_at, updated_at)
+              values (${chat.id}, ${chat.owner.user.id}, ${chat.owner.domain.id}, ${chat.agentId}::text, ${chat.title},
+                      ${JSON.stringify(chat.params)}::jsonb, ${at}::timestamptz, ${at}::timestamptz)
+              returning *`
+          : sql`update ${chats} set updated_at = ${at}::timestamptz${
+              chat.params ? sql`, params = ${JSON.stringify(chat.params)}::jsonb` : sql``
+            }${chat.title ? sql`, title = case when title = '' then ${chat.title} else title end` : sql``}
+              where ${chats.id} = ${chat.id}${chat.owner ? sql` and ${ownChats(chat.owner)}` : sql``}
+              returning *`;
       const result = await db.execute(sql`
-        with touched as (
-          update ${chats} set updated_at = ${at}::timestamptz
-           where ${chats.id} = ${message.chatId} and ${ownChats(caller)}
+        with c as (${write}),
+        m as (
+          insert into ${messages} (id, chat_id, parent_id, role, content, status, model, attachment_ids, created_at, updated_at)
+          select v.id, v.chat_id, v.parent_id, v.role, v.content, v.status, v.model, v.attachment_ids, v.created_at, v.created_at
+            from (values ${values}) as v(id, chat_id, parent_id, role, content, status, model, attachment_ids, created_at)
+           where exists (select 1 from c)
           returning 1
         )
-        insert into ${messages} (id, chat_id, parent_id, role, content, status, model, attachment_ids, created_at, updated_at)
-        select v.id, v.chat_id, v.parent_id, v.role, v.content, v.status, v.model, v.attachment_ids, v.created_at, v.created_at
-          from (values ${values}) as v(id, chat_id, parent_id, role, content, status, model, attachment_ids, created_at)
-         where exists (select 1 from touched)
-        returning id`);
-      return rowsOf(result).length === rows.length ? rows : undefined;
+        select c.*, (select count(*) from m)::int as inserted from c`);
+      const [row] = rowsOf<Record<string, unknown>>(result);
+      return row ? chatRowOf(row) : undefined;
     },
 
     async findAttachments(caller: Caller, chatId: string, ids: readonly string[]): Promise<AttachmentRow[]> {
@@ -339,14 +391,6 @@ export function chatsStore(db: Db) {
       return row;
     },
 
-    async streamInsertMessage(message: NewMessage): Promise<MessageRow> {
-      return db.transaction(async (tx) => {
-        await tx.update(chats).set({ updatedAt: message.createdAt }).where(eq(chats.id, message.chatId));
-        const [row] = await tx.insert(messages).values(toInsert(message)).returning();
-        return row!;
-      });
-    },
-
     /** Replaces the text of a message still streaming; a finished one is left alone. */
     async streamSetContent(messageId: string, content: string, at: Date): Promise<boolean> {
       const rows = await db
@@ -369,84 +413,40 @@ export function chatsStore(db: Db) {
       },
       at: Date,
     ): Promise<MessageRow | undefined> {
-      return db.transaction(async (tx) => {
-        // Only the first end counts (a stop racing the natural end must not overwrite it).
-        const [row] = await tx
-          .update(messages)
-          .set({ ...patch, updatedAt: at })
-          .where(and(eq(messages.id, messageId), eq(messages.status, 'streaming')))
-          .returning();
-        if (!row) {
-          const [current] = await tx.select().from(messages).where(eq(messages.id, messageId)).limit(1);
-          return current;
-        }
-        await tx.update(chats).set({ updatedAt: at }).where(eq(chats.id, row.chatId));
-        return row;
-      });
+      // Only the first end counts (a stop racing the natural end must not overwrite it). The chat's
+      // activity is the user's last message (touched when it was stored), not the answer's end.
+      const [row] = await db
+        .update(messages)
+        .set({ ...patch, updatedAt: at })
+        .where(and(eq(messages.id, messageId), eq(messages.status, 'streaming')))
+        .returning();
+      if (row) return row;
+      const [current] = await db.select().from(messages).where(eq(messages.id, messageId)).limit(1);
+      return current;
     },
 
     /**
      * The branch root → leaf in one round trip: `leafId`, or the chat's newest message when null
      * (the tip of the branch the user last worked on). Empty when there is no such message.
+     * The chat's messages are read whole and walked here: the rows off the branch are the user's
+     * own regenerations and edits, and a recursive query cost twice as much as reading them.
      */
-    async streamBranchTo(chatId: string, leafId: string | null): Promise<MessageRow[]> {
-      const start = leafId === null ? sql`` : sql` and ${messages.id} = ${leafId}`;
-      const rows = await db
-        .select()
-        .from(messages)
-        .where(
-          and(
-            eq(messages.chatId, chatId),
-            sql`${messages.id} in (
-              with recursive branch(id, parent_id, depth) as (
-                (select id, parent_id, 0 from ${messages}
-                  where ${messages.chatId} = ${chatId}${start}
-                  order by ${messages.createdAt} desc, ${messages.id} desc limit 1)
-                union all
-                select m.id, m.parent_id, b.depth + 1 from ${messages} m
-                  join branch b on m.id = b.parent_id
-                 where b.depth < 100000
-              )
-              select id from branch)`,
-          ),
-        );
-      // Parents are looked up by primary key alone (a chat filter in the recursive step made the
-      // planner scan the whole chat at every step); the outer chat filter keeps the walk in it.
+    async streamBranchTo(chatId: string, leafId: string | null): Promise<ContextRow[]> {
+      const rows = await chatContext.execute({ chatId });
       if (rows.length === 0) return [];
-      // Ordered by walking up from the leaf: the newest row when no leaf was named.
       const byId = new Map(rows.map((r) => [r.id, r]));
-      let leaf = leafId === null ? undefined : byId.get(leafId);
+      let leaf: ContextRow | undefined;
       if (leafId === null) {
         for (const r of rows) {
           if (!leaf || r.createdAt > leaf.createdAt || (+r.createdAt === +leaf.createdAt && r.id > leaf.id))
             leaf = r;
         }
+      } else leaf = byId.get(leafId);
+      const out: ContextRow[] = [];
+      for (let r = leaf; r && out.length <= rows.length; r = r.parentId ? byId.get(r.parentId) : undefined) {
+        out.push(r);
       }
-      const out: MessageRow[] = [];
-      for (let r = leaf; r; r = r.parentId ? byId.get(r.parentId) : undefined) out.push(r);
       return out.reverse();
-    },
-
-    async streamTouchChat(chatId: string, at: Date): Promise<void> {
-      await db.update(chats).set({ updatedAt: at }).where(eq(chats.id, chatId));
-    },
-
-    /** Sets the title only while it is still empty (the user's own title always wins). */
-    async streamTitleIfEmpty(chatId: string, title: string): Promise<boolean> {
-      const rows = await db
-        .update(chats)
-        .set({ title, updatedAt: sql`${chats.updatedAt}` })
-        .where(and(eq(chats.id, chatId), eq(chats.title, '')))
-        .returning({ id: chats.id });
-      return rows.length > 0;
-    },
-
-    async streamAttachmentsByIds(chatId: string, ids: readonly string[]): Promise<AttachmentRow[]> {
-      if (ids.length === 0) return [];
-      return db
-        .select()
-        .from(attachments)
-        .where(and(eq(attachments.chatId, chatId), inArray(attachments.id, [...ids])));
     },
 
     // ---- Housekeeping ----
@@ -501,6 +501,22 @@ function toInsert(m: NewMessage) {
     attachmentIds: m.attachmentIds ?? [],
     createdAt: m.createdAt,
     updatedAt: m.createdAt,
+  };
+}
+
+/** A chats row as `execute` answers it (column names, not field names). */
+function chatRowOf(r: Record<string, unknown>): ChatRow {
+  return {
+    id: String(r.id),
+    userId: String(r.user_id),
+    domainId: String(r.domain_id),
+    agentId: r.agent_id == null ? null : String(r.agent_id),
+    title: String(r.title),
+    pinned: r.pinned === true,
+    params: (r.params ?? {}) as ChatParams,
+    deletedAt: r.deleted_at == null ? null : new Date(r.deleted_at as string | Date),
+    createdAt: new Date(r.created_at as string | Date),
+    updatedAt: new Date(r.updated_at as string | Date),
   };
 }
 

@@ -35,6 +35,16 @@ function statusText(status: number): string {
   return `The provider refused the request (HTTP ${status}).`;
 }
 
+/** A failure of the connection to the provider (not a bug of ours): worth a warning, not an error. */
+export function isTransportError(err: unknown): boolean {
+  for (const e of chain(err)) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && (code.startsWith('UND_ERR_') || /^E[A-Z]+$/.test(code))) return true;
+    if (e instanceof BlockedUrlError) return true;
+  }
+  return false;
+}
+
 /**
  * A safe, actionable sentence about a provider failure: never the provider's raw body (it may
  * echo the key or internal details), only what kind of failure it was.
@@ -49,6 +59,8 @@ export function describeProviderError(err: unknown): string {
   }
   for (const e of chain(err)) {
     const code = (e as { code?: unknown }).code;
+    // undici: the provider closed the connection while answering.
+    if (code === 'UND_ERR_SOCKET') return statusText(200);
     if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'ETIMEDOUT' || code === 'ECONNRESET') {
       return 'Could not reach the provider; check its URL and that it is running.';
     }

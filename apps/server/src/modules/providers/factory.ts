@@ -17,6 +17,18 @@ export interface ProviderSpec {
   fetch: FetchLike;
 }
 
+/**
+ * A model as the model workers build it: a provider spec without its fetch (functions do not
+ * cross threads) and the model's name. `guarded`: an Admin-set URL, fetched under the SSRF rule.
+ */
+export interface ModelTarget {
+  kind: ProviderKind;
+  baseUrl: string | null;
+  apiKey: string | null;
+  guarded: boolean;
+  name: string;
+}
+
 const DEFAULT_BASE: Partial<Record<ProviderKind, string>> = {
   openai: 'https://api.openai.com/v1',
   anthropic: 'https://api.anthropic.com/v1',

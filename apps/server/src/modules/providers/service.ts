@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { LanguageModelV3 } from '@ai-sdk/provider';
 import {
   type AiSettings,
   type AiSettingsUpdate,
@@ -19,8 +18,8 @@ import { AppError, forbidden, notFound } from '../../lib/errors.ts';
 import { type SecretBox, secretBoxFor } from '../../lib/secrets.ts';
 import type { Caller } from '../../plugins/auth.ts';
 import { describeProviderError, NoProviderError } from './errors.ts';
-import { effectiveBaseUrl, languageModel, listProviderModels, type ProviderSpec } from './factory.ts';
-import { assertUrlAllowed, BlockedUrlError, createGuardedFetch } from './ssrf.ts';
+import { effectiveBaseUrl, listProviderModels, type ModelTarget, type ProviderSpec } from './factory.ts';
+import { assertUrlAllowed, BlockedUrlError, createGuardedHttp } from './ssrf.ts';
 import {
   type ProviderConfigPatch,
   type ProviderConfigRow,
@@ -39,24 +38,21 @@ interface ProviderEntry {
   /** The Admin's curated list; empty = what the provider lists. */
   curated: string[];
   cacheKey: string;
-  /** AI SDK model objects already built for this entry (building one costs about a millisecond). */
-  built?: Map<string, LanguageModelV3>;
 }
 
-/** The entry's AI SDK model for `name`, built once per entry. */
-function modelOf(entry: ProviderEntry, name: string): LanguageModelV3 {
-  entry.built ??= new Map();
-  let model = entry.built.get(name);
-  if (!model) {
-    model = languageModel(entry.spec, name);
-    if (entry.built.size > 200) entry.built.clear();
-    entry.built.set(name, model);
-  }
-  return model;
+/** What a model worker needs to call the entry's model `name`. */
+function targetOf(entry: ProviderEntry, name: string): ModelTarget {
+  return {
+    kind: entry.spec.kind,
+    baseUrl: entry.spec.baseUrl ?? null,
+    apiKey: entry.spec.apiKey ?? null,
+    guarded: entry.source === 'domain',
+    name,
+  };
 }
 
 export interface ResolvedModel {
-  model: LanguageModelV3;
+  target: ModelTarget;
   /** `provider:model`, stored on the answer. */
   modelId: string;
   kind: ProviderKind;
@@ -100,7 +96,7 @@ function splitModelId(id: string): { provider: string; name: string } | undefine
 
 function createProvidersService(ctx: AppContext, store: ProvidersStore, box: SecretBox) {
   const { config } = ctx;
-  const guard = createGuardedFetch({ allowlist: config.PROVIDER_URL_ALLOWLIST });
+  const guard = createGuardedHttp({ allowlist: config.PROVIDER_URL_ALLOWLIST });
   const modelCache = new Map<string, { at: number; ttl: number; models: string[] }>();
   /** Per domain: its enabled configurations as entries, and its own default model. */
   const settingsCache = new Map<
@@ -413,7 +409,7 @@ function createProvidersService(ctx: AppContext, store: ProvidersStore, box: Sec
         if (!parts || !entry) return undefined;
         if (entry.curated.length > 0 && !entry.curated.includes(parts.name)) return undefined;
         return {
-          model: modelOf(entry, parts.name),
+          target: targetOf(entry, parts.name),
           modelId: `${entry.provider}:${parts.name}`,
           kind: entry.kind,
         };
@@ -435,7 +431,7 @@ function createProvidersService(ctx: AppContext, store: ProvidersStore, box: Sec
         const name = (await modelsOf(entry))[0];
         if (name)
           return {
-            model: modelOf(entry, name),
+            target: targetOf(entry, name),
             modelId: `${entry.provider}:${name}`,
             kind: entry.kind,
           };

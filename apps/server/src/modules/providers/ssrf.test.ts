@@ -5,7 +5,7 @@ import { describeProviderError } from './errors.ts';
 import {
   assertUrlAllowed,
   BlockedUrlError,
-  createGuardedFetch,
+  createGuardedHttp,
   isPublicAddress,
   matchesAllowlist,
 } from './ssrf.ts';
@@ -115,7 +115,7 @@ describe('assertUrlAllowed', () => {
   });
 });
 
-describe('createGuardedFetch', () => {
+describe('createGuardedHttp', () => {
   let fx: LlmFixture;
   let other: LlmFixture;
   beforeAll(async () => {
@@ -127,7 +127,7 @@ describe('createGuardedFetch', () => {
   });
 
   it('refuses a loopback URL that is not allowlisted, without connecting', async () => {
-    const { fetch, close } = createGuardedFetch({ allowlist: [] });
+    const { fetch, close } = createGuardedHttp({ allowlist: [] });
     fx.reset();
     await expect(fetch(`${fx.baseUrl}/models`)).rejects.toBeInstanceOf(BlockedUrlError);
     expect(fx.requests).toHaveLength(0);
@@ -135,14 +135,14 @@ describe('createGuardedFetch', () => {
   });
 
   it('reaches an allowlisted host:port', async () => {
-    const { fetch, close } = createGuardedFetch({ allowlist: [`127.0.0.1:${fx.port}`] });
+    const { fetch, close } = createGuardedHttp({ allowlist: [`127.0.0.1:${fx.port}`] });
     const res = await fetch(`${fx.baseUrl}/models`);
     expect(res.status).toBe(200);
     await close();
   });
 
   it('re-checks every redirect: to metadata, to another private port', async () => {
-    const { fetch, close } = createGuardedFetch({ allowlist: [`127.0.0.1:${fx.port}`] });
+    const { fetch, close } = createGuardedHttp({ allowlist: [`127.0.0.1:${fx.port}`] });
     fx.setScript({ redirectTo: 'http://169.254.169.254/latest/meta-data/' });
     await expect(fetch(`${fx.baseUrl}/models`)).rejects.toBeInstanceOf(BlockedUrlError);
     fx.setScript({ redirectTo: `${other.baseUrl}/models` });
@@ -164,7 +164,7 @@ describe('createGuardedFetch', () => {
       assertUrlAllowed(`http://rebind.test:${fx.port}/v1`, { allowlist: [], lookup: rebinding }),
     ).resolves.toBeUndefined();
     // …and refused when the connection's own lookup answers a private one.
-    const { fetch, close } = createGuardedFetch({ allowlist: [], lookup: rebinding });
+    const { fetch, close } = createGuardedHttp({ allowlist: [], lookup: rebinding });
     fx.reset();
     const err = await fetch(`http://rebind.test:${fx.port}/v1/models`).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Error);
@@ -175,13 +175,13 @@ describe('createGuardedFetch', () => {
   });
 
   it('needs no DNS answer up front for a request: a host that does not resolve fails at connect', async () => {
-    const { fetch, close } = createGuardedFetch({ allowlist: [] });
+    const { fetch, close } = createGuardedHttp({ allowlist: [] });
     await expect(fetch('http://does-not-exist.invalid/v1/models')).rejects.toThrow();
     await close();
   });
 
   it('follows an allowed redirect and keeps a POST body on 307', async () => {
-    const { fetch, close } = createGuardedFetch({
+    const { fetch, close } = createGuardedHttp({
       allowlist: [`127.0.0.1:${fx.port}`, `127.0.0.1:${other.port}`],
     });
     fx.setScript({ redirectTo: `${other.baseUrl}/chat/completions` });

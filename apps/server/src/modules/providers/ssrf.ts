@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, isIPv4 } from 'node:net';
-import { Agent, fetch as undiciFetch } from 'undici';
+import { Agent, type Dispatcher, request, fetch as undiciFetch } from 'undici';
 
 /**
  * The SSRF rule of DESIGN §5: a provider URL set by a domain Admin must resolve to a public
@@ -225,15 +225,66 @@ export async function assertUrlAllowed(raw: string, opts: GuardOptions, resolve 
 
 type FetchLike = typeof globalThis.fetch;
 
+/** One request as `request` takes it: the body already a string (JSON), as model calls send it. */
+export interface HttpRequest {
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal;
+}
+export type RequestFn = (url: string, init: HttpRequest) => Promise<Dispatcher.ResponseData>;
+
+function plain(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  headers.forEach((value, key) => {
+    out[key] = value;
+  });
+  return out;
+}
+
+/** What a request becomes after a redirect `status` to `location`, or undefined when it is not one. */
+function redirected(
+  status: number,
+  location: string | null,
+  url: string,
+  method: string,
+  headers: Headers,
+): { url: string; method: string; dropBody: boolean } | undefined {
+  if (status < 300 || status >= 400 || status === 304 || !location) return undefined;
+  const next = new URL(location, url);
+  // Credentials never follow a redirect to another origin.
+  if (next.origin !== new URL(url).origin) {
+    headers.delete('authorization');
+    headers.delete('x-api-key');
+    headers.delete('x-goog-api-key');
+  }
+  if (status === 303 || ((status === 301 || status === 302) && method === 'POST')) {
+    headers.delete('content-type');
+    headers.delete('content-length');
+    return { url: next.href, method: 'GET', dropBody: true };
+  }
+  return { url: next.href, method, dropBody: false };
+}
+
 /**
- * A fetch for the AI SDK that applies the SSRF rule on the first request and on every redirect
+ * HTTP for model providers that applies the SSRF rule on the first request and on every redirect
  * (followed here by hand, at most `maxRedirects`). Connections to non-allowlisted hosts go
  * through an agent whose DNS lookup refuses private answers, so rebinding cannot slip past.
+ * `fetch` is for the AI SDK's providers; `request` (undici's, a Node stream body) for streaming
+ * chat completions, at a third of fetch's cost per chunk.
  */
-export function createGuardedFetch(opts: GuardOptions): { fetch: FetchLike; close: () => Promise<void> } {
+export function createGuardedHttp(opts: GuardOptions): {
+  fetch: FetchLike;
+  request: RequestFn;
+  close: () => Promise<void>;
+} {
   const maxRedirects = opts.maxRedirects ?? 5;
   const guarded = new Agent({ connect: { lookup: guardedLookup(opts.lookup ?? dnsLookup) as never } });
   const open = new Agent();
+  const dispatcherFor = async (url: string) => {
+    await assertUrlAllowed(url, opts, false);
+    return matchesAllowlist(new URL(url), opts.allowlist) ? open : guarded;
+  };
 
   const guardedFetch = async (input: Parameters<FetchLike>[0], init?: RequestInit): Promise<Response> => {
     let url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
@@ -241,40 +292,55 @@ export function createGuardedFetch(opts: GuardOptions): { fetch: FetchLike; clos
     let body = init?.body ?? undefined;
     const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
     for (let hop = 0; ; hop++) {
-      await assertUrlAllowed(url, opts, false);
-      const allowlisted = matchesAllowlist(new URL(url), opts.allowlist);
       const res = await undiciFetch(url, {
         method,
         headers: headers as never,
         body: body as never,
         redirect: 'manual',
         signal: init?.signal ?? null,
-        dispatcher: allowlisted ? open : guarded,
+        dispatcher: await dispatcherFor(url),
       });
-      const location = res.headers.get('location');
-      if (res.status < 300 || res.status >= 400 || res.status === 304 || !location) {
-        return res as unknown as Response;
-      }
+      const next = redirected(res.status, res.headers.get('location'), url, method, headers);
+      if (!next) return res as unknown as Response;
       await res.body?.cancel().catch(() => {});
       if (hop >= maxRedirects) throw new BlockedUrlError(url, 'Too many redirects');
-      const next = new URL(location, url);
-      // Credentials never follow a redirect to another origin.
-      if (next.origin !== new URL(url).origin) {
-        headers.delete('authorization');
-        headers.delete('x-api-key');
-        headers.delete('x-goog-api-key');
-      }
-      if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {
-        method = 'GET';
-        body = undefined;
-        headers.delete('content-type');
-        headers.delete('content-length');
-      }
-      url = next.href;
+      ({ url, method } = next);
+      if (next.dropBody) body = undefined;
     }
   };
+
+  const guardedRequest: RequestFn = async (first, init) => {
+    let url = first;
+    let method = init.method.toUpperCase();
+    let body = init.body;
+    const headers = new Headers(init.headers);
+    for (let hop = 0; ; hop++) {
+      const res = await request(url, {
+        method: method as Dispatcher.HttpMethod,
+        headers: plain(headers),
+        ...(body !== undefined ? { body } : {}),
+        ...(init.signal ? { signal: init.signal } : {}),
+        dispatcher: await dispatcherFor(url),
+      });
+      const location = res.headers.location;
+      const next = redirected(
+        res.statusCode,
+        typeof location === 'string' ? location : null,
+        url,
+        method,
+        headers,
+      );
+      if (!next) return res;
+      res.body.destroy();
+      if (hop >= maxRedirects) throw new BlockedUrlError(url, 'Too many redirects');
+      ({ url, method } = next);
+      if (next.dropBody) body = undefined;
+    }
+  };
+
   return {
     fetch: guardedFetch as FetchLike,
+    request: guardedRequest,
     close: async () => {
       await Promise.allSettled([guarded.close(), open.close()]);
     },

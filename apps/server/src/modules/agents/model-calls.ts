@@ -1,0 +1,137 @@
+import { availableParallelism } from 'node:os';
+import type { Worker } from 'node:worker_threads';
+import type { MessageUsage } from '@assistente/contracts';
+import type { ModelMessage } from 'ai';
+import type { FastifyBaseLogger } from 'fastify';
+import { spawnTsWorker } from '../../lib/ts-worker.ts';
+import type { ModelTarget } from '../providers/factory.ts';
+
+/** One model call: what a worker needs to make it, all of it structured-cloneable. */
+export interface ModelCall {
+  target: ModelTarget;
+  system?: string;
+  messages: ModelMessage[];
+  temperature?: number;
+  maxOutputTokens?: number;
+}
+
+/** What a call streams back, in order; `end` comes last, exactly once. */
+export type ModelEvent =
+  | { type: 'delta'; text: string }
+  | { type: 'finish'; finishReason: string; usage?: MessageUsage }
+  /** The provider reported an error inside its stream (the stream goes on to its end). */
+  | { type: 'error'; message: string }
+  /** `failure`: the call could not be made or broke off (not when it was aborted). */
+  | { type: 'end'; failure?: { message: string; detail?: string } };
+
+export type ToWorker = { type: 'call'; id: number; call: ModelCall } | { type: 'abort'; id: number };
+export interface WorkerData {
+  allowlist: readonly string[];
+}
+
+export const WORKER_STOPPED = 'The answer was interrupted before it finished.';
+
+/** A call's events, held until the answer consumes them (its first ones may come before its row exists). */
+export class ModelStream {
+  private held: ModelEvent[] | undefined = [];
+  private sink: ((event: ModelEvent) => void) | undefined;
+
+  push(event: ModelEvent): void {
+    if (this.sink) this.sink(event);
+    else this.held?.push(event);
+  }
+
+  consume(sink: (event: ModelEvent) => void): void {
+    this.sink = sink;
+    const held = this.held ?? [];
+    this.held = undefined;
+    for (const event of held) sink(event);
+  }
+}
+
+interface Slot {
+  worker: Worker;
+  calls: Map<number, ModelStream>;
+}
+
+/** How many model workers by default: the cores the main thread leaves, at least one, at most four. */
+export const defaultModelWorkers = () => Math.min(4, Math.max(1, availableParallelism() - 1));
+
+/**
+ * Model calls on worker threads. A worker is started on first use; calls go to the one with the
+ * fewest in flight. A worker that dies ends its calls with a failure and is replaced on next use.
+ */
+export class ModelWorkers {
+  private readonly slots: Array<Slot | undefined>;
+  private nextId = 1;
+  private closed = false;
+
+  constructor(private readonly opts: { size: number; allowlist: readonly string[]; log: FastifyBaseLogger }) {
+    this.slots = Array.from({ length: Math.max(1, opts.size) }, () => undefined);
+  }
+
+  /** Starts the workers now rather than on the first answer (a worker takes a few hundred ms to boot). */
+  warm(): void {
+    for (let i = 0; i < this.slots.length; i++) this.slot(i);
+  }
+
+  private slot(i: number): Slot {
+    const existing = this.slots[i];
+    if (existing) return existing;
+    const worker = spawnTsWorker(new URL('./model-worker.ts', import.meta.url), {
+      allowlist: this.opts.allowlist,
+    } satisfies WorkerData);
+    const slot: Slot = { worker, calls: new Map() };
+    worker.on('message', (batch: Array<[number, ModelEvent]>) => {
+      for (const [id, event] of batch) {
+        const stream = slot.calls.get(id);
+        if (!stream) continue;
+        if (event.type === 'end') slot.calls.delete(id);
+        stream.push(event);
+      }
+    });
+    const lost = (reason: string) => {
+      if (this.slots[i] !== slot) return;
+      this.slots[i] = undefined;
+      if (!this.closed) this.opts.log.error({ reason }, 'agents: a model worker stopped');
+      const calls = [...slot.calls.values()];
+      slot.calls.clear();
+      for (const stream of calls) stream.push({ type: 'end', failure: { message: WORKER_STOPPED } });
+    };
+    worker.on('error', (err) => lost(err.stack ?? err.message));
+    worker.on('exit', (code) => lost(`exit ${code}`));
+    // Idle workers must not keep the process alive.
+    worker.unref();
+    this.slots[i] = slot;
+    return slot;
+  }
+
+  /** Runs `call` on the least busy worker; aborting `signal` ends it (its `end` then has no failure). */
+  start(call: ModelCall, signal: AbortSignal): ModelStream {
+    const stream = new ModelStream();
+    if (this.closed) {
+      stream.push({ type: 'end', failure: { message: WORKER_STOPPED } });
+      return stream;
+    }
+    let best = 0;
+    for (let i = 1; i < this.slots.length; i++) {
+      if ((this.slots[i]?.calls.size ?? 0) < (this.slots[best]?.calls.size ?? 0)) best = i;
+    }
+    const slot = this.slot(best);
+    const id = this.nextId++;
+    slot.calls.set(id, stream);
+    slot.worker.postMessage({ type: 'call', id, call } satisfies ToWorker);
+    const abort = () => {
+      if (slot.calls.has(id)) slot.worker.postMessage({ type: 'abort', id } satisfies ToWorker);
+    };
+    if (signal.aborted) abort();
+    else signal.addEventListener('abort', abort, { once: true });
+    return stream;
+  }
+
+  /** Stops every worker; calls still running end with a failure. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.slots.map((s) => s?.worker.terminate()));
+  }
+}

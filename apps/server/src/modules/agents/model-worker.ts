@@ -1,0 +1,165 @@
+// A model worker thread: runs model calls through the AI SDK and posts what they stream back to
+// the main thread. With a thousand answers at once, reading the providers' streams (HTTP bodies,
+// SSE, a JSON document per token) was half of the main thread's time; here it runs beside the
+// database and the websockets instead of in front of them.
+import { parentPort, workerData } from 'node:worker_threads';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { MessageUsage } from '@assistente/contracts';
+import { AISDKError, type LanguageModelUsage } from 'ai';
+import {
+  asLanguageModelUsage,
+  convertToLanguageModelPrompt,
+  prepareCallSettings,
+  prepareRetries,
+  standardizePrompt,
+} from 'ai/internal';
+import { request } from 'undici';
+import { openChatCompletion, readChatCompletion } from '../providers/chat-completions.ts';
+import { describeProviderError, isTransportError } from '../providers/errors.ts';
+import { languageModel, type ModelTarget } from '../providers/factory.ts';
+import { createGuardedHttp } from '../providers/ssrf.ts';
+import type { ModelCall, ModelEvent, ToWorker, WorkerData } from './model-calls.ts';
+
+if (!parentPort) throw new Error('model-worker.ts runs as a worker thread');
+const port = parentPort;
+
+const { allowlist } = workerData as WorkerData;
+const guard = createGuardedHttp({ allowlist });
+/** Instance-wide env providers are trusted: no SSRF rule. */
+const trustedRequest: typeof guard.request = (url, init) =>
+  request(url, {
+    method: init.method as 'POST',
+    headers: init.headers,
+    ...(init.body !== undefined ? { body: init.body } : {}),
+    ...(init.signal ? { signal: init.signal } : {}),
+  });
+
+/** Built models, by target (building one costs about a millisecond). */
+const models = new Map<string, LanguageModelV3>();
+function modelFor(target: ModelTarget): LanguageModelV3 {
+  const key = JSON.stringify(target);
+  let model = models.get(key);
+  if (!model) {
+    model = languageModel({ ...target, fetch: target.guarded ? guard.fetch : globalThis.fetch }, target.name);
+    if (models.size > 200) models.clear();
+    models.set(key, model);
+  }
+  return model;
+}
+
+/**
+ * Events go out once per turn of this thread's event loop, as one message: a thousand streams'
+ * tokens cost the main thread a few messages, not a thousand. Deltas of one call in the same turn
+ * are joined.
+ */
+let outbox: Array<[number, ModelEvent]> = [];
+const lastDelta = new Map<number, { type: 'delta'; text: string }>();
+function emit(id: number, event: ModelEvent): void {
+  if (outbox.length === 0) setImmediate(flush);
+  if (event.type === 'delta') {
+    const open = lastDelta.get(id);
+    if (open) {
+      open.text += event.text;
+      return;
+    }
+    lastDelta.set(id, event);
+  } else lastDelta.delete(id);
+  outbox.push([id, event]);
+}
+function flush(): void {
+  const batch = outbox;
+  outbox = [];
+  lastDelta.clear();
+  port?.postMessage(batch);
+}
+
+function toUsage(u: LanguageModelUsage | undefined): MessageUsage | undefined {
+  if (!u || (u.inputTokens === undefined && u.outputTokens === undefined && u.totalTokens === undefined)) {
+    return undefined;
+  }
+  const inputTokens = u.inputTokens ?? 0;
+  const outputTokens = u.outputTokens ?? 0;
+  return { inputTokens, outputTokens, totalTokens: u.totalTokens ?? inputTokens + outputTokens };
+}
+
+const running = new Map<number, AbortController>();
+
+async function run(id: number, call: ModelCall): Promise<void> {
+  const abort = new AbortController();
+  running.set(id, abort);
+  const signal = abort.signal;
+  try {
+    const model = modelFor(call.target);
+    const prompt = await convertToLanguageModelPrompt({
+      prompt: await standardizePrompt({
+        ...(call.system ? { system: call.system } : {}),
+        messages: call.messages,
+      }),
+      supportedUrls: await model.supportedUrls,
+      download: undefined,
+      abortSignal: signal,
+    });
+    const settings = prepareCallSettings({
+      ...(call.temperature !== undefined ? { temperature: call.temperature } : {}),
+      ...(call.maxOutputTokens !== undefined ? { maxOutputTokens: call.maxOutputTokens } : {}),
+    });
+    const { retry } = prepareRetries({ maxRetries: 1, abortSignal: signal });
+    const { target } = call;
+    if (target.kind === 'openai-compatible') {
+      const res = await retry(() =>
+        openChatCompletion({
+          baseUrl: target.baseUrl,
+          apiKey: target.apiKey,
+          model: target.name,
+          prompt,
+          ...settings,
+          request: target.guarded ? guard.request : trustedRequest,
+          signal,
+        }),
+      );
+      const end = await readChatCompletion(res, {
+        text: (text) => emit(id, { type: 'delta', text }),
+        error: (err) => emit(id, { type: 'error', message: describeProviderError(err) }),
+      });
+      const usage = toUsage(asLanguageModelUsage(end.usage));
+      emit(id, { type: 'finish', finishReason: end.finishReason, ...(usage ? { usage } : {}) });
+    } else {
+      // The other providers' own streams (`doStream`), without streamText's layers of web streams.
+      const { stream } = await retry(() => model.doStream({ prompt, ...settings, abortSignal: signal }));
+      const reader = stream.getReader();
+      for (;;) {
+        const { done, value: part } = await reader.read();
+        if (done) break;
+        if (part.type === 'text-delta') {
+          if (part.delta) emit(id, { type: 'delta', text: part.delta });
+        } else if (part.type === 'finish') {
+          const usage = toUsage(asLanguageModelUsage(part.usage));
+          emit(id, { type: 'finish', finishReason: part.finishReason.unified, ...(usage ? { usage } : {}) });
+        } else if (part.type === 'error') {
+          emit(id, { type: 'error', message: describeProviderError(part.error) });
+        }
+      }
+    }
+    emit(id, { type: 'end' });
+  } catch (err) {
+    if (signal.aborted) emit(id, { type: 'end' });
+    else {
+      const known = AISDKError.isInstance(err) || isTransportError(err);
+      emit(id, {
+        type: 'end',
+        failure: {
+          message: describeProviderError(err),
+          // Not a provider error itself: those carry the request body, i.e. the user's messages.
+          ...(known ? {} : { detail: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
+        },
+      });
+    }
+  } finally {
+    running.delete(id);
+  }
+}
+
+port.on('message', (msg: ToWorker) => {
+  if (msg.type === 'call') void run(msg.id, msg.call);
+  else running.get(msg.id)?.abort();
+});
