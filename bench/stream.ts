@@ -81,9 +81,9 @@ async function startChild(
   // BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the server process there, to see where time goes.
   const prof =
     ipc && process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  // The server runs with the flags `npm start` gives it (apps/server/package.json): a young
-  // generation big enough that a thousand streams' garbage is not collected every few ms.
-  const flags = ipc ? ['--max-semi-space-size=64', '--expose-gc'] : [];
+  // The server runs as `npm start` runs it (apps/server/package.json), plus a way to collect
+  // garbage before memory figures.
+  const flags = ipc ? ['--expose-gc'] : [];
   const child = spawn(process.execPath, [...prof, ...flags, '--import', 'tsx', path.join(root, file)], {
     env: { ...process.env, ...env },
     stdio: ipc ? ['ignore', 'pipe', 'inherit', 'ipc'] : ['ignore', 'pipe', 'inherit'],

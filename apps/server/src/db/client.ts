@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { PGliteThread } from './pglite-thread.ts';
 import * as schema from './schema/index.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -23,27 +24,6 @@ export interface Database {
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 /** Any constant shared by every replica: they queue on it while one runs the migrations. */
 const MIGRATION_LOCK = 72_616_001;
-
-/**
- * PGlite runs on the event loop's thread. Statements waiting for it used to run back to back in
- * one turn of the loop (their promises chain through microtasks): with a thousand answers
- * streaming, a queue of a hundred statements held every socket up for over a second. Here each
- * statement (or transaction) starts in a turn of its own, so the sockets are served between them.
- */
-function takeTurns(client: PGlite): void {
-  let tail: Promise<unknown> = Promise.resolve();
-  const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-  const queued =
-    <A extends unknown[], R>(run: (...args: A) => Promise<R>) =>
-    (...args: A): Promise<R> => {
-      const result = tail.then(nextTurn).then(() => run(...args));
-      tail = result.catch(() => {});
-      return result;
-    };
-  client.query = queued(client.query.bind(client)) as typeof client.query;
-  client.exec = queued(client.exec.bind(client));
-  client.transaction = queued(client.transaction.bind(client)) as typeof client.transaction;
-}
 
 /** Opens PostgreSQL when a URL is given, otherwise PGlite in `dataDir` (or in memory). */
 export async function openDatabase(opts: {
@@ -67,18 +47,14 @@ export async function openDatabase(opts: {
     }
     return { db, kind: 'postgres', close: () => pool.end() };
   }
-  let client: PGlite;
+  let dir: string | undefined;
   if (opts.dataDir) {
-    const dir = path.join(opts.dataDir, 'pglite');
+    dir = path.join(opts.dataDir, 'pglite');
     mkdirSync(dir, { recursive: true });
-    client = new PGlite(dir);
-  } else {
-    client = new PGlite();
   }
-  // PGlite's own start-up queries go through the same methods: wrapped only once it is up.
-  await client.waitReady;
-  takeTurns(client);
-  const pgliteDb = drizzlePglite(client, { schema });
+  // On a thread of its own: PGlite runs each statement synchronously (see pglite-worker.ts).
+  const client = await PGliteThread.open(dir);
+  const pgliteDb = drizzlePglite({ client: client as unknown as PGlite, schema });
   // PGlite is a single connection in one process; the lock keeps the same code path as PostgreSQL.
   await pgliteDb.execute(sql`select pg_advisory_lock(${MIGRATION_LOCK})`);
   try {
