@@ -5,7 +5,10 @@ import type { Caller } from '../../plugins/auth.ts';
 import type { AttachmentForModel, ChatsService, ContextMessage } from '../chats/index.ts';
 import type { ResolvedModel } from '../providers/index.ts';
 import type { AgentsHub } from './hub.ts';
-import type { ModelCall, ModelStream, ModelWorkers } from './model-calls.ts';
+import { INTERRUPTED_MESSAGE, type ModelCall, type ModelStream, type ModelWorkers } from './model-calls.ts';
+
+export { INTERRUPTED_MESSAGE };
+
 import { modelMessages } from './prompt.ts';
 import type { AgentsStore } from './store.ts';
 
@@ -30,8 +33,6 @@ const FLUSH_BATCH = 10;
 export const HEARTBEAT_MS = 30_000;
 /** Total attachment bytes sent to a model in one call. */
 const MAX_ATTACHMENT_BYTES = 25 * 1024 * 1024;
-
-export const INTERRUPTED_MESSAGE = 'The answer was interrupted before it finished.';
 
 export interface GenerationInput {
   caller: Caller;

@@ -2,7 +2,7 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
 import type { ModelTarget } from '../providers/factory.ts';
-import { type ModelCall, type ModelEvent, ModelWorkers, WORKER_STOPPED } from './model-calls.ts';
+import { INTERRUPTED_MESSAGE, type ModelCall, type ModelEvent, ModelWorkers } from './model-calls.ts';
 
 let fx: LlmFixture;
 let workers: ModelWorkers;
@@ -137,11 +137,11 @@ describe('model calls on worker threads', () => {
     const events = collect(pool, call());
     await fx.waitForChatRequests(fx.chatRequests().length + 1);
     await pool.close();
-    expect((await events).at(-1)).toEqual({ type: 'end', failure: { message: WORKER_STOPPED } });
+    expect((await events).at(-1)).toEqual({ type: 'end', failure: { message: INTERRUPTED_MESSAGE } });
     // A closed pool makes no more calls.
     expect((await collect(pool, call())).at(-1)).toEqual({
       type: 'end',
-      failure: { message: WORKER_STOPPED },
+      failure: { message: INTERRUPTED_MESSAGE },
     });
   });
 });

@@ -29,7 +29,8 @@ export interface WorkerData {
   allowlist: readonly string[];
 }
 
-export const WORKER_STOPPED = 'The answer was interrupted before it finished.';
+/** An answer that could not finish: its worker stopped, or the server is shutting down. */
+export const INTERRUPTED_MESSAGE = 'The answer was interrupted before it finished.';
 
 /** A call's events, held until the answer consumes them (its first ones may come before its row exists). */
 export class ModelStream {
@@ -96,7 +97,7 @@ export class ModelWorkers {
       if (!this.closed) this.opts.log.error({ reason }, 'agents: a model worker stopped');
       const calls = [...slot.calls.values()];
       slot.calls.clear();
-      for (const stream of calls) stream.push({ type: 'end', failure: { message: WORKER_STOPPED } });
+      for (const stream of calls) stream.push({ type: 'end', failure: { message: INTERRUPTED_MESSAGE } });
     };
     worker.on('error', (err) => lost(err.stack ?? err.message));
     worker.on('exit', (code) => lost(`exit ${code}`));
@@ -110,7 +111,7 @@ export class ModelWorkers {
   start(call: ModelCall, signal: AbortSignal): ModelStream {
     const stream = new ModelStream();
     if (this.closed) {
-      stream.push({ type: 'end', failure: { message: WORKER_STOPPED } });
+      stream.push({ type: 'end', failure: { message: INTERRUPTED_MESSAGE } });
       return stream;
     }
     let best = 0;
