@@ -100,8 +100,8 @@ new PerformanceObserver((list) => {
 process.on('message', (msg) => {
   if (msg === 'stats' || msg === 'stats:gc') {
     const cpu = process.cpuUsage();
-    // For memory figures, collected first (the bench starts this process with --expose-gc): with a
-    // 64 MB young generation, uncollected garbage would swamp a per-connection figure.
+    // For memory figures, collected first (the bench starts this process with --expose-gc):
+    // uncollected garbage would swamp a per-connection figure.
     if (msg === 'stats:gc') (globalThis as { gc?: () => void }).gc?.();
     const mem = process.memoryUsage();
     const loop = {

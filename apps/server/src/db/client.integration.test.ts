@@ -22,6 +22,14 @@ describe('migrations', () => {
         'refresh_tokens',
       ]),
     );
+    // The search indexes merge their pending entries 64 kB at a time (PGlite has no autovacuum).
+    const gin = await db.db.execute(
+      sql`select relname, reloptions from pg_class where relname in ('chats_title_fold_search_idx', 'messages_content_fold_search_idx') order by 1`,
+    );
+    expect((gin as unknown as { rows: unknown[] }).rows).toEqual([
+      { relname: 'chats_title_fold_search_idx', reloptions: ['gin_pending_list_limit=64'] },
+      { relname: 'messages_content_fold_search_idx', reloptions: ['gin_pending_list_limit=64'] },
+    ]);
     await db.close();
   });
 

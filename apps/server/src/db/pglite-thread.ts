@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads';
-import type { QueryOptions, Results, types } from '@electric-sql/pglite';
+import type { QueryOptions, Results } from '@electric-sql/pglite';
 import { spawnTsWorker } from '../lib/ts-worker.ts';
 
 export interface DbWorkerData {
@@ -32,7 +32,7 @@ export type DbRequest =
       rawDates?: boolean;
     }
   | { type: 'exec'; id: number; tx?: number; sql: string }
-  | { type: 'begin'; id: number }
+  | { type: 'begin'; id: number; tx: number }
   | { type: 'end'; id: number; tx: number; commit: boolean }
   | { type: 'close'; id: number };
 
@@ -65,8 +65,13 @@ export interface PGliteTx extends PGliteLike {
   readonly closed: boolean;
 }
 
-/** Whether drizzle's options keep date and time values as text (it always asks for all or none). */
-const TIMESTAMPTZ: number = 1184 satisfies (typeof types)['TIMESTAMPTZ'];
+/**
+ * PGlite's `types.TIMESTAMPTZ`, written out so this thread never loads PGlite: drizzle's options
+ * keep every date and time type as text or none, so this one tells which.
+ */
+const TIMESTAMPTZ = 1184;
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /**
  * PGlite on a thread of its own (see pglite-worker.ts), with the methods drizzle's PGlite driver
@@ -119,41 +124,33 @@ export class PGliteThread implements PGliteLike {
     return new PGliteThread(worker);
   }
 
-  private call(request: DbRequest): Promise<DbReply & { type: 'result' }> {
+  /** Sends a request (numbered here) and answers its reply, or throws the error it carries. */
+  private ask(request: DistributiveOmit<DbRequest, 'id'>): Promise<DbReply & { type: 'result' }> {
     if (this.dead) return Promise.reject(this.dead);
+    const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(request.id, { resolve, reject });
-      this.worker.postMessage(request);
+      this.pending.set(id, {
+        resolve: (reply) => (reply.error ? reject(revive(reply.error)) : resolve(reply)),
+        reject,
+      });
+      this.worker.postMessage({ ...request, id });
     });
   }
 
-  private async run<T>(
-    sql: string,
-    params: unknown[] | undefined,
-    options: QueryOptions | undefined,
-    tx?: number,
-  ) {
-    const reply = await this.call({
+  private async run<T>(sql: string, params?: unknown[], options?: QueryOptions, tx?: number) {
+    const reply = await this.ask({
       type: 'query',
-      id: this.nextId++,
       ...(tx !== undefined ? { tx } : {}),
       sql,
       ...(params ? { params } : {}),
       ...(options?.rowMode ? { rowMode: options.rowMode } : {}),
       ...(options?.parsers?.[TIMESTAMPTZ] ? { rawDates: true } : {}),
     });
-    if (reply.error) throw revive(reply.error);
     return reply.result as Results<T>;
   }
 
   private async runExec(sql: string, tx?: number): Promise<Results[]> {
-    const reply = await this.call({
-      type: 'exec',
-      id: this.nextId++,
-      ...(tx !== undefined ? { tx } : {}),
-      sql,
-    });
-    if (reply.error) throw revive(reply.error);
+    const reply = await this.ask({ type: 'exec', ...(tx !== undefined ? { tx } : {}), sql });
     return (reply.results ?? []) as Results[];
   }
 
@@ -168,24 +165,26 @@ export class PGliteThread implements PGliteLike {
   /** Runs `fn` in a transaction: committed when it resolves, rolled back when it throws (or calls rollback). */
   async transaction<T>(fn: (tx: PGliteTx) => Promise<T>): Promise<T> {
     const id = this.nextId++;
-    const begun = await this.call({ type: 'begin', id });
-    if (begun.error) throw revive(begun.error);
+    await this.ask({ type: 'begin', tx: id });
     let closed = false;
+    const end = async (commit: boolean) => {
+      if (closed) return;
+      closed = true;
+      await this.ask({ type: 'end', tx: id, commit });
+    };
+    const open = () => {
+      if (closed) throw new Error('Transaction is closed');
+    };
     const tx: PGliteTx = {
-      query: <R>(sql: string, params?: unknown[], options?: QueryOptions) => {
-        if (closed) return Promise.reject(new Error('Transaction is closed'));
+      query: async <R>(sql: string, params?: unknown[], options?: QueryOptions) => {
+        open();
         return this.run<R>(sql, params, options, id);
       },
-      exec: (sql: string) => {
-        if (closed) return Promise.reject(new Error('Transaction is closed'));
+      exec: async (sql: string) => {
+        open();
         return this.runExec(sql, id);
       },
-      rollback: async () => {
-        if (closed) return;
-        closed = true;
-        const ended = await this.call({ type: 'end', id: this.nextId++, tx: id, commit: false });
-        if (ended.error) throw revive(ended.error);
-      },
+      rollback: () => end(false),
       get closed() {
         return closed;
       },
@@ -194,24 +193,15 @@ export class PGliteThread implements PGliteLike {
     try {
       value = await fn(tx);
     } catch (err) {
-      if (!closed) {
-        closed = true;
-        await this.call({ type: 'end', id: this.nextId++, tx: id, commit: false }).catch(() => {});
-      }
+      await end(false).catch(() => {});
       throw err;
     }
-    if (!closed) {
-      closed = true;
-      const ended = await this.call({ type: 'end', id: this.nextId++, tx: id, commit: true });
-      if (ended.error) throw revive(ended.error);
-    }
+    await end(true);
     return value;
   }
 
   async close(): Promise<void> {
-    if (!this.dead) {
-      await this.call({ type: 'close', id: this.nextId++ }).catch(() => {});
-    }
+    if (!this.dead) await this.ask({ type: 'close' }).catch(() => {});
     await this.worker.terminate();
   }
 }

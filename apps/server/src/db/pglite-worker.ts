@@ -1,8 +1,9 @@
 // The embedded database's own thread: PGlite (PostgreSQL compiled to WebAssembly) runs each
 // statement synchronously, so on the main thread every statement held up every socket. Here it
 // runs beside them; the main thread talks to it through `PGliteThread`.
-import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite, type QueryOptions, type Transaction, types } from '@electric-sql/pglite';
+
+import { PGlite, type QueryOptions, type Results, type Transaction, types } from '@electric-sql/pglite';
+import { workerSide } from '../lib/ts-worker.ts';
 import type {
   DbReply,
   DbRequest,
@@ -11,9 +12,7 @@ import type {
   SerializedResults,
 } from './pglite-thread.ts';
 
-if (!parentPort) throw new Error('pglite-worker.ts runs as a worker thread');
-const port = parentPort;
-const { dataDir } = workerData as DbWorkerData;
+const { port, data } = workerSide<DbWorkerData>('pglite-worker.ts');
 
 const raw = (value: unknown) => value;
 /** Date and time types left as PostgreSQL wrote them (what drizzle asks for; it parses them itself). */
@@ -50,11 +49,25 @@ function serialize(err: unknown): SerializedDbError {
 
 const reply = (message: DbReply) => port.postMessage(message);
 
-/** Open transactions: their statements, and how to end them (true: commit). */
-const open = new Map<number, { tx: Transaction; end: (commit: boolean) => void }>();
+const plain = (r: Results): SerializedResults => ({
+  rows: r.rows as SerializedResults['rows'],
+  fields: r.fields,
+  affectedRows: r.affectedRows,
+});
+
+/** Open transactions: their statements, how to end them (true: commit), and their outcome. */
+const open = new Map<number, { tx: Transaction; end: (commit: boolean) => void; done: Promise<void> }>();
+
+/** Answers request `id` with what `work` gives, or the error it throws. */
+function answer(id: number, work: () => Promise<Omit<DbReply & { type: 'result' }, 'type' | 'id'>>): void {
+  work().then(
+    (ok) => reply({ type: 'result', id, ...ok }),
+    (err: unknown) => reply({ type: 'result', id, error: serialize(err) }),
+  );
+}
 
 async function main(): Promise<void> {
-  const db = dataDir ? new PGlite(dataDir) : new PGlite();
+  const db = data.dataDir ? new PGlite(data.dataDir) : new PGlite();
   try {
     await db.waitReady;
   } catch (err) {
@@ -62,98 +75,58 @@ async function main(): Promise<void> {
     return;
   }
 
+  /** Where a statement runs: the database, or the open transaction it belongs to. */
+  const on = (tx: number | undefined) => {
+    const target = tx === undefined ? db : open.get(tx)?.tx;
+    if (!target) throw new Error('Transaction is closed');
+    return target;
+  };
+
   port.on('message', (m: DbRequest) => {
     switch (m.type) {
-      case 'query': {
-        const target = m.tx === undefined ? db : open.get(m.tx)?.tx;
-        if (!target) {
-          reply({ type: 'result', id: m.id, error: { name: 'Error', message: 'Transaction is closed' } });
-          return;
-        }
-        const options: QueryOptions = {
-          ...(m.rowMode ? { rowMode: m.rowMode } : {}),
-          ...(m.rawDates ? { parsers: RAW_DATES } : {}),
-        };
-        target.query(m.sql, m.params, options).then(
-          (r) =>
-            reply({
-              type: 'result',
-              id: m.id,
-              result: {
-                rows: r.rows as SerializedResults['rows'],
-                fields: r.fields,
-                affectedRows: r.affectedRows,
-              },
-            }),
-          (err: unknown) => reply({ type: 'result', id: m.id, error: serialize(err) }),
-        );
-        return;
-      }
-      case 'exec': {
-        const target = m.tx === undefined ? db : open.get(m.tx)?.tx;
-        if (!target) {
-          reply({ type: 'result', id: m.id, error: { name: 'Error', message: 'Transaction is closed' } });
-          return;
-        }
-        target.exec(m.sql).then(
-          (r) =>
-            reply({
-              type: 'result',
-              id: m.id,
-              results: r.map((x) => ({ rows: x.rows, fields: x.fields, affectedRows: x.affectedRows })),
-            }),
-          (err: unknown) => reply({ type: 'result', id: m.id, error: serialize(err) }),
-        );
-        return;
-      }
-      case 'begin': {
-        // The transaction holds PGlite until the main thread ends it; other statements wait.
-        db.transaction(async (tx) => {
-          const commit = await new Promise<boolean>((end) => {
-            open.set(m.id, { tx, end });
-            reply({ type: 'result', id: m.id });
-          });
-          if (!commit && !tx.closed) await tx.rollback();
-        })
-          .catch((err: unknown) => {
-            // Begin failed (no reply yet) or commit failed (the `end` request answers it).
-            if (!open.has(m.id)) reply({ type: 'result', id: m.id, error: serialize(err) });
-            else ending.get(m.id)?.(serialize(err));
-          })
-          .then(() => ending.get(m.id)?.(undefined))
-          .finally(() => {
-            open.delete(m.id);
-            ending.delete(m.id);
-          });
-        return;
-      }
-      case 'end': {
-        const t = open.get(m.tx);
-        if (!t) {
-          reply({ type: 'result', id: m.id, error: { name: 'Error', message: 'Transaction is closed' } });
-          return;
-        }
-        let answered = false;
-        ending.set(m.tx, (error) => {
-          if (answered) return;
-          answered = true;
-          reply(error ? { type: 'result', id: m.id, error } : { type: 'result', id: m.id });
+      case 'query':
+        return answer(m.id, async () => {
+          const options: QueryOptions = {
+            ...(m.rowMode ? { rowMode: m.rowMode } : {}),
+            ...(m.rawDates ? { parsers: RAW_DATES } : {}),
+          };
+          return { result: plain(await on(m.tx).query(m.sql, m.params, options)) };
         });
-        t.end(m.commit);
-        return;
-      }
-      case 'close':
-        db.close().then(
-          () => reply({ type: 'result', id: m.id }),
-          (err: unknown) => reply({ type: 'result', id: m.id, error: serialize(err) }),
+      case 'exec':
+        return answer(m.id, async () => ({ results: (await on(m.tx).exec(m.sql)).map(plain) }));
+      case 'begin':
+        // Answered once the transaction is open; it then holds PGlite (other statements wait)
+        // until an `end` request settles it.
+        return answer(
+          m.id,
+          () =>
+            new Promise((opened, failed) => {
+              const done = db.transaction(async (tx) => {
+                const commit = await new Promise<boolean>((end) => {
+                  open.set(m.tx, { tx, end, done });
+                  opened({});
+                });
+                if (!commit && !tx.closed) await tx.rollback();
+              });
+              done.catch(failed).finally(() => open.delete(m.tx));
+            }),
         );
-        return;
+      case 'end':
+        return answer(m.id, async () => {
+          const t = open.get(m.tx);
+          if (!t) throw new Error('Transaction is closed');
+          t.end(m.commit);
+          await t.done;
+          return {};
+        });
+      case 'close':
+        return answer(m.id, async () => {
+          await db.close();
+          return {};
+        });
     }
   });
   reply({ type: 'ready' });
 }
-
-/** Answers the `end` request of a transaction once it has committed or rolled back. */
-const ending = new Map<number, (error: SerializedDbError | undefined) => void>();
 
 void main();

@@ -582,6 +582,7 @@ describe('no loss', () => {
     const r = await exchange(s, { content: 'Fail please' });
     expect(r.done.status).toBe('error');
     expect(r.done.error?.code).toBe('PROVIDER_ERROR');
+    expect(r.done.error?.message).toMatch(/broke off during the answer/);
     const row = await messageRow(r.assistant.messageId);
     expect(row?.status).toBe('error');
     expect(row?.content).toBe('The quick brown fox ');

@@ -6,9 +6,6 @@ import type { AttachmentForModel, ChatsService, ContextMessage } from '../chats/
 import type { ResolvedModel } from '../providers/index.ts';
 import type { AgentsHub } from './hub.ts';
 import { INTERRUPTED_MESSAGE, type ModelCall, type ModelStream, type ModelWorkers } from './model-calls.ts';
-
-export { INTERRUPTED_MESSAGE };
-
 import { modelMessages } from './prompt.ts';
 import type { AgentsStore } from './store.ts';
 
@@ -134,9 +131,8 @@ export class GenerationRegistry {
 
   /**
    * Saves the new text of every answer streaming here (and touches silent ones for the stale
-   * sweep), FLUSH_BATCH answers a statement, letting the event loop run between statements: the
-   * embedded database works on this thread, and one statement for a thousand answers held every
-   * stream up for as long as it took.
+   * sweep), FLUSH_BATCH answers a statement: the embedded database runs one statement at a time,
+   * and one for a thousand answers kept a new question waiting for as long as it took.
    */
   private flush(): Promise<void> {
     if (this.flushing) return this.flushing;
@@ -152,7 +148,6 @@ export class GenerationRegistry {
     if (batch.length === 0) return Promise.resolve();
     this.flushing = (async () => {
       for (let i = 0; i < batch.length; i += FLUSH_BATCH) {
-        if (i > 0) await new Promise((resolve) => setImmediate(resolve));
         const part = batch.slice(i, i + FLUSH_BATCH);
         try {
           await this.store.appendStreaming(part.map((b) => ({ id: b.gen.messageId, delta: b.delta })));
@@ -275,7 +270,7 @@ export class GenerationRegistry {
         files.set(f.attachmentId, f);
       }
     }
-    return modelMessages(branch, files, input.resolved.kind);
+    return modelMessages(branch, files, input.resolved.target.kind);
   }
 
   private async run(gen: Generation, stream: ModelStream): Promise<void> {

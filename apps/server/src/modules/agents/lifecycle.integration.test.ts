@@ -5,7 +5,7 @@ import { messages } from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
 import { makeChat, makeDomain, makeUser, type TestUser } from '../../test/factories.ts';
 import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
-import { INTERRUPTED_MESSAGE } from './generation.ts';
+import { INTERRUPTED_MESSAGE } from './model-calls.ts';
 import { agentsStore } from './store.ts';
 import { TestSocket } from './test-client.ts';
 

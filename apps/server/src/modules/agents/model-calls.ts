@@ -71,11 +71,6 @@ export class ModelWorkers {
     this.slots = Array.from({ length: Math.max(1, opts.size) }, () => undefined);
   }
 
-  /** Starts the workers now rather than on the first answer (a worker takes a few hundred ms to boot). */
-  warm(): void {
-    for (let i = 0; i < this.slots.length; i++) this.slot(i);
-  }
-
   private slot(i: number): Slot {
     const existing = this.slots[i];
     if (existing) return existing;

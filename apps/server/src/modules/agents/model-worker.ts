@@ -2,10 +2,9 @@
 // the main thread. With a thousand answers at once, reading the providers' streams (HTTP bodies,
 // SSE, a JSON document per token) was half of the main thread's time; here it runs beside the
 // database and the websockets instead of in front of them.
-import { parentPort, workerData } from 'node:worker_threads';
-import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { LanguageModelV3, LanguageModelV3Usage } from '@ai-sdk/provider';
 import type { MessageUsage } from '@assistente/contracts';
-import { AISDKError, type LanguageModelUsage } from 'ai';
+import { AISDKError } from 'ai';
 import {
   asLanguageModelUsage,
   convertToLanguageModelPrompt,
@@ -13,26 +12,15 @@ import {
   prepareRetries,
   standardizePrompt,
 } from 'ai/internal';
-import { request } from 'undici';
+import { workerSide } from '../../lib/ts-worker.ts';
 import { openChatCompletion, readChatCompletion } from '../providers/chat-completions.ts';
 import { describeProviderError, isTransportError } from '../providers/errors.ts';
 import { languageModel, type ModelTarget } from '../providers/factory.ts';
-import { createGuardedHttp } from '../providers/ssrf.ts';
+import { createGuardedHttp, trustedRequest } from '../providers/ssrf.ts';
 import type { ModelCall, ModelEvent, ToWorker, WorkerData } from './model-calls.ts';
 
-if (!parentPort) throw new Error('model-worker.ts runs as a worker thread');
-const port = parentPort;
-
-const { allowlist } = workerData as WorkerData;
-const guard = createGuardedHttp({ allowlist });
-/** Instance-wide env providers are trusted: no SSRF rule. */
-const trustedRequest: typeof guard.request = (url, init) =>
-  request(url, {
-    method: init.method as 'POST',
-    headers: init.headers,
-    ...(init.body !== undefined ? { body: init.body } : {}),
-    ...(init.signal ? { signal: init.signal } : {}),
-  });
+const { port, data } = workerSide<WorkerData>('model-worker.ts');
+const guard = createGuardedHttp({ allowlist: data.allowlist });
 
 /** Built models, by target (building one costs about a millisecond). */
 const models = new Map<string, LanguageModelV3>();
@@ -70,11 +58,13 @@ function flush(): void {
   const batch = outbox;
   outbox = [];
   lastDelta.clear();
-  port?.postMessage(batch);
+  port.postMessage(batch);
 }
 
-function toUsage(u: LanguageModelUsage | undefined): MessageUsage | undefined {
-  if (!u || (u.inputTokens === undefined && u.outputTokens === undefined && u.totalTokens === undefined)) {
+/** A provider's usage as an answer stores it; undefined when the provider reported none. */
+function usageOf(raw: LanguageModelV3Usage): MessageUsage | undefined {
+  const u = asLanguageModelUsage(raw);
+  if (u.inputTokens === undefined && u.outputTokens === undefined && u.totalTokens === undefined) {
     return undefined;
   }
   const inputTokens = u.inputTokens ?? 0;
@@ -89,13 +79,16 @@ async function run(id: number, call: ModelCall): Promise<void> {
   running.set(id, abort);
   const signal = abort.signal;
   try {
-    const model = modelFor(call.target);
+    const { target } = call;
+    // OpenAI-compatible servers are read by chat-completions.ts (no SDK model, which would take
+    // no URLs as files anyway); the others through their AI SDK model.
+    const model = target.kind === 'openai-compatible' ? undefined : modelFor(target);
     const prompt = await convertToLanguageModelPrompt({
       prompt: await standardizePrompt({
         ...(call.system ? { system: call.system } : {}),
         messages: call.messages,
       }),
-      supportedUrls: await model.supportedUrls,
+      supportedUrls: model ? await model.supportedUrls : {},
       download: undefined,
       abortSignal: signal,
     });
@@ -104,8 +97,7 @@ async function run(id: number, call: ModelCall): Promise<void> {
       ...(call.maxOutputTokens !== undefined ? { maxOutputTokens: call.maxOutputTokens } : {}),
     });
     const { retry } = prepareRetries({ maxRetries: 1, abortSignal: signal });
-    const { target } = call;
-    if (target.kind === 'openai-compatible') {
+    if (!model) {
       const res = await retry(() =>
         openChatCompletion({
           baseUrl: target.baseUrl,
@@ -121,7 +113,7 @@ async function run(id: number, call: ModelCall): Promise<void> {
         text: (text) => emit(id, { type: 'delta', text }),
         error: (err) => emit(id, { type: 'error', message: describeProviderError(err) }),
       });
-      const usage = toUsage(asLanguageModelUsage(end.usage));
+      const usage = usageOf(end.usage);
       emit(id, { type: 'finish', finishReason: end.finishReason, ...(usage ? { usage } : {}) });
     } else {
       // The other providers' own streams (`doStream`), without streamText's layers of web streams.
@@ -133,7 +125,7 @@ async function run(id: number, call: ModelCall): Promise<void> {
         if (part.type === 'text-delta') {
           if (part.delta) emit(id, { type: 'delta', text: part.delta });
         } else if (part.type === 'finish') {
-          const usage = toUsage(asLanguageModelUsage(part.usage));
+          const usage = usageOf(part.usage);
           emit(id, { type: 'finish', finishReason: part.finishReason.unified, ...(usage ? { usage } : {}) });
         } else if (part.type === 'error') {
           emit(id, { type: 'error', message: describeProviderError(part.error) });

@@ -1,4 +1,5 @@
 import type {
+  Chat,
   ChatEditFrame,
   ChatParams,
   ChatRegenerateFrame,
@@ -14,16 +15,10 @@ import type { Caller } from '../../plugins/auth.ts';
 import { type ChatsService, chatsService, type ExchangeChat, titleFrom } from '../chats/index.ts';
 import { type ProvidersService, providersService, type ResolvedModel } from '../providers/index.ts';
 import { type SantitoRow, type SantitosService, santitosService } from '../santitos/index.ts';
-import {
-  type Generation,
-  type GenerationInput,
-  GenerationRegistry,
-  HEARTBEAT_MS,
-  INTERRUPTED_MESSAGE,
-} from './generation.ts';
+import { type Generation, type GenerationInput, GenerationRegistry, HEARTBEAT_MS } from './generation.ts';
 import { AgentsHub } from './hub.ts';
 import { type AgentLimits, createAgentLimits } from './limits.ts';
-import { defaultModelWorkers, ModelWorkers } from './model-calls.ts';
+import { defaultModelWorkers, INTERRUPTED_MESSAGE, ModelWorkers } from './model-calls.ts';
 import { systemPrompt } from './prompt.ts';
 import { type AgentsStore, agentsStore } from './store.ts';
 
@@ -173,11 +168,12 @@ export function createAgentsService(ctx: AppContext) {
     requestId: string | undefined,
     input: { content: string; parentId?: string | null; attachmentIds?: string[] },
   ): Promise<NonNullable<GenerationInput['pending']>> {
-    const prepared = await chats.prepareUserMessage(caller, change.id, input, {
-      chatChecked: true,
-      withBranch: true,
-      newChat: change.kind === 'create',
-    });
+    const prepared = await chats.prepareUserMessage(
+      caller,
+      change.id,
+      input,
+      change.kind === 'create' ? 'new' : 'loaded',
+    );
     return {
       message: prepared.message,
       branch: prepared.branch ?? [],
@@ -199,34 +195,50 @@ export function createAgentsService(ctx: AppContext) {
     };
   }
 
+  /** What answers in a chat: its santito, its params and the model they pick. */
+  interface AnswerPlan {
+    santito: SantitoRow | undefined;
+    params: ChatParams;
+    resolved: ResolvedModel;
+  }
+
+  /** The plan of a stored chat (regenerate, edit): its santito if still usable, its params. */
+  async function planOf(caller: Caller, chat: Chat): Promise<AnswerPlan> {
+    const santito = await santitoOf(caller, chat.agentId);
+    const params = chat.params ?? {};
+    return { santito, params, resolved: await modelFor(caller, params, santito) };
+  }
+
   /** Starts the answer; hands the slot to the generation (freed here only if that fails). */
   async function answer(
     caller: Caller,
-    chatId: string,
-    parentId: string,
-    params: ChatParams,
-    santito: SantitoRow | undefined,
-    resolved: ResolvedModel,
-    release: () => void,
-    requestId: string | undefined,
-    /** When the frame arrived: a stop asked since then ends this answer. */
-    since: number,
-    pending?: GenerationInput['pending'],
+    a: {
+      chatId: string;
+      /** The user message to answer. */
+      parentId: string;
+      plan: AnswerPlan;
+      release: () => void;
+      requestId: string | undefined;
+      /** When the frame arrived: a stop asked since then ends this answer. */
+      since: number;
+      pending?: GenerationInput['pending'];
+    },
   ): Promise<Generation> {
+    const { santito, params, resolved } = a.plan;
     const system = systemPrompt(santito?.instructions, params);
     const gen = await registry.start({
       caller,
-      chatId,
-      parentId,
-      ...(pending ? { pending } : {}),
-      ...(requestId ? { requestId } : {}),
+      chatId: a.chatId,
+      parentId: a.parentId,
+      ...(a.pending ? { pending: a.pending } : {}),
+      ...(a.requestId ? { requestId: a.requestId } : {}),
       resolved,
       ...(system ? { system } : {}),
       params,
-      release,
+      release: a.release,
     });
     // A stop that arrived while the answer was being set up (before it could be found) still counts.
-    if ((stopsAsked.get(stopKey(caller.user.id, chatId)) ?? 0) >= since) gen.stop();
+    if ((stopsAsked.get(stopKey(caller.user.id, a.chatId)) ?? 0) >= a.since) gen.stop();
     return gen;
   }
 
@@ -272,18 +284,15 @@ export function createAgentsService(ctx: AppContext) {
           ...(frame.attachments ? { attachmentIds: frame.attachments } : {}),
         });
         handedOver = true;
-        await answer(
-          caller,
-          change.id,
-          pending.message.messageId,
-          params,
-          santito,
-          resolved,
+        await answer(caller, {
+          chatId: change.id,
+          parentId: pending.message.messageId,
+          plan: { santito, params, resolved },
           release,
-          frame.requestId,
+          requestId: frame.requestId,
           since,
           pending,
-        );
+        });
       } finally {
         if (!handedOver) release();
       }
@@ -301,21 +310,16 @@ export function createAgentsService(ctx: AppContext) {
       const release = await admit(caller);
       let handedOver = false;
       try {
-        const santito = await santitoOf(caller, chat.agentId);
-        const params = chat.params ?? {};
-        const resolved = await modelFor(caller, params, santito);
+        const plan = await planOf(caller, chat);
         handedOver = true;
-        await answer(
-          caller,
-          chat.chatId,
+        await answer(caller, {
+          chatId: chat.chatId,
           parentId,
-          params,
-          santito,
-          resolved,
+          plan,
           release,
-          frame.requestId,
+          requestId: frame.requestId,
           since,
-        );
+        });
       } finally {
         if (!handedOver) release();
       }
@@ -332,9 +336,7 @@ export function createAgentsService(ctx: AppContext) {
       const release = await admit(caller);
       let handedOver = false;
       try {
-        const santito = await santitoOf(caller, chat.agentId);
-        const params = chat.params ?? {};
-        const resolved = await modelFor(caller, params, santito);
+        const plan = await planOf(caller, chat);
         const pending = await prepareQuestion(
           caller,
           { kind: 'touch', owner: caller, id: chat.chatId },
@@ -346,18 +348,15 @@ export function createAgentsService(ctx: AppContext) {
           },
         );
         handedOver = true;
-        await answer(
-          caller,
-          chat.chatId,
-          pending.message.messageId,
-          params,
-          santito,
-          resolved,
+        await answer(caller, {
+          chatId: chat.chatId,
+          parentId: pending.message.messageId,
+          plan,
           release,
-          frame.requestId,
+          requestId: frame.requestId,
           since,
           pending,
-        );
+        });
       } finally {
         if (!handedOver) release();
       }

@@ -79,8 +79,7 @@ export interface PreparedUserMessage {
   row: NewMessage;
   /** As it will be once stored. */
   message: Message;
-  files: ReadonlyMap<string, AttachmentRow>;
-  /** With `withBranch`: the messages it follows, root → parent. */
+  /** With `forModel`: the messages it follows, root → parent. */
   branch?: ContextMessage[];
 }
 
@@ -190,16 +189,17 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
     /**
      * `appendUserMessage` in two steps, so the agents can call the model while the message is
      * being committed: checks the input, finds the parent and attachments, and answers the message
-     * as it will be stored. `chatChecked`: the caller has just loaded the chat as theirs; `newChat`:
-     * the chat is stored with this message (`newChat`), so it has nothing in it yet.
+     * as it will be stored. `forModel`: the branch it follows comes back too, for the model's
+     * context; the chat is `new` (stored with this message, see `newChat`), or was `loaded` as the
+     * caller's just before.
      */
     async prepareUserMessage(
       caller: Caller,
       chatId: string,
       input: { content: string; parentId?: string | null; attachmentIds?: string[] },
-      opts: { chatChecked?: boolean; withBranch?: boolean; newChat?: boolean } = {},
+      forModel?: 'new' | 'loaded',
     ): Promise<PreparedUserMessage> {
-      if (!opts.chatChecked && !opts.newChat) await ownChat(caller, chatId);
+      if (!forModel) await ownChat(caller, chatId);
       const attachmentIds = [...new Set(input.attachmentIds ?? [])];
       if (input.content.length > MAX_MESSAGE_CHARS) {
         throw invalidField('content', `A message can have at most ${MAX_MESSAGE_CHARS} characters`);
@@ -212,10 +212,10 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
       }
       let parentId: string | null;
       let branch: ContextRow[] | undefined;
-      if (opts.newChat) {
+      if (forModel === 'new') {
         if (input.parentId) throw invalidField('parentId', 'No such message in this chat');
         parentId = null;
-      } else if (opts.withBranch && opts.chatChecked && input.parentId !== null) {
+      } else if (forModel === 'loaded' && input.parentId !== null) {
         // The model's context comes with the parent, in the same round trip.
         if (input.parentId !== undefined && !isId(input.parentId))
           throw invalidField('parentId', 'No such message in this chat');
@@ -252,22 +252,18 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
         attachmentIds,
         createdAt: tick(),
       };
-      const byId = new Map(files.map((f) => [f.id, f]));
       return {
         row,
-        message: toMessage(toRow(row), byId),
-        files: byId,
-        ...(opts.withBranch ? { branch: toContext(branch ?? []) } : {}),
+        message: toMessage(toRow(row), new Map(files.map((f) => [f.id, f]))),
+        ...(forModel ? { branch: toContext(branch ?? []) } : {}),
       };
     },
 
     /** Stores a prepared message, committed before it returns; 404 if the chat is gone meanwhile. */
     async commitUserMessage(caller: Caller, prepared: PreparedUserMessage): Promise<Message> {
-      const chat = await store.insertExchange({ kind: 'touch', owner: caller, id: prepared.row.chatId }, [
-        prepared.row,
-      ]);
-      if (!chat) throw chatNotFound();
-      return toMessage(toRow(prepared.row), prepared.files);
+      const touch = { kind: 'touch', owner: caller, id: prepared.row.chatId } as const;
+      if (!(await store.insertExchange(touch, [prepared.row]))) throw chatNotFound();
+      return prepared.message;
     },
 
     /**
@@ -306,7 +302,7 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
       if (!stored) throw chatNotFound();
       return {
         chat: toChat(stored),
-        question: toMessage(toRow(prepared.row), prepared.files),
+        question: prepared.message,
         answer: toMessage(toRow(answer)),
       };
     },

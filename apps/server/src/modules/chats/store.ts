@@ -96,6 +96,7 @@ export function chatsStore(db: Db) {
     })
     .from(messages)
     .where(eq(messages.chatId, sql.placeholder('chatId')))
+    .orderBy(asc(messages.createdAt), asc(messages.id))
     .prepare('chat_context');
 
   return {
@@ -289,9 +290,8 @@ export function chatsStore(db: Db) {
           select v.id, v.chat_id, v.parent_id, v.role, v.content, v.status, v.model, v.attachment_ids, v.created_at, v.created_at
             from (values ${values}) as v(id, chat_id, parent_id, role, content, status, model, attachment_ids, created_at)
            where exists (select 1 from c)
-          returning 1
         )
-        select c.*, (select count(*) from m)::int as inserted from c`);
+        select * from c`);
       const [row] = rowsOf<Record<string, unknown>>(result);
       return row ? chatRowOf(row) : undefined;
     },
@@ -432,16 +432,10 @@ export function chatsStore(db: Db) {
      * own regenerations and edits, and a recursive query cost twice as much as reading them.
      */
     async streamBranchTo(chatId: string, leafId: string | null): Promise<ContextRow[]> {
+      // Oldest first (the chat's own index order), so the newest message is the last row.
       const rows = await chatContext.execute({ chatId });
-      if (rows.length === 0) return [];
       const byId = new Map(rows.map((r) => [r.id, r]));
-      let leaf: ContextRow | undefined;
-      if (leafId === null) {
-        for (const r of rows) {
-          if (!leaf || r.createdAt > leaf.createdAt || (+r.createdAt === +leaf.createdAt && r.id > leaf.id))
-            leaf = r;
-        }
-      } else leaf = byId.get(leafId);
+      const leaf = leafId === null ? rows.at(-1) : byId.get(leafId);
       const out: ContextRow[] = [];
       for (let r = leaf; r && out.length <= rows.length; r = r.parentId ? byId.get(r.parentId) : undefined) {
         out.push(r);

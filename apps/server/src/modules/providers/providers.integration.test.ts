@@ -230,6 +230,9 @@ describe('the SSRF rule', () => {
       });
       expect(res.statusCode, baseUrl).toBe(400);
       expect(errorOf(res).message).toMatch(/private|resolve/);
+      expect(res.json().error.details).toEqual([
+        expect.objectContaining({ path: 'baseUrl', code: 'url_blocked' }),
+      ]);
     }
     expect(fx.requests).toHaveLength(0);
     const rows = await strict.ctx.db.select().from(providerConfigs);

@@ -55,7 +55,6 @@ export interface ResolvedModel {
   target: ModelTarget;
   /** `provider:model`, stored on the answer. */
   modelId: string;
-  kind: ProviderKind;
 }
 
 /** Bus channel: a domain's provider settings changed (`{ domain }`), drop them from every replica's cache. */
@@ -147,7 +146,8 @@ function createProvidersService(ctx: AppContext, store: ProvidersStore, box: Sec
     } catch (err) {
       if (err instanceof BlockedUrlError) {
         throw new AppError('VALIDATION_FAILED', `baseUrl: ${err.message}`, [
-          { path: 'baseUrl', message: err.message, code: 'custom' },
+          // A code of its own, so the web can say this refusal (and only this one) in its language.
+          { path: 'baseUrl', message: err.message, code: 'url_blocked' },
         ]);
       }
       throw err;
@@ -411,7 +411,6 @@ function createProvidersService(ctx: AppContext, store: ProvidersStore, box: Sec
         return {
           target: targetOf(entry, parts.name),
           modelId: `${entry.provider}:${parts.name}`,
-          kind: entry.kind,
         };
       };
       if (modelId) {
@@ -433,7 +432,6 @@ function createProvidersService(ctx: AppContext, store: ProvidersStore, box: Sec
           return {
             target: targetOf(entry, name),
             modelId: `${entry.provider}:${name}`,
-            kind: entry.kind,
           };
       }
       throw new NoProviderError();

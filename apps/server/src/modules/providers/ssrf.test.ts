@@ -153,6 +153,31 @@ describe('createGuardedHttp', () => {
     await close();
   });
 
+  it('applies the same rule to `request` (streaming answers): redirects re-checked, body kept on 307, credentials not', async () => {
+    const { request, close } = createGuardedHttp({
+      allowlist: [`127.0.0.1:${fx.port}`, `127.0.0.1:${other.port}`],
+    });
+    const post = () =>
+      request(`${fx.baseUrl}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer secret' },
+        body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }),
+      });
+    fx.setScript({ redirectTo: 'http://169.254.169.254/latest/meta-data/' });
+    await expect(post()).rejects.toBeInstanceOf(BlockedUrlError);
+
+    fx.setScript({ redirectTo: `${other.baseUrl}/chat/completions` });
+    other.reset();
+    const res = await post();
+    expect(res.statusCode).toBe(200);
+    await res.body.text();
+    const seen = other.chatRequests()[0];
+    expect((seen?.body as { model?: string } | undefined)?.model).toBe('m');
+    expect(seen?.headers.authorization).toBeUndefined();
+    fx.reset();
+    await close();
+  });
+
   it('checks the address it connects to, so a DNS answer changing after the check (rebinding) is refused', async () => {
     let calls = 0;
     const rebinding = ((_host: string, _opts: unknown, cb: (e: Error | null, a: LookupAddress[]) => void) => {

@@ -234,6 +234,15 @@ export interface HttpRequest {
 }
 export type RequestFn = (url: string, init: HttpRequest) => Promise<Dispatcher.ResponseData>;
 
+/** `request` without the SSRF rule, for the instance-wide providers the environment sets (trusted). */
+export const trustedRequest: RequestFn = (url, init) =>
+  request(url, {
+    method: init.method as Dispatcher.HttpMethod,
+    headers: init.headers,
+    ...(init.body !== undefined ? { body: init.body } : {}),
+    ...(init.signal ? { signal: init.signal } : {}),
+  });
+
 function plain(headers: Headers): Record<string, string> {
   const out: Record<string, string> = {};
   headers.forEach((value, key) => {
@@ -286,56 +295,78 @@ export function createGuardedHttp(opts: GuardOptions): {
     return matchesAllowlist(new URL(url), opts.allowlist) ? open : guarded;
   };
 
-  const guardedFetch = async (input: Parameters<FetchLike>[0], init?: RequestInit): Promise<Response> => {
-    let url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    let method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
-    let body = init?.body ?? undefined;
-    const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
+  /** One hop of a request, as `follow` asks for it. */
+  type Hop = { url: string; method: string; withBody: boolean; dispatcher: Agent };
+  /** What `follow` needs of a response: whether it redirects, and how to drop its body. */
+  type Seen = { status: number; location: string | null; discard: () => unknown };
+
+  /** Sends a request, following redirects by hand under the SSRF rule (the same for fetch and request). */
+  const follow = async <R>(
+    first: string,
+    firstMethod: string,
+    headers: Headers,
+    send: (hop: Hop) => Promise<R>,
+    see: (res: R) => Seen,
+  ): Promise<R> => {
+    let url = first;
+    let method = firstMethod.toUpperCase();
+    let withBody = true;
     for (let hop = 0; ; hop++) {
-      const res = await undiciFetch(url, {
-        method,
-        headers: headers as never,
-        body: body as never,
-        redirect: 'manual',
-        signal: init?.signal ?? null,
-        dispatcher: await dispatcherFor(url),
-      });
-      const next = redirected(res.status, res.headers.get('location'), url, method, headers);
-      if (!next) return res as unknown as Response;
-      await res.body?.cancel().catch(() => {});
+      const res = await send({ url, method, withBody, dispatcher: await dispatcherFor(url) });
+      const { status, location, discard } = see(res);
+      const next = redirected(status, location, url, method, headers);
+      if (!next) return res;
+      await discard();
       if (hop >= maxRedirects) throw new BlockedUrlError(url, 'Too many redirects');
       ({ url, method } = next);
-      if (next.dropBody) body = undefined;
+      if (next.dropBody) withBody = false;
     }
   };
 
-  const guardedRequest: RequestFn = async (first, init) => {
-    let url = first;
-    let method = init.method.toUpperCase();
-    let body = init.body;
+  const guardedFetch = (input: Parameters<FetchLike>[0], init?: RequestInit): Promise<Response> => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
+    return follow(
+      url,
+      init?.method ?? (input instanceof Request ? input.method : 'GET'),
+      headers,
+      (hop) =>
+        undiciFetch(hop.url, {
+          method: hop.method,
+          headers: headers as never,
+          body: (hop.withBody ? (init?.body ?? undefined) : undefined) as never,
+          redirect: 'manual',
+          signal: init?.signal ?? null,
+          dispatcher: hop.dispatcher,
+        }) as unknown as Promise<Response>,
+      (res) => ({
+        status: res.status,
+        location: res.headers.get('location'),
+        discard: () => res.body?.cancel().catch(() => {}),
+      }),
+    );
+  };
+
+  const guardedRequest: RequestFn = (url, init) => {
     const headers = new Headers(init.headers);
-    for (let hop = 0; ; hop++) {
-      const res = await request(url, {
-        method: method as Dispatcher.HttpMethod,
-        headers: plain(headers),
-        ...(body !== undefined ? { body } : {}),
-        ...(init.signal ? { signal: init.signal } : {}),
-        dispatcher: await dispatcherFor(url),
-      });
-      const location = res.headers.location;
-      const next = redirected(
-        res.statusCode,
-        typeof location === 'string' ? location : null,
-        url,
-        method,
-        headers,
-      );
-      if (!next) return res;
-      res.body.destroy();
-      if (hop >= maxRedirects) throw new BlockedUrlError(url, 'Too many redirects');
-      ({ url, method } = next);
-      if (next.dropBody) body = undefined;
-    }
+    return follow(
+      url,
+      init.method,
+      headers,
+      (hop) =>
+        request(hop.url, {
+          method: hop.method as Dispatcher.HttpMethod,
+          headers: plain(headers),
+          ...(hop.withBody && init.body !== undefined ? { body: init.body } : {}),
+          ...(init.signal ? { signal: init.signal } : {}),
+          dispatcher: hop.dispatcher,
+        }),
+      (res) => ({
+        status: res.statusCode,
+        location: typeof res.headers.location === 'string' ? res.headers.location : null,
+        discard: () => res.body.dump(),
+      }),
+    );
   };
 
   return {
