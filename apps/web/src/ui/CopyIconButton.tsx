@@ -17,7 +17,7 @@ export function CopyIconButton({
   return (
     <CopyButton value={value} timeout={1500}>
       {({ copied, copy }) => (
-        <Tooltip label={copied ? t('chats.message.copied') : label} withArrow>
+        <Tooltip label={copied ? t('common.copied') : label} withArrow>
           <ActionIcon
             variant="subtle"
             color={copied ? 'teal' : 'neutral.6'}

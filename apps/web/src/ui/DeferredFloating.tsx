@@ -18,11 +18,10 @@ import {
   type Ref,
   use,
   useCallback,
-  useEffect,
   useRef,
   useState,
 } from 'react';
-import { afterNextPaint, type Lazy, lazyModule, useLoadedModule } from './lazyModule.ts';
+import { type Lazy, lazyModule, useLazyModule, useLoadedModule } from './lazyModule.ts';
 
 /** What the deferred chunk provides: Mantine's own components. */
 export type FloatingParts = Pick<typeof import('@mantine/core'), 'Menu' | 'Tooltip'>;
@@ -151,7 +150,7 @@ export function createDeferredFloating(parts: Lazy<FloatingParts>): DeferredFloa
 
   /** Loads the parts once what is on screen now has been painted (the page's content is up). */
   function useLoadAfterPaint(ready = true): void {
-    useEffect(() => (ready ? afterNextPaint(load) : undefined), [ready]);
+    useLazyModule(parts, ready, true);
   }
 
   return { Tooltip, Menu, load, useLoadAfterPaint };
@@ -235,7 +234,5 @@ if (typeof window !== 'undefined') {
  * page has painted its content (`useLoadFloatingAfterPaint`) or at the first click or key press.
  */
 export const { Tooltip, Menu } = deferred;
-/** Starts loading the real Tooltip and Menu. */
-export const loadFloatingParts = deferred.load;
 /** Starts loading the real Tooltip and Menu once the page's content (`ready`) has been painted. */
 export const useLoadFloatingAfterPaint = deferred.useLoadAfterPaint;

@@ -1,18 +1,17 @@
 import { ActionIcon } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconLayoutSidebarLeftExpand } from '@tabler/icons-react';
-import { lazy, Suspense, useLayoutEffect, useRef } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { ChatsSidebar } from '../../features/chats/components/ChatsSidebar.tsx';
 import { UndoToast } from '../../features/chats/components/UndoToast.tsx';
 import { useChatListEvents } from '../../features/chats/hooks/useChatListEvents.ts';
 import { useTranslation } from '../../lib/i18n/index.ts';
 import { Tooltip } from '../../ui/DeferredFloating.tsx';
+import { LazyDrawer } from '../../ui/LazyDrawer.tsx';
 import { setUi, useUiFlag } from '../uiStore.ts';
 import classes from './ChatsLayout.module.css';
 import { DefaultShell } from './DefaultLayout.tsx';
-
-const ChatsListDrawer = lazy(() => import('./ChatsListDrawer.tsx'));
 
 /** Below the md breakpoint (960 px) the chats list is a drawer. */
 export const CHATS_MOBILE_QUERY = '(max-width: 59.99em)';
@@ -53,9 +52,20 @@ function ChatsFrame() {
           </aside>
         ) : null}
         {mobile ? (
-          <Suspense fallback={null}>
-            <ChatsListDrawer opened={open} onClose={close} title={t('nav.chats')} />
-          </Suspense>
+          <LazyDrawer
+            opened={open}
+            onClose={close}
+            size="85%"
+            padding={0}
+            title={t('nav.chats')}
+            classNames={{
+              content: classes.drawerContent,
+              body: classes.drawerBody,
+              header: classes.drawerHeader,
+            }}
+          >
+            <ChatsSidebar onNavigate={close} />
+          </LazyDrawer>
         ) : null}
         <section className={classes.content} data-list-closed={(!open && !mobile) || undefined}>
           {!open && !mobile ? (

@@ -28,6 +28,7 @@ import { HttpError } from '../../../lib/http/errors.ts';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { Menu, Tooltip, useLoadFloatingAfterPaint } from '../../../ui/DeferredFloating.tsx';
 import { useLocalePath } from '../../../ui/hooks/useLocalePath.ts';
+import { LazyDrawer } from '../../../ui/LazyDrawer.tsx';
 import { useAccountSession } from '../../auth/hooks/useAccountSession.ts';
 import { isPremium } from '../../auth/session.ts';
 import { useSantito } from '../../santitos/hooks/useSantitos.ts';
@@ -49,7 +50,6 @@ import type { MessageActions } from './MessageItem.tsx';
 import { MessageList } from './MessageList.tsx';
 
 const ParamsPanel = lazy(() => import('./ParamsPanel.tsx'));
-const ParamsDrawer = lazy(() => import('./ParamsDrawer.tsx'));
 
 const MOBILE = '(max-width: 59.99em)';
 
@@ -524,11 +524,16 @@ export function ChatView({
         {!mobile && paramsPanel ? <aside className={classes.params}>{paramsPanel}</aside> : null}
       </div>
       {mobile ? (
-        <Suspense fallback={null}>
-          <ParamsDrawer opened={paramsOpen} onClose={() => setUi({ customParamsSidebar: false })}>
-            {paramsPanel}
-          </ParamsDrawer>
-        </Suspense>
+        <LazyDrawer
+          opened={paramsOpen}
+          onClose={() => setUi({ customParamsSidebar: false })}
+          position="right"
+          size="90%"
+          withCloseButton={false}
+          padding={0}
+        >
+          {paramsPanel}
+        </LazyDrawer>
       ) : null}
       {dragging ? (
         <div className={classes.dropOverlay} aria-hidden>

@@ -11,11 +11,11 @@ import {
   Text,
   Textarea,
   Title,
-  Tooltip,
 } from '@mantine/core';
 import { IconX } from '@tabler/icons-react';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
+import { Tooltip } from '../../../ui/DeferredFloating.tsx';
 import { useModels, useSaveChatParams } from '../hooks/useChat.ts';
 
 const DEFAULT_TEMPERATURE = 0.7;

@@ -28,7 +28,7 @@ export const Markdown = memo(function Markdown({
   if (!renderer) {
     return (
       <div className={classes.body} data-markdown="pending">
-        <div className={classes.plain}>{content}</div>
+        <PlainText content={content} />
       </div>
     );
   }

@@ -20,8 +20,9 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useState } from 'react';
-import { errorMessage, HttpError } from '../../../lib/http/errors.ts';
+import { errorMessage } from '../../../lib/http/errors.ts';
 import { useTranslation } from '../../../lib/i18n/index.ts';
+import { apiErrorCode, apiErrorDetails } from '../../../ui/apiError.ts';
 import { useSaveProvider } from '../hooks/useProviders.ts';
 
 /** "configured ••••1234": what is shown of a stored key (never the key itself). */
@@ -60,7 +61,7 @@ export function ProviderForm({
   const { t } = useTranslation();
   const save = useSaveProvider();
   // The server's SSRF rule refused the address: said in the user's language, on the field.
-  const urlRefused = save.isError && refusedField(save.error) === 'baseUrl';
+  const urlRefused = save.isError && isUrlBlocked(save.error);
   const [kind, setKind] = useState<ProviderKind>(provider?.kind ?? 'openai');
   const [label, setLabel] = useState(provider?.label ?? '');
   const [baseUrl, setBaseUrl] = useState(provider?.baseUrl ?? '');
@@ -205,11 +206,12 @@ export function ProviderForm({
   );
 }
 
-/** The field a 400 names in its details (the server's validation shape), if any. */
-function refusedField(error: unknown): string | undefined {
-  if (!(error instanceof HttpError) || error.status !== 400) return undefined;
-  const details = (error.data as { error?: { details?: unknown } } | undefined)?.error?.details;
-  if (!Array.isArray(details)) return undefined;
-  const path = (details[0] as { path?: unknown } | undefined)?.path;
-  return typeof path === 'string' ? path : undefined;
+/** The server's SSRF rule refused the base URL (its own detail code, not any other baseUrl check). */
+function isUrlBlocked(error: unknown): boolean {
+  const details = apiErrorDetails(error);
+  return (
+    apiErrorCode(error) === 'VALIDATION_FAILED' &&
+    Array.isArray(details) &&
+    details.some((d: { path?: unknown; code?: unknown }) => d.path === 'baseUrl' && d.code === 'url_blocked')
+  );
 }
