@@ -24,7 +24,7 @@ describe('chunk load failure', () => {
     const storage = memoryStorage();
     const load = vi.fn();
     let now = 1_000_000;
-    const deps = { storage, now: () => now, load };
+    const deps = { storage, now: () => now, load, online: () => true };
     expect(reloadAfterChunkError('/chats', deps)).toBe(true);
     expect(load).toHaveBeenCalledWith('/chats');
     now += 9_999;
@@ -32,6 +32,17 @@ describe('chunk load failure', () => {
     now += 1;
     expect(reloadAfterChunkError('/users', deps)).toBe(true);
     expect(load).toHaveBeenCalledTimes(2);
+  });
+
+  it('does not reload while the browser is offline, and does once it is back', () => {
+    const load = vi.fn();
+    let online = false;
+    const deps = { storage: memoryStorage(), now: () => 1_000_000, load, online: () => online };
+    expect(reloadAfterChunkError('/chats', deps)).toBe(false);
+    expect(load).not.toHaveBeenCalled();
+    online = true;
+    expect(reloadAfterChunkError('/chats', deps)).toBe(true);
+    expect(load).toHaveBeenCalledWith('/chats');
   });
 });
 

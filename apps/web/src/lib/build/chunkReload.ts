@@ -15,6 +15,8 @@ export interface ReloadDeps {
   now: () => number;
   /** Loads `url` (full page load). */
   load: (url: string) => void;
+  /** Whether the browser thinks it has a network at all. */
+  online: () => boolean;
 }
 
 function defaultDeps(): ReloadDeps {
@@ -24,15 +26,23 @@ function defaultDeps(): ReloadDeps {
   } catch {
     storage = null;
   }
-  return { storage, now: Date.now, load: (url) => window.location.assign(url) };
+  return {
+    storage,
+    now: Date.now,
+    load: (url) => window.location.assign(url),
+    online: () => navigator.onLine !== false,
+  };
 }
 
 /**
  * Reloads at `url` (the page being navigated to) after a chunk failed to load — a new build
  * replaced the old files — unless that already happened in the last 10 s (then the error
- * stands, avoiding a reload loop). Returns whether a reload was started.
+ * stands, avoiding a reload loop). Offline the chunk failed for want of a network, not because of
+ * a new build: a reload would swap the page, and what the user typed, for the browser's error page,
+ * so the error stands then too. Returns whether a reload was started.
  */
 export function reloadAfterChunkError(url: string, deps: ReloadDeps = defaultDeps()): boolean {
+  if (!deps.online()) return false;
   const last = Number(deps.storage?.getItem(CHUNK_RELOAD_KEY) ?? 0);
   const now = deps.now();
   if (Number.isFinite(last) && now - last < CHUNK_RELOAD_GUARD_MS) return false;
