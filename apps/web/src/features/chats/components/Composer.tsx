@@ -11,6 +11,7 @@ import { useTranslation } from '../../../lib/i18n/index.ts';
 import { Tooltip } from '../../../ui/DeferredFloating.tsx';
 import type { UploadItem } from '../hooks/useUploads.ts';
 import { formatSize } from '../lib/format.ts';
+import { prefetchRenderer } from '../markdown/Markdown.tsx';
 import classes from './Composer.module.css';
 
 export interface ComposerUploads {
@@ -173,7 +174,10 @@ export function Composer({
           minRows={1}
           maxRows={10}
           value={text}
-          onChange={(e) => setText(e.currentTarget.value)}
+          onChange={(e) => {
+            setText(e.currentTarget.value);
+            prefetchRenderer();
+          }}
           onKeyDown={(e) => {
             if (isSendKey(e)) {
               e.preventDefault();

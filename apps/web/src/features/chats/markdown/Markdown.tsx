@@ -10,6 +10,17 @@ import classes from './Markdown.module.css';
 export const rendererChunk = lazyModule(() => import('./MarkdownRenderer.tsx'));
 
 /**
+ * Starts fetching the renderer before any answer needs it: a user who is typing a question will
+ * read an answer in a moment, and in a chat without messages nothing else would fetch it.
+ */
+export function prefetchRenderer(): void {
+  if (rendererChunk.get()) return;
+  rendererChunk.load().catch(() => {
+    // Offline or a new build: the first answer fetches it again.
+  });
+}
+
+/**
  * Model output as Markdown (GFM), sanitised: raw HTML shows as text, only safe link schemes,
  * remote images behind a click. Code highlighting and math load on first need.
  *
