@@ -177,7 +177,8 @@ export function ProvidersSettings() {
   return (
     <Stack gap="lg" data-testid="providers-settings">
       <Group justify="space-between" align="flex-end" gap="sm">
-        <Stack gap={2}>
+        {/* Shrinks before the button wraps below it; on a phone the button takes its own line. */}
+        <Stack gap={2} style={{ flex: '1 1 18rem', minWidth: 0 }}>
           <Title order={2} size="h4">
             {t('providers.title')}
           </Title>
