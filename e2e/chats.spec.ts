@@ -242,6 +242,8 @@ test('offline, the composer waits and says so; back online the socket reconnects
   await expect(chats.composer).toHaveAttribute('placeholder', /Sem conexão/);
   await chats.composer.fill('enviar depois');
   await expect(page.getByTestId('send')).toBeDisabled();
+  // Words beside the badge at desktop widths, an icon on a phone: one button either way.
+  await expect(page.getByRole('button', { name: 'Tentar agora' })).toBeVisible();
   await shot(page, info, 'offline');
   await context.setOffline(false);
   await chats.waitOnline();

@@ -1,4 +1,4 @@
-import { Badge, Button, Group } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group } from '@mantine/core';
 import { IconPlugConnectedX, IconRefresh } from '@tabler/icons-react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { useAgents, useConnectionState } from '../hooks/useAgents.ts';
@@ -27,14 +27,28 @@ export function ConnectionBadge() {
         {t(`chats.connection.${state}`)}
       </Badge>
       {retry ? (
-        <Button
-          size="compact-xs"
-          variant="subtle"
-          leftSection={<IconRefresh size={12} />}
-          onClick={() => agents.socket.reconnectNow()}
-        >
-          {t('chats.connection.retry')}
-        </Button>
+        <>
+          <Button
+            size="compact-xs"
+            variant="subtle"
+            leftSection={<IconRefresh size={12} />}
+            onClick={() => agents.socket.reconnectNow()}
+            visibleFrom="sm"
+          >
+            {t('chats.connection.retry')}
+          </Button>
+          {/* On a phone the words would leave the chat's title a letter or two. */}
+          <ActionIcon
+            variant="subtle"
+            size="sm"
+            onClick={() => agents.socket.reconnectNow()}
+            aria-label={t('chats.connection.retry')}
+            title={t('chats.connection.retry')}
+            hiddenFrom="sm"
+          >
+            <IconRefresh size={14} />
+          </ActionIcon>
+        </>
       ) : null}
     </Group>
   );
