@@ -108,6 +108,6 @@ export function resolveUploadType(
   else if (type === 'text/plain' && fromExt?.startsWith('text/')) type = fromExt;
   else if (type === 'application/vnd.ms-excel' && fromExt === 'text/csv') type = fromExt;
   if (!allowed.includes(type)) throw storageErrors.unsupportedType(type);
-  if (!contentMatches(type, data)) throw storageErrors.unsupportedType(type);
+  if (!contentMatches(type, data)) throw storageErrors.contentMismatch(type);
   return type;
 }

@@ -16,6 +16,12 @@ export const storageErrors = {
     }),
   unsupportedType: (contentType: string) =>
     new AppError('UNSUPPORTED_MEDIA_TYPE', `Files of type ${contentType || 'unknown'} cannot be uploaded`),
+  /** An allowed type whose bytes say otherwise (an HTML page named photo.png). */
+  contentMismatch: (contentType: string) =>
+    new AppError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `The file's content is not ${contentType}, as its name or type says`,
+    ),
 } as const;
 
 export function formatBytes(n: number): string {
