@@ -82,11 +82,11 @@ for (let i = 0; i <= count; i++) {
   tokens.push((await ctx.identity.issueSession(account.uid, { kind: 'web', name: 'bench' })).idToken);
 }
 const admin = await resolveCaller(ctx, tokens[0] as string);
-const provider = await providersService(ctx).create(admin, {
-  kind: 'openai-compatible',
-  label: 'Fixture',
-  baseUrl: `http://127.0.0.1:${fixturePort}/v1`,
-});
+const provider = await providersService(ctx).create(
+  admin,
+  { kind: 'openai-compatible', label: 'Fixture', baseUrl: `http://127.0.0.1:${fixturePort}/v1` },
+  { ip: null, userAgent: 'bench' },
+);
 
 process.stdout.write(`${JSON.stringify({ port, providerId: provider.id, tokens: tokens.slice(1) })}\n`);
 // Where the main thread's time goes when tokens are late: event-loop delay and GC pauses, reset

@@ -15,11 +15,15 @@ export const AuditActions = [
   'department.create',
   'department.update',
   'department.delete',
+  'provider.create',
+  'provider.update',
+  'provider.delete',
+  'domain.ai.update',
 ] as const;
 export const AuditActionSchema = z.enum(AuditActions);
 export type AuditAction = z.infer<typeof AuditActionSchema>;
 
-export const AuditTargetTypes = ['user', 'domain', 'department'] as const;
+export const AuditTargetTypes = ['user', 'domain', 'department', 'provider'] as const;
 export const AuditTargetTypeSchema = z.enum(AuditTargetTypes);
 export type AuditTargetType = z.infer<typeof AuditTargetTypeSchema>;
 

@@ -39,12 +39,14 @@ export const WsCloseCodes = {
 
 /**
  * Error codes of `error` frames: the API's codes plus the agents' own. The web translates by code:
- * `NO_PROVIDER` → "no AI provider is configured; an Admin can add one in Settings → AI providers".
+ * `NO_PROVIDER` → "no AI provider is configured; an Admin can add one in Settings → AI models".
  */
 export const WsErrorCodes = [
   ...ErrorCodes,
-  /** Nothing configured (no domain provider, no instance-wide one) or the chosen model is unknown. */
+  /** Nothing configured (no domain provider, no instance-wide one). */
   'NO_PROVIDER',
+  /** The chat's chosen model is offered by no configured provider (any more). */
+  'MODEL_UNAVAILABLE',
   /** The provider refused or failed (bad key, rate limit, outage, blocked URL). */
   'PROVIDER_ERROR',
   /** The user already has the maximum number of answers generating. */

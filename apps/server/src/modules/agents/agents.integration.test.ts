@@ -391,6 +391,17 @@ describe('chat.send', () => {
     });
   });
 
+  it("answers with the domain's default model once a santito's own model is gone", async () => {
+    const santito = await makeSantito(t.ctx, admin);
+    await t.ctx.db.update(santitos).set({ model: 'p0removed0000:old' }).where(eq(santitos.id, santito.id));
+    const s = await connect(alice);
+    const r = await exchange(s, { agentId: santito.id, content: 'Still there?' });
+    expect(r.done.status).toBe('complete');
+    const model = (fx.chatRequests()[0]?.body as { model?: unknown } | undefined)?.model;
+    expect(model).toEqual(expect.any(String));
+    expect(model).not.toBe('old');
+  });
+
   it('passes images as image parts and inlines text files', async () => {
     const chat = await restChat(alice);
     const ids: string[] = [];
@@ -824,7 +835,7 @@ describe('no provider', () => {
     s.send({ type: 'chat.send', requestId: 'np', chatId: null, content: 'Anyone there?' });
     const err = await s.next('error', (f) => f.requestId === 'np');
     expect(err).toMatchObject({ code: 'NO_PROVIDER', message: NO_PROVIDER_MESSAGE });
-    expect(err.message).toContain('Settings → AI providers');
+    expect(err.message).toContain('Settings → AI models');
     const rows = await t.ctx.db.select().from(chats).where(eq(chats.userId, lonely.user.id));
     expect(rows).toEqual([]);
   });
@@ -839,7 +850,7 @@ describe('no provider', () => {
       params: { model: 'nope:missing' },
     });
     const err = await s.next('error', (f) => f.requestId === 'um');
-    expect(err.code).toBe('NO_PROVIDER');
+    expect(err.code).toBe('MODEL_UNAVAILABLE');
     expect(err.message).toContain('nope:missing');
   });
 });

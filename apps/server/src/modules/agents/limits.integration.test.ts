@@ -12,6 +12,7 @@ let fx: LlmFixture;
 let wsUrl: string;
 let alice: TestUser;
 let bob: TestUser;
+let carol: TestUser;
 
 beforeAll(async () => {
   fx = await startLlmFixture({ script: { text: 'one two three four five six', delayMs: 60 } });
@@ -26,6 +27,7 @@ beforeAll(async () => {
   const admin = await makeUser(t.ctx, { domain: d, role: 'Admin' });
   alice = await makeUser(t.ctx, { domain: d });
   bob = await makeUser(t.ctx, { domain: d });
+  carol = await makeUser(t.ctx, { domain: d });
   const res = await t.app.inject({
     method: 'POST',
     url: '/api/v1/settings/providers',
@@ -45,9 +47,11 @@ describe('per-user limits', () => {
     const s = await TestSocket.open(wsUrl, { origin: ORIGIN, token: alice.idToken });
     for (const id of ['c1', 'c2', 'c3'])
       s.send({ type: 'chat.send', requestId: id, chatId: null, content: `hi ${id}` });
-    const busy = await s.next('error', (f) => f.requestId === 'c3');
+    // The slot is taken once a send is checked, so which of the three is refused depends on which
+    // the database answers last (with PostgreSQL, not necessarily the last one sent).
+    const busy = await s.next('error', (f) => ['c1', 'c2', 'c3'].includes(f.requestId ?? ''));
     expect(busy.code).toBe('TOO_MANY_GENERATIONS');
-    for (const id of ['c1', 'c2']) {
+    for (const id of ['c1', 'c2', 'c3'].filter((id) => id !== busy.requestId)) {
       const answer = await s.next(
         'message.created',
         (f) => f.requestId === id && f.message.role === 'assistant',
@@ -55,7 +59,7 @@ describe('per-user limits', () => {
       await s.next('message.done', (f) => f.messageId === answer.message.messageId);
     }
 
-    // c1, c2 and the refused c3 counted: one send left this minute.
+    // The two answered and the refused one counted: one send left this minute.
     s.send({ type: 'chat.send', requestId: 'c4', chatId: null, content: 'four' });
     const fourth = await s.next(
       'message.created',
@@ -73,5 +77,28 @@ describe('per-user limits', () => {
     );
     await other.next('message.done', (f) => f.messageId === bobs.message.messageId);
     await Promise.all([s.close(), other.close()]);
+  });
+
+  it('a refused send takes no generation slot, even while it is being checked', async () => {
+    const s = await TestSocket.open(wsUrl, { origin: ORIGIN, token: carol.idToken });
+    // As many sends as the limit (2) that fail their checks, arriving with a valid one.
+    s.send({ type: 'chat.send', requestId: 'x1', chatId: crypto.randomUUID(), content: 'lost' });
+    s.send({
+      type: 'chat.send',
+      requestId: 'x2',
+      chatId: null,
+      agentId: crypto.randomUUID(),
+      content: 'no one',
+    });
+    s.send({ type: 'chat.send', requestId: 'ok', chatId: null, content: 'hello' });
+    expect((await s.next('error', (f) => f.requestId === 'x1')).code).toBe('NOT_FOUND');
+    expect((await s.next('error', (f) => f.requestId === 'x2')).code).toBe('VALIDATION_FAILED');
+    const answer = await s.next(
+      'message.created',
+      (f) => f.requestId === 'ok' && f.message.role === 'assistant',
+    );
+    await s.next('message.done', (f) => f.messageId === answer.message.messageId);
+    expect(s.all('error').filter((f) => f.requestId === 'ok')).toEqual([]);
+    await s.close();
   });
 });

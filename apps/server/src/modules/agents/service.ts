@@ -117,14 +117,18 @@ export function createAgentsService(ctx: AppContext) {
   const sweeper = setInterval(() => void sweep(), SWEEP_EVERY_MS);
   sweeper.unref();
 
-  /** Counts the send and takes a generation slot, or refuses with the matching error. */
-  async function admit(caller: Caller): Promise<() => void> {
+  /** Counts the send against the per-minute limit, or refuses it. */
+  async function countSend(caller: Caller): Promise<void> {
     if (!(await limits.allowSend(caller.user.id))) {
       throw new WsError(
         'RATE_LIMITED',
         `You can send at most ${limits.sendsPerMinute} messages a minute; wait a moment.`,
       );
     }
+  }
+
+  /** Takes a generation slot, or refuses with TOO_MANY_GENERATIONS. */
+  function takeSlot(caller: Caller): () => void {
     const release = limits.acquire(caller.user.id);
     if (!release) {
       throw new WsError(
@@ -148,13 +152,18 @@ export function createAgentsService(ctx: AppContext) {
     return agentId ? santitos.findUsable(caller, agentId) : undefined;
   }
 
-  /** The model: the chat's choice, else the santito's, else the domain's default (NO_PROVIDER when none). */
+  /**
+   * The model: the chat's choice (MODEL_UNAVAILABLE once no provider offers it: the user can pick
+   * another), else the santito's (the default once it is gone: users cannot edit the santito), else
+   * the domain's default (NO_PROVIDER when nothing is configured).
+   */
   function modelFor(
     caller: Caller,
     params: ChatParams,
     santito: SantitoRow | undefined,
   ): Promise<ResolvedModel> {
-    return providers.resolveModel(caller, params.model ?? santito?.model ?? undefined);
+    if (params.model) return providers.resolveModel(caller, params.model);
+    return providers.resolveModel(caller, santito?.model, true);
   }
 
   /**
@@ -209,7 +218,12 @@ export function createAgentsService(ctx: AppContext) {
     return { santito, params, resolved: await modelFor(caller, params, santito) };
   }
 
-  /** Starts the answer; hands the slot to the generation (freed here only if that fails). */
+  /**
+   * Starts the answer once everything it needs is checked. Only then is the user's generation slot
+   * taken: a send refused by its checks never held one (several failing at once used to refuse a
+   * valid send beside them). No await separates taking it from handing it to the generation, which
+   * frees it when it ends (or fails to start), so sends racing each other still respect the limit.
+   */
   async function answer(
     caller: Caller,
     a: {
@@ -217,7 +231,6 @@ export function createAgentsService(ctx: AppContext) {
       /** The user message to answer. */
       parentId: string;
       plan: AnswerPlan;
-      release: () => void;
       requestId: string | undefined;
       /** When the frame arrived: a stop asked since then ends this answer. */
       since: number;
@@ -226,6 +239,7 @@ export function createAgentsService(ctx: AppContext) {
   ): Promise<Generation> {
     const { santito, params, resolved } = a.plan;
     const system = systemPrompt(santito?.instructions, params);
+    const release = takeSlot(caller);
     const gen = await registry.start({
       caller,
       chatId: a.chatId,
@@ -235,7 +249,7 @@ export function createAgentsService(ctx: AppContext) {
       resolved,
       ...(system ? { system } : {}),
       params,
-      release: a.release,
+      release,
     });
     // A stop that arrived while the answer was being set up (before it could be found) still counts.
     if ((stopsAsked.get(stopKey(caller.user.id, a.chatId)) ?? 0) >= a.since) gen.stop();
@@ -251,51 +265,42 @@ export function createAgentsService(ctx: AppContext) {
     /** `chat.send`: the user message is committed and announced before the answer starts. */
     async send(caller: Caller, frame: ChatSendFrame): Promise<void> {
       const since = Date.now();
-      const release = await admit(caller);
-      let handedOver = false;
-      try {
-        const chat = frame.chatId ? await chats.getChatForCaller(caller, frame.chatId) : undefined;
-        if (chat) assertIdle(caller, chat.chatId);
-        const agentId = chat ? chat.agentId : (frame.agentId ?? null);
-        const santito = await santitoOf(caller, agentId);
-        if (!chat && agentId && !santito) {
-          throw new AppError('VALIDATION_FAILED', 'agentId: No such santito available to you');
-        }
-        const params = frame.params ?? chat?.params ?? {};
-        // Before anything is stored: with no model, the send changes nothing.
-        const resolved = await modelFor(caller, params, santito);
-        // A new chat is stored with its first message, titled from it; an untitled one gets that
-        // title, and new params, in the same statement.
-        const title = chat?.title ? undefined : titleFrom(frame.content) || undefined;
-        const change: ExchangeChat = chat
-          ? {
-              kind: 'touch',
-              owner: caller,
-              id: chat.chatId,
-              ...(frame.params && !sameParams(frame.params, chat.params ?? {})
-                ? { params: frame.params }
-                : {}),
-              ...(title ? { title } : {}),
-            }
-          : chats.newChat(caller, { agentId, params: frame.params ?? {}, title: title ?? '' });
-        const pending = await prepareQuestion(caller, change, frame.requestId, {
-          content: frame.content,
-          ...(frame.parentId !== undefined ? { parentId: frame.parentId } : {}),
-          ...(frame.attachments ? { attachmentIds: frame.attachments } : {}),
-        });
-        handedOver = true;
-        await answer(caller, {
-          chatId: change.id,
-          parentId: pending.message.messageId,
-          plan: { santito, params, resolved },
-          release,
-          requestId: frame.requestId,
-          since,
-          pending,
-        });
-      } finally {
-        if (!handedOver) release();
+      await countSend(caller);
+      const chat = frame.chatId ? await chats.getChatForCaller(caller, frame.chatId) : undefined;
+      if (chat) assertIdle(caller, chat.chatId);
+      const agentId = chat ? chat.agentId : (frame.agentId ?? null);
+      const santito = await santitoOf(caller, agentId);
+      if (!chat && agentId && !santito) {
+        throw new AppError('VALIDATION_FAILED', 'agentId: No such santito available to you');
       }
+      const params = frame.params ?? chat?.params ?? {};
+      // Before anything is stored: with no model, the send changes nothing.
+      const resolved = await modelFor(caller, params, santito);
+      // A new chat is stored with its first message, titled from it; an untitled one gets that
+      // title, and new params, in the same statement.
+      const title = chat?.title ? undefined : titleFrom(frame.content) || undefined;
+      const change: ExchangeChat = chat
+        ? {
+            kind: 'touch',
+            owner: caller,
+            id: chat.chatId,
+            ...(frame.params && !sameParams(frame.params, chat.params ?? {}) ? { params: frame.params } : {}),
+            ...(title ? { title } : {}),
+          }
+        : chats.newChat(caller, { agentId, params: frame.params ?? {}, title: title ?? '' });
+      const pending = await prepareQuestion(caller, change, frame.requestId, {
+        content: frame.content,
+        ...(frame.parentId !== undefined ? { parentId: frame.parentId } : {}),
+        ...(frame.attachments ? { attachmentIds: frame.attachments } : {}),
+      });
+      await answer(caller, {
+        chatId: change.id,
+        parentId: pending.message.messageId,
+        plan: { santito, params, resolved },
+        requestId: frame.requestId,
+        since,
+        pending,
+      });
     },
 
     /** `chat.regenerate`: a new answer to the same question, a sibling of the old one (kept). */
@@ -307,22 +312,14 @@ export function createAgentsService(ctx: AppContext) {
       if (!parentId)
         throw new AppError('VALIDATION_FAILED', 'messageId: This answer has no question to answer again');
       assertIdle(caller, chat.chatId);
-      const release = await admit(caller);
-      let handedOver = false;
-      try {
-        const plan = await planOf(caller, chat);
-        handedOver = true;
-        await answer(caller, {
-          chatId: chat.chatId,
-          parentId,
-          plan,
-          release,
-          requestId: frame.requestId,
-          since,
-        });
-      } finally {
-        if (!handedOver) release();
-      }
+      await countSend(caller);
+      await answer(caller, {
+        chatId: chat.chatId,
+        parentId,
+        plan: await planOf(caller, chat),
+        requestId: frame.requestId,
+        since,
+      });
     },
 
     /** `chat.edit`: a new user message beside the edited one (same parent), then its answer. */
@@ -333,33 +330,26 @@ export function createAgentsService(ctx: AppContext) {
       if (target.role !== 'user')
         throw new AppError('VALIDATION_FAILED', 'messageId: Only your own messages can be edited');
       assertIdle(caller, chat.chatId);
-      const release = await admit(caller);
-      let handedOver = false;
-      try {
-        const plan = await planOf(caller, chat);
-        const pending = await prepareQuestion(
-          caller,
-          { kind: 'touch', owner: caller, id: chat.chatId },
-          frame.requestId,
-          {
-            content: frame.content,
-            parentId: target.parentId,
-            attachmentIds: frame.attachments ?? (target.attachments ?? []).map((a) => a.attachmentId),
-          },
-        );
-        handedOver = true;
-        await answer(caller, {
-          chatId: chat.chatId,
-          parentId: pending.message.messageId,
-          plan,
-          release,
-          requestId: frame.requestId,
-          since,
-          pending,
-        });
-      } finally {
-        if (!handedOver) release();
-      }
+      await countSend(caller);
+      const plan = await planOf(caller, chat);
+      const pending = await prepareQuestion(
+        caller,
+        { kind: 'touch', owner: caller, id: chat.chatId },
+        frame.requestId,
+        {
+          content: frame.content,
+          parentId: target.parentId,
+          attachmentIds: frame.attachments ?? (target.attachments ?? []).map((a) => a.attachmentId),
+        },
+      );
+      await answer(caller, {
+        chatId: chat.chatId,
+        parentId: pending.message.messageId,
+        plan,
+        requestId: frame.requestId,
+        since,
+        pending,
+      });
     },
 
     /** `chat.stop`: whichever replica runs the chat's answer stops it (kept as `stopped`). */

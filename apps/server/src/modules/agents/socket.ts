@@ -25,7 +25,7 @@ type Phase = 'auth' | 'authenticating' | 'ready' | 'closed';
 /** The error frame's code and message for anything a handler threw; internals never leak. */
 function toErrorFrame(err: unknown, ctx: AppContext): { code: WsErrorCode; message: string } {
   if (err instanceof WsError) return { code: err.code, message: err.message };
-  if (err instanceof NoProviderError) return { code: 'NO_PROVIDER', message: err.message };
+  if (err instanceof NoProviderError) return { code: err.code, message: err.message };
   if (err instanceof AppError && WS_CODES.has(err.code)) return { code: err.code, message: err.message };
   ctx.log.error({ err }, 'agents: frame handling failed');
   return { code: 'INTERNAL', message: 'Something went wrong; try again.' };

@@ -4,14 +4,23 @@ import { BlockedUrlError } from './ssrf.ts';
 
 /** The message the web shows (translated by code) when a domain has no usable model. */
 export const NO_PROVIDER_MESSAGE =
-  'No AI provider is configured for your organisation. An Admin can add one in Settings → AI providers.';
+  'No AI provider is configured for your organisation. An Admin can add one in Settings → AI models.';
 
-/** Nothing is configured, or the chosen model is not offered by any configured provider. */
+/** Nothing is configured: no provider of the domain, no instance-wide one. */
 export class NoProviderError extends Error {
   override name = 'NoProviderError';
-  readonly code = 'NO_PROVIDER';
+  readonly code: 'NO_PROVIDER' | 'MODEL_UNAVAILABLE' = 'NO_PROVIDER';
   constructor(message = NO_PROVIDER_MESSAGE) {
     super(message);
+  }
+}
+
+/** A chat's chosen model that no configured provider offers (any more): the user can pick another. */
+export class ModelUnavailableError extends NoProviderError {
+  override name = 'ModelUnavailableError';
+  override readonly code = 'MODEL_UNAVAILABLE';
+  constructor(modelId: string) {
+    super(`The model ${modelId} is not available; choose another one in the chat settings.`);
   }
 }
 

@@ -1,5 +1,6 @@
 import {
   AiSettingsSchema,
+  AuditEntrySchema,
   ErrorBodySchema,
   ModelListSchema,
   type ProviderConfig,
@@ -324,7 +325,8 @@ describe('models and the default model', () => {
       source: 'domain',
       name: 'fixture-small',
     });
-    expect(list.defaultModel).toBeNull();
+    // No default chosen: the first model listed is the one chats get, and the list says so.
+    expect(list.defaultModel).toBe(`${curated.id}:fixture-small`);
 
     const put = await call(t, 'PUT', '/api/v1/settings/ai', dAdmin, {
       defaultModel: `${listed.id}:fixture-large`,
@@ -359,8 +361,91 @@ describe('models and the default model', () => {
     expect((await service.resolveModel(caller)).modelId).toBe(`${made.id}:fixture-large`);
     expect((await service.resolveModel(caller, 'openai-compatible:x')).modelId).toBe(`${made.id}:x`);
     await expect(service.resolveModel(caller, 'anthropic:claude')).rejects.toMatchObject({
-      code: 'NO_PROVIDER',
+      code: 'MODEL_UNAVAILABLE',
     });
+    // A santito's model that is gone gives way to the default.
+    expect((await service.resolveModel(caller, 'anthropic:claude', true)).modelId).toBe(
+      `${made.id}:fixture-large`,
+    );
+  });
+
+  it('removing the provider of the default model clears it: settings show what chats use', async () => {
+    const d = await makeDomain(t.ctx);
+    const dAdmin = await makeUser(t.ctx, { domain: d, role: 'Admin' });
+    const first = await create(dAdmin, { ...fixtureBody(), label: 'Primeiro', models: ['fixture-small'] });
+    const second = await create(dAdmin, { ...fixtureBody(), label: 'Segundo', models: ['fixture-large'] });
+    const put = await call(t, 'PUT', '/api/v1/settings/ai', dAdmin, {
+      defaultModel: `${second.id}:fixture-large`,
+    });
+    expect(put.statusCode).toBe(200);
+    expect((await call(t, 'DELETE', `/api/v1/settings/providers/${second.id}`, dAdmin)).statusCode).toBe(204);
+    const settings = AiSettingsSchema.parse((await call(t, 'GET', '/api/v1/settings/ai', dAdmin)).json());
+    expect(settings).toMatchObject({
+      defaultModel: null,
+      effectiveDefaultModel: `${first.id}:fixture-small`,
+    });
+    const list = ModelListSchema.parse((await call(t, 'GET', '/api/v1/models', dAdmin)).json());
+    expect(list.defaultModel).toBe(`${first.id}:fixture-small`);
+    expect(list.models.map((m) => m.id)).toContain(list.defaultModel);
+    const caller = await resolveCaller(t.ctx, dAdmin.idToken);
+    expect((await providersService(t.ctx).resolveModel(caller)).modelId).toBe(`${first.id}:fixture-small`);
+  });
+
+  it('every change is in the audit log, without the key', async () => {
+    const d = await makeDomain(t.ctx);
+    const dAdmin = await makeUser(t.ctx, { domain: d, role: 'Admin' });
+    const made = await create(dAdmin, { ...fixtureBody(), label: 'Auditado' });
+    const newKey = 'sk-audit-replaced-key-123';
+    expect(
+      (
+        await call(t, 'PUT', `/api/v1/settings/providers/${made.id}`, dAdmin, {
+          label: 'Renomeado',
+          apiKey: newKey,
+        })
+      ).statusCode,
+    ).toBe(200);
+    const model = `${made.id}:fixture-large`;
+    expect((await call(t, 'PUT', '/api/v1/settings/ai', dAdmin, { defaultModel: model })).statusCode).toBe(
+      200,
+    );
+    expect((await call(t, 'DELETE', `/api/v1/settings/providers/${made.id}`, dAdmin)).statusCode).toBe(204);
+
+    const res = await call(t, 'GET', '/api/v1/audit?limit=20', dAdmin);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).not.toContain(KEY);
+    expect(res.body).not.toContain(newKey);
+    const entries = (res.json() as unknown[]).map((e) => AuditEntrySchema.parse(e));
+    expect(entries.map((e) => [e.action, e.target.type, e.target.id, e.actor.id])).toEqual([
+      ['provider.delete', 'provider', made.id, dAdmin.user.id],
+      ['domain.ai.update', 'domain', d.domain.id, dAdmin.user.id],
+      ['provider.update', 'provider', made.id, dAdmin.user.id],
+      ['provider.create', 'provider', made.id, dAdmin.user.id],
+    ]);
+    const [deleted, setDefault, updated, created] = entries;
+    expect(created?.after).toMatchObject({
+      displayName: 'Auditado',
+      kind: 'openai-compatible',
+      keySet: true,
+    });
+    expect(updated?.before).toEqual({ displayName: 'Auditado' });
+    expect(updated?.after).toEqual({ displayName: 'Renomeado', keyReplaced: true });
+    expect(setDefault?.after).toEqual({ defaultModel: model });
+    // Its provider gone, the default went with it, and the entry says so.
+    expect(deleted?.before).toMatchObject({ displayName: 'Renomeado', defaultModel: model });
+    expect(deleted?.after).toEqual({ defaultModel: null });
+  });
+
+  it('a refused change writes no audit entry', async () => {
+    const d = await makeDomain(t.ctx);
+    const dAdmin = await makeUser(t.ctx, { domain: d, role: 'Admin' });
+    expect(
+      (await call(t, 'PUT', '/api/v1/settings/ai', dAdmin, { defaultModel: 'nobody:model' })).statusCode,
+    ).toBe(400);
+    expect((await call(t, 'DELETE', '/api/v1/settings/providers/p000000000000', dAdmin)).statusCode).toBe(
+      404,
+    );
+    const res = await call(t, 'GET', '/api/v1/audit', dAdmin);
+    expect(res.json()).toEqual([]);
   });
 
   it('deletes a configuration', async () => {

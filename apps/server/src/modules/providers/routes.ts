@@ -6,6 +6,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { auditMeta } from '../audit/index.ts';
 import { closeProvidersService, providersService } from './service.ts';
 
 const IdParams = z.object({ id: z.string().min(1).max(100) });
@@ -40,20 +41,22 @@ export async function providersRoutes(app: FastifyInstance, ctx: AppContext): Pr
   app.post('/settings/providers', async (request, reply) => {
     const caller = await request.caller();
     const body = ProviderConfigCreateSchema.parse(request.body);
-    return reply.status(201).send(await service.create(caller, body, domainParam(request)));
+    return reply
+      .status(201)
+      .send(await service.create(caller, body, auditMeta(request), domainParam(request)));
   });
 
   app.put('/settings/providers/:id', async (request) => {
     const caller = await request.caller();
     const { id } = IdParams.parse(request.params);
     const body = ProviderConfigUpdateSchema.parse(request.body);
-    return service.update(caller, id, body, domainParam(request));
+    return service.update(caller, id, body, auditMeta(request), domainParam(request));
   });
 
   app.delete('/settings/providers/:id', async (request, reply) => {
     const caller = await request.caller();
     const { id } = IdParams.parse(request.params);
-    await service.remove(caller, id, domainParam(request));
+    await service.remove(caller, id, auditMeta(request), domainParam(request));
     return reply.status(204).send();
   });
 
@@ -71,6 +74,6 @@ export async function providersRoutes(app: FastifyInstance, ctx: AppContext): Pr
   app.put('/settings/ai', async (request) => {
     const caller = await request.caller();
     const body = AiSettingsUpdateSchema.parse(request.body);
-    return service.putAiSettings(caller, body, domainParam(request));
+    return service.putAiSettings(caller, body, auditMeta(request), domainParam(request));
   });
 }

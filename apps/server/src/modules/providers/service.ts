@@ -17,7 +17,8 @@ import type { AppContext } from '../../context.ts';
 import { AppError, forbidden, notFound } from '../../lib/errors.ts';
 import { type SecretBox, secretBoxFor } from '../../lib/secrets.ts';
 import type { Caller } from '../../plugins/auth.ts';
-import { describeProviderError, NoProviderError } from './errors.ts';
+import { type AuditMeta, type AuditRecord, changedFields, recordAudit } from '../audit/index.ts';
+import { describeProviderError, ModelUnavailableError, NoProviderError } from './errors.ts';
 import { effectiveBaseUrl, listProviderModels, type ModelTarget, type ProviderSpec } from './factory.ts';
 import { assertUrlAllowed, BlockedUrlError, createGuardedHttp } from './ssrf.ts';
 import {
@@ -86,6 +87,16 @@ function toDto(row: ProviderConfigRow): ProviderConfig {
     updatedAt: row.updatedAt.toISOString(),
   };
 }
+
+/** What the audit log keeps of a configuration: never the key, only whether there is one. */
+const audited = (row: ProviderConfigRow) => ({
+  displayName: row.label,
+  kind: row.kind,
+  baseUrl: row.baseUrl,
+  models: row.models,
+  enabled: row.enabled,
+  keySet: Boolean(row.apiKeyEnc),
+});
 
 function splitModelId(id: string): { provider: string; name: string } | undefined {
   const i = id.indexOf(':');
@@ -253,8 +264,46 @@ function createProvidersService(ctx: AppContext, store: ProvidersStore, box: Sec
     );
   }
 
-  async function effectiveDefault(domainId: string): Promise<string | null> {
-    return (await settingsOf(domainId)).defaultModel ?? config.DEFAULT_MODEL ?? null;
+  /** Runs a change and writes its audit entry in one transaction: both happen, or neither. */
+  async function inTransaction<T>(
+    caller: Caller,
+    meta: AuditMeta,
+    run: (s: ProvidersStore) => Promise<{ result: T; audit: AuditRecord }>,
+  ): Promise<T> {
+    return ctx.db.transaction(async (tx) => {
+      const { result, audit } = await run(providersStore(tx));
+      await recordAudit(tx, caller, meta, audit);
+      return result;
+    });
+  }
+
+  /** `wanted` (`provider:model`) if one of `entries` offers it. */
+  function pick(entries: ProviderEntry[], wanted: string): ResolvedModel | undefined {
+    const parts = splitModelId(wanted);
+    const entry = parts && findEntry(entries, parts.provider);
+    if (!parts || !entry) return undefined;
+    if (entry.curated.length > 0 && !entry.curated.includes(parts.name)) return undefined;
+    return { target: targetOf(entry, parts.name), modelId: `${entry.provider}:${parts.name}` };
+  }
+
+  /**
+   * The model a chat that chooses none gets: the domain's default, else DEFAULT_MODEL, else the
+   * first model listed. A default whose provider was removed is skipped, so what the settings
+   * show as in effect is what chats use.
+   */
+  async function defaultModelOf(
+    domainId: string,
+    entries: ProviderEntry[],
+  ): Promise<ResolvedModel | undefined> {
+    for (const wanted of [(await settingsOf(domainId)).defaultModel, config.DEFAULT_MODEL]) {
+      const chosen = wanted ? pick(entries, wanted) : undefined;
+      if (chosen) return chosen;
+    }
+    for (const entry of entries) {
+      const name = (await modelsOf(entry))[0];
+      if (name) return { target: targetOf(entry, name), modelId: `${entry.provider}:${name}` };
+    }
+    return undefined;
   }
 
   return {
@@ -263,21 +312,38 @@ function createProvidersService(ctx: AppContext, store: ProvidersStore, box: Sec
       return (await store.list(domainId)).map(toDto);
     },
 
-    async create(caller: Caller, body: ProviderConfigCreate, domain?: string): Promise<ProviderConfig> {
+    async create(
+      caller: Caller,
+      body: ProviderConfigCreate,
+      meta: AuditMeta,
+      domain?: string,
+    ): Promise<ProviderConfig> {
       const domainId = await adminDomain(caller, domain);
       await checkBaseUrl(body.baseUrl);
       const id = newProviderId();
       const apiKey = body.apiKey?.trim() || null;
-      const row = await store.insert({
-        id,
-        domainId,
-        kind: body.kind,
-        label: body.label,
-        baseUrl: body.baseUrl ?? null,
-        apiKeyEnc: apiKey ? box.seal(apiKey, id) : null,
-        apiKeyHint: apiKey ? keyHint(apiKey) : null,
-        models: [...new Set(body.models ?? [])],
-        enabled: body.enabled ?? true,
+      const row = await inTransaction(caller, meta, async (s) => {
+        const inserted = await s.insert({
+          id,
+          domainId,
+          kind: body.kind,
+          label: body.label,
+          baseUrl: body.baseUrl ?? null,
+          apiKeyEnc: apiKey ? box.seal(apiKey, id) : null,
+          apiKeyHint: apiKey ? keyHint(apiKey) : null,
+          models: [...new Set(body.models ?? [])],
+          enabled: body.enabled ?? true,
+        });
+        return {
+          result: inserted,
+          audit: {
+            action: 'provider.create',
+            targetType: 'provider',
+            targetId: id,
+            domainId,
+            after: audited(inserted),
+          },
+        };
       });
       await changed(domainId);
       return toDto(row);
@@ -287,6 +353,7 @@ function createProvidersService(ctx: AppContext, store: ProvidersStore, box: Sec
       caller: Caller,
       id: string,
       body: ProviderConfigUpdate,
+      meta: AuditMeta,
       domain?: string,
     ): Promise<ProviderConfig> {
       const domainId = await adminDomain(caller, domain);
@@ -315,15 +382,51 @@ function createProvidersService(ctx: AppContext, store: ProvidersStore, box: Sec
       }
       if (body.models !== undefined) patch.models = [...new Set(body.models)];
       if (body.enabled !== undefined) patch.enabled = body.enabled;
-      const row = await store.update(domainId, id, patch);
-      if (!row) throw notFound('Provider not found');
+      const row = await inTransaction(caller, meta, async (s) => {
+        const updated = await s.update(domainId, id, patch);
+        if (!updated) throw notFound('Provider not found');
+        const diff = changedFields(audited(current), audited(updated));
+        // A new key is a change even when the old one was set too; the key itself is never logged.
+        if (patch.apiKeyEnc) diff.after.keyReplaced = true;
+        return {
+          result: updated,
+          audit: {
+            action: 'provider.update',
+            targetType: 'provider',
+            targetId: id,
+            domainId,
+            before: { displayName: current.label, ...diff.before },
+            after: { displayName: updated.label, ...diff.after },
+          },
+        };
+      });
       await changed(domainId);
       return toDto(row);
     },
 
-    async remove(caller: Caller, id: string, domain?: string): Promise<void> {
+    async remove(caller: Caller, id: string, meta: AuditMeta, domain?: string): Promise<void> {
       const domainId = await adminDomain(caller, domain);
-      if (!(await store.remove(domainId, id))) throw notFound('Provider not found');
+      const current = await store.find(domainId, id);
+      if (!current) throw notFound('Provider not found');
+      const own = await store.defaultModel(domainId);
+      // A default that only this provider offered would name a model nobody can use: it goes too.
+      const remaining = (await entriesFor(domainId)).filter((e) => e.provider !== id);
+      const clearDefault = own !== null && !pick(remaining, own);
+      await inTransaction(caller, meta, async (s) => {
+        if (!(await s.remove(domainId, id))) throw notFound('Provider not found');
+        if (clearDefault) await s.setDefaultModel(domainId, null);
+        return {
+          result: undefined,
+          audit: {
+            action: 'provider.delete',
+            targetType: 'provider',
+            targetId: id,
+            domainId,
+            before: { ...audited(current), ...(clearDefault ? { defaultModel: own } : {}) },
+            ...(clearDefault ? { after: { defaultModel: null } } : {}),
+          },
+        };
+      });
       await changed(domainId);
     },
 
@@ -363,20 +466,26 @@ function createProvidersService(ctx: AppContext, store: ProvidersStore, box: Sec
           });
         }
       });
-      return { models, defaultModel: entries.length > 0 ? await effectiveDefault(caller.domain.id) : null };
+      return { models, defaultModel: (await defaultModelOf(caller.domain.id, entries))?.modelId ?? null };
     },
 
     async getAiSettings(caller: Caller, domain?: string): Promise<AiSettings> {
       const domainId = await adminDomain(caller, domain);
       const own = await store.defaultModel(domainId);
+      const entries = await entriesFor(domainId);
       return {
         domain: domainId,
         defaultModel: own,
-        effectiveDefaultModel: own ?? config.DEFAULT_MODEL ?? null,
+        effectiveDefaultModel: (await defaultModelOf(domainId, entries))?.modelId ?? null,
       };
     },
 
-    async putAiSettings(caller: Caller, body: AiSettingsUpdate, domain?: string): Promise<AiSettings> {
+    async putAiSettings(
+      caller: Caller,
+      body: AiSettingsUpdate,
+      meta: AuditMeta,
+      domain?: string,
+    ): Promise<AiSettings> {
       const domainId = await adminDomain(caller, domain);
       if (body.defaultModel) {
         const parts = splitModelId(body.defaultModel);
@@ -387,54 +496,47 @@ function createProvidersService(ctx: AppContext, store: ProvidersStore, box: Sec
           ]);
         }
       }
-      await store.setDefaultModel(domainId, body.defaultModel);
+      const before = await store.defaultModel(domainId);
+      await inTransaction(caller, meta, async (s) => {
+        await s.setDefaultModel(domainId, body.defaultModel);
+        return {
+          result: undefined,
+          audit: {
+            action: 'domain.ai.update',
+            targetType: 'domain',
+            targetId: domainId,
+            domainId,
+            before: { defaultModel: before },
+            after: { defaultModel: body.defaultModel },
+          },
+        };
+      });
       await changed(domainId);
-      return {
-        domain: domainId,
-        defaultModel: body.defaultModel,
-        effectiveDefaultModel: body.defaultModel ?? config.DEFAULT_MODEL ?? null,
-      };
+      return this.getAiSettings(caller, domainId);
+    },
+
+    /** Whether a configured provider of the caller's domain offers `modelId` (santitos check theirs). */
+    async offers(caller: Caller, modelId: string): Promise<boolean> {
+      return pick(await entriesFor(caller.domain.id), modelId) !== undefined;
     },
 
     /**
-     * The AI SDK model for `modelId` (chat params, santito), else the domain's default, else
-     * DEFAULT_MODEL, else the first model listed. Throws NoProviderError when nothing fits.
+     * The AI SDK model for `modelId` (chat params, santito), else the domain's default (see
+     * `defaultModelOf`). A `modelId` no provider offers throws ModelUnavailableError, or with
+     * `orDefault` gets the default instead (a santito whose model was removed stays usable).
+     * Throws NoProviderError when nothing is configured.
      */
-    async resolveModel(caller: Caller, modelId?: string | null): Promise<ResolvedModel> {
+    async resolveModel(caller: Caller, modelId?: string | null, orDefault = false): Promise<ResolvedModel> {
       const entries = await entriesFor(caller.domain.id);
       if (entries.length === 0) throw new NoProviderError();
-      const pick = (wanted: string): ResolvedModel | undefined => {
-        const parts = splitModelId(wanted);
-        const entry = parts && findEntry(entries, parts.provider);
-        if (!parts || !entry) return undefined;
-        if (entry.curated.length > 0 && !entry.curated.includes(parts.name)) return undefined;
-        return {
-          target: targetOf(entry, parts.name),
-          modelId: `${entry.provider}:${parts.name}`,
-        };
-      };
       if (modelId) {
-        const chosen = pick(modelId);
-        if (!chosen) {
-          throw new NoProviderError(
-            `The model ${modelId} is not available; choose another one in the chat settings.`,
-          );
-        }
-        return chosen;
+        const chosen = pick(entries, modelId);
+        if (chosen) return chosen;
+        if (!orDefault) throw new ModelUnavailableError(modelId);
       }
-      // A default that no longer fits (its provider removed) falls back to the first model listed.
-      const fallback = await effectiveDefault(caller.domain.id);
-      const chosen = fallback ? pick(fallback) : undefined;
-      if (chosen) return chosen;
-      for (const entry of entries) {
-        const name = (await modelsOf(entry))[0];
-        if (name)
-          return {
-            target: targetOf(entry, name),
-            modelId: `${entry.provider}:${name}`,
-          };
-      }
-      throw new NoProviderError();
+      const fallback = await defaultModelOf(caller.domain.id, entries);
+      if (!fallback) throw new NoProviderError();
+      return fallback;
     },
 
     /** For display: where a configuration's requests go. */

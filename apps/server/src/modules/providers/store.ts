@@ -1,5 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { domainAiSettings, domains, providerConfigs } from '../../db/schema/index.ts';
 
 export type ProviderConfigRow = typeof providerConfigs.$inferSelect;
@@ -12,7 +12,7 @@ export type ProviderConfigPatch = Partial<
  * SQL for provider settings. Every function takes the domain the service already checked the
  * caller may act on, and filters by it: a row of another domain is never read or written.
  */
-export function providersStore(db: Db) {
+export function providersStore(db: Db | Tx) {
   return {
     async domainExists(domainId: string): Promise<boolean> {
       const [row] = await db

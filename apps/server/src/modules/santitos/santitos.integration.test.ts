@@ -67,7 +67,8 @@ async function listIds(who: TestUser): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  t = await buildTestApp({ PREMIUM_DOMAINS: 'listed.example.net' });
+  // An instance-wide OpenAI provider: santitos may name its models, and no other provider's.
+  t = await buildTestApp({ PREMIUM_DOMAINS: 'listed.example.net', OPENAI_API_KEY: 'sk-test' });
   p = await makeDomain(t.ctx, { premium: true });
   sales = await makeDepartment(t.ctx, p.domain.id, 'Vendas');
   viewer = await makeUser(t.ctx, { domain: p, role: 'Viewer' });
@@ -136,6 +137,7 @@ describe('create', () => {
       { name: 'x', avatar: 'abc' },
       { name: 'x', avatar: '<img src=x onerror=alert(1)>' },
       { name: 'x', model: 'gpt4' },
+      { name: 'x', model: 'anthropic:claude-3' },
       { name: 'x', visibility: 'public' },
       { name: 'x', visibility: 'department' },
       { name: 'x', visibility: 'department', departmentId: 'nope' },
@@ -249,11 +251,30 @@ describe('edit and delete', () => {
       { visibility: 'department' },
       { authorId: viewer.user.id },
       { avatar: 'not an emoji' },
+      { model: 'anthropic:claude-3' },
     ]) {
       const res = await call('PUT', `/api/v1/agent/${s._id}`, editor, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
     }
     expect(await row(s._id)).toEqual(before);
+  });
+
+  it('a santito whose model is gone stays editable; changing to a model nobody offers is refused', async () => {
+    const s = await create(editor, { name: 'Órfão', model: 'openai:gpt-4.1-mini' });
+    // As if the provider that offered its model had been removed since.
+    await t.ctx.db.update(agents).set({ model: 'p0removed0000:old' }).where(eq(agents.id, s._id));
+    const kept = await call('PUT', `/api/v1/agent/${s._id}`, editor, {
+      name: 'Órfão editado',
+      model: 'p0removed0000:old',
+    });
+    expect(kept.statusCode).toBe(200);
+    expect(SantitoSchema.parse(kept.json())).toMatchObject({
+      name: 'Órfão editado',
+      model: 'p0removed0000:old',
+    });
+    const moved = await call('PUT', `/api/v1/agent/${s._id}`, editor, { model: 'p0other00000:new' });
+    expect(moved.statusCode).toBe(400);
+    expect(errorOf(moved).code).toBe('VALIDATION_FAILED');
   });
 
   it('deleting keeps the chats that used it, without the santito', async () => {

@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError, forbidden } from '../../lib/errors.ts';
 import type { Caller } from '../../plugins/auth.ts';
+import { providersService } from '../providers/index.ts';
 import {
   assertRoomLeft,
   newObjectKey,
@@ -72,6 +73,13 @@ export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) 
     return row;
   }
 
+  /** A santito's model must be one a provider of the domain offers, as the default model must. */
+  async function checkModel(caller: Caller, model: string): Promise<void> {
+    if (!(await providersService(ctx).offers(caller, model))) {
+      throw invalid('model', 'No configured provider offers this model');
+    }
+  }
+
   async function checkDepartment(caller: Caller, departmentId: string): Promise<void> {
     if (!(await store.departmentInDomain(caller, departmentId))) {
       throw invalid('departmentId', 'No such department in your organisation');
@@ -120,6 +128,7 @@ export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) 
       if (!hasRole(caller.role, 'Editor')) throw forbidden('Only Editors and Admins can create santitos');
       const departmentId = body.visibility === 'department' ? (body.departmentId ?? null) : null;
       if (departmentId) await checkDepartment(caller, departmentId);
+      if (body.model) await checkModel(caller, body.model);
       const now = new Date();
       const row = await store.insert(caller, {
         id: randomUUID(),
@@ -144,7 +153,11 @@ export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) 
       if (body.name !== undefined) patch.name = body.name;
       if (body.description !== undefined) patch.description = body.description;
       if (body.instructions !== undefined) patch.instructions = body.instructions;
-      if (body.model !== undefined) patch.model = body.model;
+      if (body.model !== undefined) {
+        // An unchanged model is not checked again: a santito whose provider was removed stays editable.
+        if (body.model && body.model !== current.model) await checkModel(caller, body.model);
+        patch.model = body.model;
+      }
       if (body.starters !== undefined) patch.starters = body.starters;
       if (body.knowledge !== undefined) patch.knowledge = body.knowledge;
       if (body.avatar !== undefined) {

@@ -22,7 +22,7 @@ describe('ErrorNotice', () => {
     show('NO_PROVIDER', 'No AI provider is configured');
     expect(screen.getByRole('alert').textContent).toContain('Nenhum provedor de IA está configurado');
     expect(screen.getByRole('link', { name: 'Configurar provedores de IA' }).getAttribute('href')).toBe(
-      '/settings?tab=ai',
+      '/settings?tab=providers',
     );
   });
 

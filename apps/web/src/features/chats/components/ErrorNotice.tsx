@@ -45,7 +45,7 @@ export function ErrorNotice({
         </Text>
       ) : null}
       {code === 'NO_PROVIDER' && admin ? (
-        <Anchor component={Link} to={lp('/settings?tab=ai')} size="sm" mt={6} display="inline-block">
+        <Anchor component={Link} to={lp('/settings?tab=providers')} size="sm" mt={6} display="inline-block">
           {t('chats.errors.configure_providers')}
         </Anchor>
       ) : null}

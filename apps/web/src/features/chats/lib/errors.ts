@@ -1,6 +1,7 @@
 /** Error codes with their own translated text (`chats.errors.<code>`); others show the server's message. */
 export const TRANSLATED_ERROR_CODES = [
   'NO_PROVIDER',
+  'MODEL_UNAVAILABLE',
   'PROVIDER_ERROR',
   'TOO_MANY_GENERATIONS',
   'RATE_LIMITED',
