@@ -1,6 +1,6 @@
 import { AppShell, Burger, Group } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { type ReactNode, useEffect } from 'react';
+import { type ReactNode, useEffect, useId, useRef } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { EulaGate } from '../../features/eula/components/EulaGate.tsx';
 import { useTranslation } from '../../lib/i18n/index.ts';
@@ -20,12 +20,27 @@ export function DefaultShell({ children }: { children: ReactNode }) {
   const open = useUiFlag('mainSidebarModel');
   const { pathname } = useLocation();
   const lp = useLocalePath();
+  const navId = useId();
+  const burger = useRef<HTMLButtonElement>(null);
+  const close = () => setUi({ mainSidebarModel: false });
 
-  // The drawer closes after following one of its links.
+  // The drawer closes after a navigation (its links close it too, even to the page already shown).
   // biome-ignore lint/correctness/useExhaustiveDependencies: closes on every path change
   useEffect(() => {
     setUi({ mainSidebarModel: false });
   }, [pathname]);
+
+  // Escape closes the open drawer and gives the focus back to the burger that opened it.
+  useEffect(() => {
+    if (!open) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      setUi({ mainSidebarModel: false });
+      burger.current?.focus();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [open]);
 
   return (
     <QueryClientProvider client={queryClient}>
@@ -39,11 +54,14 @@ export function DefaultShell({ children }: { children: ReactNode }) {
           <Group h="100%" px="md" justify="space-between" wrap="nowrap">
             <Group gap="sm" wrap="nowrap">
               <Burger
+                ref={burger}
                 opened={open}
                 onClick={() => setUi({ mainSidebarModel: !open })}
                 hiddenFrom="md"
                 size="sm"
                 aria-label={t(open ? 'nav.close' : 'nav.open')}
+                aria-expanded={open}
+                aria-controls={navId}
               />
               <Link to={lp('/')} className={classes.brand} aria-label={t('nav.home')}>
                 <Logo name={t('app.name')} size={30} />
@@ -55,8 +73,8 @@ export function DefaultShell({ children }: { children: ReactNode }) {
             </Group>
           </Group>
         </AppShell.Header>
-        <AppShell.Navbar className={classes.navbar}>
-          <MainNav />
+        <AppShell.Navbar id={navId} className={classes.navbar}>
+          <MainNav onNavigate={close} />
         </AppShell.Navbar>
         <AppShell.Main className={classes.main}>{children}</AppShell.Main>
       </AppShell>

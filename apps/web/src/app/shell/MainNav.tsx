@@ -30,8 +30,8 @@ const ICONS: Record<NavKey, ComponentType<{ size?: number; stroke?: number }>> =
   domains: IconBuildingCommunity,
 };
 
-/** The main navigation (mainSidebarModel): links by role and premium. */
-export function MainNav() {
+/** The main navigation (mainSidebarModel): links by role and premium; `onNavigate` runs on any link's click. */
+export function MainNav({ onNavigate }: { onNavigate?: () => void } = {}) {
   const { t } = useTranslation();
   const { apiUser, domain } = useAccountSession();
   const { pathname } = useLocation();
@@ -58,6 +58,7 @@ export function MainNav() {
               leftSection={<Icon size={20} stroke={1.7} />}
               active={active}
               aria-current={active ? 'page' : undefined}
+              onClick={onNavigate}
               variant="light"
               style={{ borderRadius: 'var(--mantine-radius-md)' }}
               fw={500}

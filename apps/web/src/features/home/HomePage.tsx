@@ -4,6 +4,7 @@ import { IconChevronRight, IconMessage, IconMessages, IconPin } from '@tabler/ic
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from '../../lib/i18n/index.ts';
 import { EmptyPanel } from '../../ui/EmptyPanel.tsx';
+import { formatRelative } from '../../ui/format.ts';
 import { useLocalePath } from '../../ui/hooks/useLocalePath.ts';
 import { useAccountSession } from '../auth/hooks/useAccountSession.ts';
 import { isPremium } from '../auth/session.ts';
@@ -27,22 +28,11 @@ export function greetingName(input: {
   return name.split(/\s+/)[0] ?? '';
 }
 
-function timeAgo(iso: string, locale: string): string {
-  const diff = (Date.parse(iso) - Date.now()) / 1000;
-  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
-  const abs = Math.abs(diff);
-  if (abs < 60) return format.format(Math.round(diff), 'second');
-  if (abs < 3600) return format.format(Math.round(diff / 60), 'minute');
-  if (abs < 86_400) return format.format(Math.round(diff / 3600), 'hour');
-  if (abs < 30 * 86_400) return format.format(Math.round(diff / 86_400), 'day');
-  return new Date(iso).toLocaleDateString(locale);
-}
-
 function RecentChats() {
-  const { t } = useTranslation();
+  // The translator's language, not `<html lang>`: that one changes only after this re-render.
+  const { t, i18n } = useTranslation();
   const lp = useLocalePath();
   const list = useChatsList('');
-  const locale = typeof document === 'undefined' ? 'pt-BR' : document.documentElement.lang || 'pt-BR';
   const chats: Chat[] = list.data?.pages[0]?.items.slice(0, RECENT) ?? [];
   if (list.isPending) return <Loader size="sm" aria-label={t('app.loading')} />;
   if (chats.length === 0) {
@@ -69,7 +59,7 @@ function RecentChats() {
                 {chat.title || t('chats.untitled')}
               </Text>
               <Text size="xs" c="dimmed" className={classes.recentTime}>
-                {timeAgo(chat.updatedAt, locale)}
+                {formatRelative(chat.updatedAt, i18n.language)}
               </Text>
             </Link>
           </li>

@@ -75,6 +75,8 @@ export default function ParamsPanel({ chatId, params, onDraftChange, onClose }: 
   }, [chatId, value, onDraftChange]);
 
   const defaultModel = models.data?.defaultModel ?? null;
+  // The model's own name: the raw `provider:model` id made the placeholder too long to read.
+  const defaultModelName = models.data?.models.find((m) => m.id === defaultModel)?.name ?? defaultModel;
   const options = groupModels(models.data?.models ?? []);
   const known = new Set((models.data?.models ?? []).map((m) => m.id));
   if (model && !known.has(model))
@@ -94,9 +96,10 @@ export default function ParamsPanel({ chatId, params, onDraftChange, onClose }: 
       </Group>
       <Select
         label={t('chats.params.model')}
+        description={t('chats.params.model_hint')}
         placeholder={
-          defaultModel
-            ? t('chats.params.default_model', { model: defaultModel })
+          defaultModelName
+            ? t('chats.params.default_model', { model: defaultModelName })
             : t('chats.params.no_default_model')
         }
         data={options}

@@ -27,18 +27,19 @@ export function UndoToast() {
   return (
     <Paper className={classes.toast} shadow="lg" radius="md" p="xs" pl="md" role="status" aria-live="polite">
       <Group gap="sm" wrap="nowrap">
-        <Text size="sm" className={classes.text}>
+        <Text size="sm" lineClamp={2} className={classes.text}>
           {t('chats.list.deleted', { title: undo.title || t('chats.untitled') })}
         </Text>
         <Button
           size="xs"
           variant="subtle"
+          className={classes.action}
           loading={restore.isPending}
           onClick={() => restore.mutate(chatId, { onSettled: clearUndo })}
         >
           {t('chats.list.undo')}
         </Button>
-        <CloseButton size="sm" aria-label={t('popup.close')} onClick={clearUndo} />
+        <CloseButton size="sm" className={classes.action} aria-label={t('popup.close')} onClick={clearUndo} />
       </Group>
     </Paper>
   );
