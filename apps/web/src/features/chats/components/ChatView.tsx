@@ -43,7 +43,7 @@ import { streamingIds } from '../lib/chatStore.ts';
 import { chatPath } from '../lib/routes.ts';
 import { visibleThread } from '../lib/thread.ts';
 import classes from './ChatView.module.css';
-import { Composer } from './Composer.tsx';
+import { Composer, type ComposerHandle } from './Composer.tsx';
 import { ConnectionBadge } from './ConnectionBadge.tsx';
 import { ErrorNotice } from './ErrorNotice.tsx';
 import type { MessageActions } from './MessageItem.tsx';
@@ -190,6 +190,8 @@ export function ChatView({
     return created.chatId;
   }, [effectiveId, agentId, agents, client]);
   const uploads = useUploads(ensureChat);
+  const { items: uploadItems, restore: restoreUploads } = uploads;
+  const composer = useRef<ComposerHandle>(null);
 
   const send = useCallback(
     (content: string, attachments: string[]): boolean => {
@@ -209,18 +211,41 @@ export function ChatView({
       }
       setAwaiting(true);
       setFollowSignal((n) => n + 1);
-      if (!chatId) {
-        if (effectiveId) navigate(lp(chatPath(effectiveId)));
-        else {
-          request.chat.then(
-            (created) => navigate(lp(chatPath(created.chatId))),
-            (error: { code: string; message: string }) => setRequestError(error),
-          );
-        }
+      // The composer clears its text and these files now; a refusal (nothing stored) gives them back.
+      const files = uploadItems.filter(
+        (i) => i.attachment && attachments.includes(i.attachment.attachmentId),
+      );
+      request.stored.then(
+        () => {
+          // A chat made for its files opens once its first message is in, not before: leaving
+          // this view would drop what a refused send gives back.
+          if (!chatId && effectiveId) navigate(lp(chatPath(effectiveId)));
+        },
+        () => {
+          composer.current?.restore(content);
+          restoreUploads(files);
+        },
+      );
+      if (!chatId && !effectiveId) {
+        request.chat.then(
+          (created) => navigate(lp(chatPath(created.chatId))),
+          (error: { code: string; message: string }) => setRequestError(error),
+        );
       }
       return true;
     },
-    [agents, effectiveId, chatId, agentId, draftParams, view.leafId, navigate, lp],
+    [
+      agents,
+      effectiveId,
+      chatId,
+      agentId,
+      draftParams,
+      view.leafId,
+      navigate,
+      lp,
+      uploadItems,
+      restoreUploads,
+    ],
   );
 
   // The home page's new-chat box hands its text over: sent as soon as the socket is ready.
@@ -504,6 +529,7 @@ export function ChatView({
             ) : null}
             {load === 'not-found' ? null : (
               <Composer
+                ref={composer}
                 key={chatId ?? 'new'}
                 offline={offline}
                 busy={busy}

@@ -1,9 +1,10 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { act, fireEvent, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { createRef } from 'react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadTestTexts, renderWithProviders } from '../../../test/render.tsx';
 import type { UploadItem } from '../hooks/useUploads.ts';
-import { Composer, type ComposerUploads, isSendKey } from './Composer.tsx';
+import { Composer, type ComposerHandle, type ComposerUploads, isSendKey } from './Composer.tsx';
 
 beforeAll(async () => {
   await loadTestTexts();
@@ -76,6 +77,20 @@ describe('Composer', () => {
     await userEvent.type(input, 'não foi{Enter}');
     expect(onSend).toHaveBeenCalled();
     expect(input.value).toBe('não foi');
+  });
+
+  it('takes back the text of a send the server refused, before anything typed since', async () => {
+    const ref = createRef<ComposerHandle>();
+    const { onSend, input } = setup({ ref });
+    await userEvent.type(input, 'Olá, tudo bem?{Enter}');
+    expect(onSend).toHaveBeenCalledWith('Olá, tudo bem?', []);
+    expect(input.value).toBe('');
+    act(() => ref.current?.restore('Olá, tudo bem?'));
+    expect(input.value).toBe('Olá, tudo bem?');
+
+    await userEvent.type(input, '{Enter}e mais');
+    act(() => ref.current?.restore('Olá, tudo bem?'));
+    expect(input.value).toBe('Olá, tudo bem?\ne mais');
   });
 
   it('lets the user type but not send while offline, and says why', async () => {

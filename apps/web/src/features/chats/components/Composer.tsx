@@ -6,7 +6,7 @@ import {
   IconPaperclip,
   IconPlayerStopFilled,
 } from '@tabler/icons-react';
-import { type KeyboardEvent, useRef, useState } from 'react';
+import { type KeyboardEvent, type Ref, useImperativeHandle, useRef, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { Tooltip } from '../../../ui/DeferredFloating.tsx';
 import type { UploadItem } from '../hooks/useUploads.ts';
@@ -23,12 +23,19 @@ export interface ComposerUploads {
   clear(): void;
 }
 
+/** What the chat can ask of its composer. */
+export interface ComposerHandle {
+  /** Gives back the text of a send the server refused (nothing stored), before anything typed since. */
+  restore(text: string): void;
+}
+
 export interface ComposerProps {
+  ref?: Ref<ComposerHandle>;
   /** The socket is not ready: typing is allowed, sending is not. */
   offline: boolean;
   /** An answer is being generated: the send button becomes stop. */
   busy: boolean;
-  /** Sends; false keeps the text (nothing was sent). */
+  /** Sends; false keeps the text (nothing was sent). A later refusal comes back through `ref`'s `restore`. */
   onSend: (text: string, attachmentIds: string[]) => boolean;
   onStop: () => void;
   uploads?: ComposerUploads;
@@ -93,6 +100,7 @@ function UploadChip({ item, onRemove }: { item: UploadItem; onRemove: () => void
 
 /** The message box: autosizing, Enter to send, attachments with upload progress, stop while generating. */
 export function Composer({
+  ref,
   offline,
   busy,
   onSend,
@@ -104,6 +112,13 @@ export function Composer({
 }: ComposerProps) {
   const { t } = useTranslation();
   const [text, setText] = useState(initialText);
+  useImperativeHandle(
+    ref,
+    () => ({
+      restore: (draft) => setText((current) => (current.trim() === '' ? draft : `${draft}\n${current}`)),
+    }),
+    [],
+  );
   const fileInput = useRef<HTMLInputElement>(null);
   const uploadErrors = uploads?.items.some((i) => i.status === 'error') ?? false;
   const canSend =

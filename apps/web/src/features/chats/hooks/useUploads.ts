@@ -138,6 +138,14 @@ export function useUploads(ensureChat: () => Promise<string>) {
     chatOf.current.clear();
   }, []);
 
+  /** A send the server refused: its files come back (still stored in their chat) to be sent again. */
+  const restore = useCallback((returned: readonly UploadItem[]) => {
+    const back = returned.filter((r) => !itemsRef.current.some((i) => i.key === r.key));
+    for (const item of back) if (item.attachment) chatOf.current.set(item.key, item.attachment.chatId);
+    countRef.current += back.length;
+    setItems((current) => [...back.filter((r) => !current.some((i) => i.key === r.key)), ...current]);
+  }, []);
+
   const state = useMemo(() => {
     const uploading = items.some((i) => i.status === 'uploading');
     const ids = items.flatMap((i) =>
@@ -146,7 +154,7 @@ export function useUploads(ensureChat: () => Promise<string>) {
     return { uploading, ids };
   }, [items]);
 
-  return { items, add, remove, clear, ...state };
+  return { items, add, remove, clear, restore, ...state };
 }
 
 export type Uploads = ReturnType<typeof useUploads>;

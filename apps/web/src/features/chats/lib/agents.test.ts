@@ -1,25 +1,7 @@
 import type { Chat, Message } from '@assistente/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FakeAgentsSocket as FakeSocket } from '../../../test/fakeAgentsSocket.ts';
 import { AgentsController } from './agents.ts';
-import type { SocketLike } from './agentsSocket.ts';
-
-class FakeSocket implements SocketLike {
-  readyState = 0;
-  sent: Array<{ type: string } & Record<string, unknown>> = [];
-  onopen: ((event: unknown) => void) | null = null;
-  onmessage: ((event: { data: unknown }) => void) | null = null;
-  onclose: ((event: { code: number }) => void) | null = null;
-  onerror: ((event: unknown) => void) | null = null;
-  send(data: string) {
-    this.sent.push(JSON.parse(data) as { type: string });
-  }
-  close() {
-    this.readyState = 3;
-  }
-  receive(frame: unknown) {
-    this.onmessage?.({ data: JSON.stringify(frame) });
-  }
-}
 
 const CHAT_ID = '11111111-1111-4111-8111-111111111111';
 const chat: Chat = {
@@ -113,6 +95,27 @@ describe('AgentsController', () => {
     const requestId = socket.sent.at(-1)?.requestId;
     socket.receive({ type: 'error', requestId, code: 'NO_PROVIDER', message: 'No provider' });
     await expect(request?.chat).rejects.toEqual({ code: 'NO_PROVIDER', message: 'No provider' });
+  });
+
+  it('says whether a send was stored or refused, by its first answer', async () => {
+    const { agents, socket } = await connected();
+    agents.store.dispatch({ type: 'track-new', chatId: CHAT_ID });
+    const refused = agents.send({ chatId: CHAT_ID, content: 'Olá' });
+    const refusedId = socket.sent.at(-1)?.requestId;
+    const stored = agents.send({ chatId: CHAT_ID, content: 'Olá' });
+    const storedId = socket.sent.at(-1)?.requestId;
+    socket.receive({
+      type: 'error',
+      requestId: refusedId,
+      chatId: CHAT_ID,
+      code: 'RATE_LIMITED',
+      message: 'Wait',
+    });
+    await expect(refused?.stored).rejects.toEqual({ code: 'RATE_LIMITED', message: 'Wait' });
+    // An error after the message was stored (the answer failed) does not take the send back.
+    socket.receive({ type: 'message.created', requestId: storedId, chatId: CHAT_ID, message: userMessage });
+    socket.receive({ type: 'error', requestId: storedId, chatId: CHAT_ID, code: 'INTERNAL', message: 'x' });
+    await expect(stored?.stored).resolves.toBeUndefined();
   });
 
   it('applies a delta received before another frame first (order kept)', async () => {

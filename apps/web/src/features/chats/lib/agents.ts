@@ -28,9 +28,15 @@ export interface SendInput {
 export interface PendingRequest {
   /** For a send that creates its chat: the chat, as soon as the server made it. */
   chat: Promise<Chat>;
+  /**
+   * Resolves once the server announces the user's message (stored); rejects with the error when
+   * it refused the send before storing anything (no provider, rate limit…): nothing was sent.
+   * Left pending when the answer is lost with the connection.
+   */
+  stored: Promise<void>;
 }
 
-type Waiter = { resolve: (chat: Chat) => void; reject: (error: { code: string; message: string }) => void };
+type Waiter<T> = { resolve: (value: T) => void; reject: (error: { code: string; message: string }) => void };
 
 let counter = 0;
 export function newRequestId(): string {
@@ -53,7 +59,9 @@ export class AgentsController {
   readonly socket: AgentsSocket;
   readonly store: ChatStore;
   private readonly open = new Map<string, number>();
-  private readonly waiters = new Map<string, Waiter>();
+  private readonly waiters = new Map<string, Waiter<Chat>>();
+  /** Sends not yet answered by their user message or an error, by requestId. */
+  private readonly sends = new Map<string, Waiter<void>>();
   private readonly batcher = createDeltaBatcher((deltas) => this.store.dispatch({ type: 'deltas', deltas }));
   private listEvents: ChatListEvents | null = null;
   /** Chats whose answers may have ended while the socket was down: their messages are read again. */
@@ -72,6 +80,8 @@ export class AgentsController {
       if (state === 'idle' || state === 'forbidden') {
         for (const waiter of this.waiters.values()) waiter.reject({ code: 'UNAVAILABLE', message: state });
         this.waiters.clear();
+        // Whether these were stored is unknown: giving their drafts back could send them twice.
+        this.sends.clear();
       }
     });
   }
@@ -125,11 +135,14 @@ export class AgentsController {
       if (input.chatId === null) this.waiters.set(requestId, { resolve, reject });
     });
     chat.catch(() => undefined);
+    const stored = new Promise<void>((resolve, reject) => this.sends.set(requestId, { resolve, reject }));
+    stored.catch(() => undefined);
     if (!this.frame(frame)) {
       this.waiters.delete(requestId);
+      this.sends.delete(requestId);
       return null;
     }
-    return { chat };
+    return { chat, stored };
   }
 
   stop(chatId: string): boolean {
@@ -149,6 +162,15 @@ export class AgentsController {
       content,
       ...(attachments ? { attachments } : {}),
     });
+  }
+
+  /** A send's first answer decides it: its user message (stored) or an error (refused). */
+  private settleSend(requestId: string | undefined, error: RequestError | null): void {
+    const send = requestId ? this.sends.get(requestId) : undefined;
+    if (!send || !requestId) return;
+    this.sends.delete(requestId);
+    if (error) send.reject(error);
+    else send.resolve();
   }
 
   private onFrame(frame: ServerFrame): void {
@@ -173,7 +195,10 @@ export class AgentsController {
         this.listEvents?.chatUpdated(frame.chat);
         return;
       case 'message.created':
-        if (frame.message.role === 'user') this.listEvents?.activity(frame.chatId);
+        if (frame.message.role === 'user') {
+          this.listEvents?.activity(frame.chatId);
+          this.settleSend(frame.requestId, null);
+        }
         break;
       case 'error': {
         const waiter = frame.requestId ? this.waiters.get(frame.requestId) : undefined;
@@ -181,6 +206,7 @@ export class AgentsController {
           this.waiters.delete(frame.requestId);
           waiter.reject({ code: frame.code, message: frame.message });
         }
+        this.settleSend(frame.requestId, { code: frame.code, message: frame.message });
         break;
       }
       case 'chat.subscribed': {
