@@ -139,6 +139,12 @@ test('rename, pin, search, delete and undo in the chats list', async ({ page }, 
   const undo = page.getByRole('status').filter({ hasText: 'excluída' });
   await expect(undo).toBeVisible();
   await shot(page, info, 'deleted');
+  // The offer keeps its button whole (the title gives way) and sits above the composer, not on it.
+  const undoLabel = undo.getByRole('button', { name: 'Desfazer' }).locator('.mantine-Button-label');
+  expect(await undoLabel.evaluate((label) => label.scrollWidth <= label.clientWidth)).toBe(true);
+  const undoBox = await undo.boundingBox();
+  const composerBox = await page.getByTestId('composer').last().boundingBox();
+  expect(undoBox && composerBox && undoBox.y + undoBox.height <= composerBox.y).toBe(true);
   await undo.getByRole('button', { name: 'Desfazer' }).click();
   await chats.openList();
   await expect(chats.item(`Segunda conversa ${t}`)).toBeVisible();
@@ -180,6 +186,48 @@ test('a chat exports as Markdown and JSON', async ({ page }, info) => {
   expect(parsed.messages.map((m) => m.content)).toContain(question);
 });
 
+test('the export is of the branch on screen, labelled in the screen’s language', async ({ page }, info) => {
+  const chats = new ChatsPage(page, isMobile(info));
+  await chats.openNew();
+  const original = `Pergunta original ${tag()}`;
+  await chats.startChat(original);
+  await chats.waitAnswerDone();
+  // Edit and resend (2/2), back to 1/2 and go on there: that branch now has the newest message.
+  const first = chats.messages.first();
+  await first.hover();
+  await first.getByRole('button', { name: 'Editar e reenviar' }).click();
+  const edited = `Pergunta editada ${tag()}`;
+  await page.getByRole('textbox', { name: 'Editar mensagem' }).fill(edited);
+  await page.getByRole('button', { name: 'Salvar e enviar' }).click();
+  await expect(first.getByTestId('branch-position')).toHaveText('2/2');
+  await chats.waitAnswerDone();
+  await first.getByRole('button', { name: 'Versão anterior' }).click();
+  await expect(first).toContainText(original);
+  const followUp = `Continuação ${tag()}`;
+  await chats.send(followUp);
+  await expect(chats.messages.filter({ hasText: followUp })).toHaveCount(1);
+  await chats.waitAnswerDone();
+  // The edited question is what the user is reading when they export.
+  await first.getByRole('button', { name: 'Próxima versão' }).click();
+  await expect(first).toContainText(edited);
+  await expect(chats.messages.filter({ hasText: followUp })).toHaveCount(0);
+
+  await page.getByTestId('chat-menu').click();
+  const [markdown] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('menuitem', { name: 'Exportar como Markdown' }).click(),
+  ]);
+  const content = Buffer.concat(await (await markdown.createReadStream()).toArray()).toString('utf8');
+  // The title is still the first question's; the messages are the branch on screen.
+  const messages = content.slice(content.indexOf('\n## '));
+  expect(messages).toContain(edited);
+  expect(messages).not.toContain(original);
+  expect(messages).not.toContain(followUp);
+  expect(messages).toContain('\n## Você\n');
+  expect(messages).toMatch(/^## Assistente/m);
+  expect(content).toContain('_Exportado em ');
+});
+
 test('a file is attached with upload progress and sent with the message', async ({ page }, info) => {
   const chats = new ChatsPage(page, isMobile(info));
   await chats.openNew();
@@ -203,6 +251,78 @@ test('a file is attached with upload progress and sent with the message', async 
     user.getByRole('button', { name: /notas\.txt/ }).click(),
   ]);
   expect(download.suggestedFilename()).toBe('notas.txt');
+});
+
+test('a message the server refuses comes back to the composer with its file, to be sent again', async ({
+  page,
+}, info) => {
+  // The e2e server has an instance-wide provider: the first send is refused here as a domain
+  // without one would be (the server's side of that is in the agents integration tests).
+  let refuse = true;
+  await page.routeWebSocket(/\/api\/v1\/agents\/chat\/?$/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((message) => {
+      const frame = JSON.parse(String(message)) as { type: string; requestId?: string; chatId?: string };
+      if (frame.type === 'chat.send' && refuse) {
+        refuse = false;
+        ws.send(
+          JSON.stringify({
+            type: 'error',
+            requestId: frame.requestId,
+            ...(frame.chatId ? { chatId: frame.chatId } : {}),
+            code: 'NO_PROVIDER',
+            message: 'No AI provider is configured for your domain.',
+          }),
+        );
+        return;
+      }
+      server.send(message);
+    });
+  });
+  const chats = new ChatsPage(page, isMobile(info));
+  await chats.openNew();
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'pauta.txt',
+    mimeType: 'text/plain',
+    buffer: Buffer.from('Pauta: orçamento e prazos.\n'),
+  });
+  const chip = page.getByTestId('upload-chip');
+  await expect(chip).toHaveAttribute('data-status', 'done');
+  const question = `Olá, tudo bem? ${tag()}`;
+  await chats.send(question);
+  await expect(page.getByTestId('chat-error')).toHaveAttribute('data-code', 'NO_PROVIDER');
+  await expect(chats.composer).toHaveValue(question);
+  await expect(chip).toContainText('pauta.txt');
+  await expect(page).toHaveURL(/\/chats$/);
+  await shot(page, info, 'refused-send');
+
+  await chats.composer.press('Enter');
+  await page.waitForURL(/\/chats\/[0-9a-f-]{36}$/);
+  const user = chats.messages.first();
+  await expect(user).toContainText(question);
+  await expect(user.getByRole('button', { name: /pauta\.txt/ })).toBeVisible();
+  await chats.waitAnswerDone();
+});
+
+test('dragging files over a chat shows an opaque drop hint', async ({ page }, info) => {
+  const chats = new ChatsPage(page, isMobile(info));
+  await chats.openNew();
+  const files = await page.evaluateHandle(() => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File(['notas'], 'notas.txt', { type: 'text/plain' }));
+    return transfer;
+  });
+  await page.getByTestId('composer').dispatchEvent('dragenter', { dataTransfer: files });
+  const hint = page.getByText('Solte os arquivos para anexar');
+  await expect(hint).toBeVisible();
+  // The greeting behind must not show through the hint.
+  const background = await hint.evaluate(
+    (text) => getComputedStyle(text.parentElement as Element).backgroundColor,
+  );
+  expect(background).toBe('rgb(255, 255, 255)');
+  await shot(page, info, 'drop');
+  await page.getByTestId('composer').dispatchEvent('dragleave', { dataTransfer: files });
+  await expect(hint).toBeHidden();
 });
 
 test('the home page greets, starts a chat from its box and lists recent chats', async ({ page }, info) => {
@@ -261,6 +381,12 @@ test('the chat parameters (model, instructions) are kept per chat', async ({ pag
   await page.getByTestId('toggle-params').click();
   const panel = page.getByTestId('params-panel');
   await expect(panel).toBeVisible();
+  // With no choice, the field names the default model by its own name (short enough to read whole).
+  await expect(panel.getByRole('combobox', { name: 'Modelo' })).toHaveAttribute(
+    'placeholder',
+    'fixture-small (padrão)',
+  );
+  await shot(page, info, 'params-default');
   await panel.getByRole('combobox', { name: 'Modelo' }).click();
   await page.getByRole('option', { name: 'fixture-large' }).click();
   await panel.getByRole('textbox', { name: 'Instruções adicionais' }).fill('Responda em tópicos.');

@@ -147,13 +147,25 @@ export type MessageListQuery = z.infer<typeof MessageListQuerySchema>;
 
 export const ChatExportFormatSchema = z.enum(['md', 'json']);
 export type ChatExportFormat = z.infer<typeof ChatExportFormatSchema>;
-export const ChatExportQuerySchema = z.object({ format: ChatExportFormatSchema.default('md') });
+/**
+ * GET /api/v1/chats/{chatId}/export. `leaf`: the last message of the branch on the user's screen
+ * (404 unless a message of this chat); without it, the branch of the newest message. `locale`: the
+ * screen's language, for the Markdown's labels (then the saved language, then Accept-Language).
+ */
+export const ChatExportQuerySchema = z.object({
+  format: ChatExportFormatSchema.default('md'),
+  leaf: MessageIdSchema.optional(),
+  locale: z.string().max(35).optional(),
+});
+export type ChatExportQuery = z.infer<typeof ChatExportQuerySchema>;
 
 /** GET /api/v1/chats/{chatId}/export?format=json: the chat with every message (all branches). */
 export const ChatExportSchema = z.object({
   version: z.literal(1),
   exportedAt: IsoDate,
   chat: ChatSchema,
+  /** The last message of the branch exported as Markdown (the one on screen); absent when empty. */
+  leafId: z.string().optional(),
   messages: z.array(MessageSchema),
 });
 export type ChatExport = z.infer<typeof ChatExportSchema>;

@@ -9,30 +9,20 @@ import {
   UserListQuerySchema,
   UserUpdateSchema,
 } from '@assistente/contracts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { sendPage } from '../../lib/paging.ts';
 import { auditMeta, auditRoutes } from '../audit/index.ts';
 import { settingsRoutes } from '../settings/index.ts';
+import { localeHints } from './locale.ts';
 import { organisationService } from './organisation.ts';
-import { accountsService, type LocaleHints } from './service.ts';
+import { accountsService } from './service.ts';
 
 const IdParams = z.object({ id: z.string().min(1).max(320) });
-/** `?locale=` of the inviter's screen; lenient, like the client's other hints. */
-const LocaleQuery = z.object({ locale: z.string().max(35).optional().catch(undefined) });
 
 /** Account-manager bodies are small: a user, a domain or a department. */
 const BODY_LIMIT = 64 * 1024;
-
-function localeHints(request: FastifyRequest): LocaleHints {
-  const { locale } = LocaleQuery.parse(request.query ?? {});
-  const accept = request.headers['accept-language'];
-  return {
-    ...(locale ? { query: locale } : {}),
-    ...(typeof accept === 'string' ? { acceptLanguage: accept } : {}),
-  };
-}
 
 /**
  * Account manager, mounted at /api/v1. Every handler authenticates first, then validates, then

@@ -3,7 +3,6 @@ import {
   hasRole,
   type InvitationSent,
   type Locale,
-  Locales,
   type SessionsRevoked,
   type User,
   type UserCreate,
@@ -16,20 +15,14 @@ import { AppError, forbidden } from '../../lib/errors.ts';
 import { type Page, parseCursor } from '../../lib/paging.ts';
 import { type Caller, invalidateCallers, type UserRow } from '../../plugins/auth.ts';
 import { type AuditMeta, changedFields, recordAudit } from '../audit/index.ts';
-import { resolveLocale } from '../identity/emails.ts';
 import { toUser } from './dto.ts';
 import { domainNotFound, userNotFound } from './errors.ts';
+import { callerLocale, type LocaleHints } from './locale.ts';
 import { eulaRecord, parseEmail } from './provision.ts';
 import { type AccountsStore, accountsStore, type UserPatch, userCursorTag } from './store.ts';
 
 /** User ids are lowercased emails; domain ids lowercased DNS names. */
 export const normalizeId = (id: string) => id.trim().toLowerCase();
-
-/** What the request says about the language the caller reads: `?locale=`, then Accept-Language. */
-export interface LocaleHints {
-  query?: string;
-  acceptLanguage?: string;
-}
 
 const EULA_KEYS = [
   'accept',
@@ -61,15 +54,6 @@ export function managesUser(caller: Caller, target: UserRow): boolean {
   return (
     caller.role === 'Admin' && caller.domain.id === target.domainId && !hasRole(target.role, 'SuperAdmin')
   );
-}
-
-/**
- * The invitation's language: the inviter's. An explicit `?locale=` (the language the inviter's
- * screen shows) wins, then the inviter's saved language, then their browser's Accept-Language.
- */
-export function inviterLocale(caller: Caller, hints: LocaleHints): Locale {
-  const saved = Locales.find((l) => l === caller.user.locale);
-  return resolveLocale(hints.query, saved, hints.acceptLanguage);
 }
 
 export function accountsService(ctx: AppContext, store: AccountsStore = accountsStore(ctx.db)) {
@@ -201,7 +185,8 @@ export function accountsService(ctx: AppContext, store: AccountsStore = accounts
       // An account left without a user (e.g. from the admin CLI) is enabled again once it has one.
       if (account.disabled) await ctx.identity.setDisabled(account.uid, false);
       await invalidateCallers(ctx, { uid: account.uid, email });
-      const invitationSent = await sendInvitation(email, inviterLocale(caller, hints));
+      // The invitation is written in the inviter's language.
+      const invitationSent = await sendInvitation(email, callerLocale(caller, hints));
       return { ...toUser(user), invitationSent };
     },
 
@@ -231,7 +216,7 @@ export function accountsService(ctx: AppContext, store: AccountsStore = accounts
           'This user has already set a password; they can use “Forgot password” to choose a new one',
         );
       }
-      if (!(await sendInvitation(target.email, inviterLocale(caller, hints)))) {
+      if (!(await sendInvitation(target.email, callerLocale(caller, hints)))) {
         throw new AppError('UNAVAILABLE', 'The invitation could not be mailed; try again later');
       }
       // The new link is the identity service's; the record of who sent it is ours.

@@ -397,7 +397,7 @@ describe('export', () => {
     expect(res.body).toContain('# Análise: Q3/2025 "final"');
     expect(res.body).toContain('Pergunta editada');
     expect(res.body).toContain('Resposta parcial');
-    expect(res.body).toContain('_(stopped)_');
+    expect(res.body).toContain('_(interrompida)_');
     expect(res.body).not.toContain('Primeira pergunta');
 
     const json = await call('GET', `/api/v1/chats/${chat.chatId}/export?format=json`, alice);
@@ -414,6 +414,117 @@ describe('export', () => {
       'Resposta parcial',
     ]);
     expect(body.messages[1]).toMatchObject({ model: 'openai:gpt-4.1-mini', parentId: q1.messageId });
+    expect(body.leafId).toBe(a2.messageId);
+  });
+
+  it('exports the branch on screen, given its leaf, not the one of the newest message', async () => {
+    const service = chatsService(t.ctx);
+    const caller = await callerOf(alice);
+    const chat = await service.createChat(caller, { title: 'Ramos' });
+    const turn = async (content: string, parentId?: string | null) => {
+      const q = await service.appendUserMessage(caller, chat.chatId, {
+        content,
+        ...(parentId === undefined ? {} : { parentId }),
+      });
+      const a = await service.createAssistantMessage(chat.chatId, q.messageId, null);
+      await service.finishAssistantMessage(a.messageId, { status: 'complete', content: `Re: ${content}` });
+      return { q, a };
+    };
+    const first = await turn('Pergunta original');
+    // Edit and resend (2/2), back to version 1/2 and go on there, then show version 2/2 again.
+    const edited = await turn('Pergunta editada', null);
+    const later = await turn('Continuação da original', first.a.messageId);
+    const exportOf = (query: string) => call('GET', `/api/v1/chats/${chat.chatId}/export?${query}`, alice);
+
+    const shown = await exportOf(`format=md&leaf=${edited.a.messageId}`);
+    expect(shown.statusCode).toBe(200);
+    expect(shown.body).toContain('Pergunta editada');
+    expect(shown.body).toContain('Re: Pergunta editada');
+    expect(shown.body).not.toContain('Pergunta original');
+    expect(shown.body).not.toContain('Continuação da original');
+    // A leaf answered since the page was drawn goes on to its newest answer, as the web shows it.
+    const fromQuestion = (await exportOf(`leaf=${edited.q.messageId}`)).body;
+    expect(fromQuestion).toContain('Re: Pergunta editada');
+    expect(fromQuestion).not.toContain('Pergunta original');
+
+    // Without a leaf: the branch of the newest message, as before.
+    const newest = (await exportOf('format=md')).body;
+    expect(newest).toContain('Pergunta original');
+    expect(newest).toContain('Continuação da original');
+    expect(newest).not.toContain('Pergunta editada');
+
+    // JSON keeps every message and says which branch was on screen.
+    const json = ChatExportSchema.parse((await exportOf(`format=json&leaf=${edited.a.messageId}`)).json());
+    expect(json.messages).toHaveLength(6);
+    expect(json.leafId).toBe(edited.a.messageId);
+    const jsonNewest = ChatExportSchema.parse((await exportOf('format=json')).json());
+    expect(jsonNewest.leafId).toBe(later.a.messageId);
+  });
+
+  it('refuses a leaf that is not a message of this chat: 404, or 400 when not an id', async () => {
+    const { chat } = await makeChat(t.ctx, alice, { messages: ['q', 'a'] });
+    const { messages: mine } = await makeChat(t.ctx, alice, { messages: ['outra'] });
+    const { messages: theirs } = await makeChat(t.ctx, stranger, { messages: ['de outro domínio'] });
+    for (const format of ['md', 'json']) {
+      for (const leaf of [mine[0]!.id, theirs[0]!.id, crypto.randomUUID()]) {
+        const res = await call('GET', `/api/v1/chats/${chat.id}/export?format=${format}&leaf=${leaf}`, alice);
+        expect(res.statusCode).toBe(404);
+        expect(errorOf(res)).toMatchObject({ code: 'NOT_FOUND', message: 'Message not found' });
+      }
+      const bad = await call('GET', `/api/v1/chats/${chat.id}/export?format=${format}&leaf=abc`, alice);
+      expect(bad.statusCode).toBe(400);
+      expect(errorOf(bad).code).toBe('VALIDATION_FAILED');
+    }
+  });
+
+  it('labels the Markdown in the caller’s language: screen, then saved, then browser; pt-BR else', async () => {
+    const service = chatsService(t.ctx);
+    const speaker = await makeUser(t.ctx, { locale: 'en' });
+    const exportAs = async (who: TestUser, query: string, acceptLanguage?: string) => {
+      const caller = await callerOf(who);
+      const chat = await service.createChat(caller, {});
+      const q = await service.appendUserMessage(caller, chat.chatId, { content: 'Oi' });
+      const a = await service.createAssistantMessage(chat.chatId, q.messageId, 'openai:gpt-4.1-mini');
+      await service.finishAssistantMessage(a.messageId, { status: 'stopped', content: 'Olá' });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/chats/${chat.chatId}/export?format=md${query}`,
+        headers: { ...who.headers, ...(acceptLanguage ? { 'accept-language': acceptLanguage } : {}) },
+      });
+      expect(res.statusCode).toBe(200);
+      return res.body;
+    };
+    const ptBR = [
+      '# Conversa sem título',
+      '_Exportado em ',
+      '## Você',
+      '## Assistente (openai:gpt-4.1-mini) _(interrompida)_',
+    ];
+    const en = ['# Untitled chat', '_Exported ', '## You', '## Assistant (openai:gpt-4.1-mini) _(stopped)_'];
+    const es = [
+      '# Conversación sin título',
+      '_Exportado el ',
+      '## Tú',
+      '## Asistente (openai:gpt-4.1-mini) _(detenida)_',
+    ];
+    const expectLabels = (body: string, labels: string[]) => {
+      for (const label of labels) expect(body).toContain(label);
+    };
+
+    // alice saved no language.
+    expectLabels(await exportAs(alice, ''), ptBR);
+    expectLabels(await exportAs(alice, '&locale=en'), en);
+    expectLabels(await exportAs(alice, '', 'en-US,en;q=0.9'), en);
+    expectLabels(await exportAs(alice, '&locale=es', 'en-US'), es);
+    // speaker saved English: it beats the browser, the screen's language beats it.
+    expectLabels(await exportAs(speaker, '', 'pt-BR,pt;q=0.9'), en);
+    const onPortugueseScreen = await exportAs(speaker, '&locale=pt-BR');
+    expectLabels(onPortugueseScreen, ptBR);
+    expect(onPortugueseScreen).not.toContain('## You');
+    expect(
+      (await call('GET', `/api/v1/chats/${crypto.randomUUID()}/export?locale=${'x'.repeat(36)}`, alice))
+        .statusCode,
+    ).toBe(400);
   });
 
   it('defaults to Markdown, names an untitled chat "chat" and refuses other formats', async () => {
@@ -622,6 +733,7 @@ describe('isolation', () => {
       ['GET', `${base}/messages?before=${rows[1]!.id}`],
       ['GET', `${base}/export?format=md`],
       ['GET', `${base}/export?format=json`],
+      ['GET', `${base}/export?format=md&leaf=${rows[1]!.id}`],
       ['GET', att.url],
       ['DELETE', att.url],
     ];

@@ -1,4 +1,5 @@
-import type { Chat, ChatExport, Message } from '@assistente/contracts';
+import type { Chat, ChatExport, Locale, Message } from '@assistente/contracts';
+import { EXPORT_TEXTS } from './export-texts.ts';
 
 /** `Title of the chat.md`: the title made safe for every file system, or "chat". */
 export function exportFileName(chat: Chat, ext: 'md' | 'json'): string {
@@ -13,12 +14,28 @@ export function exportFileName(chat: Chat, ext: 'md' | 'json'): string {
   return `${base || 'chat'}.${ext}`;
 }
 
-/** The branch the user last saw: from the newest message up through its parents. */
-export function currentBranch(messages: readonly Message[]): Message[] {
+/**
+ * The branch to export, root → tip. It runs through `leafId` (the last message on the user's
+ * screen) or, without one, the newest message; below that message it goes on to its newest
+ * descendant, as the web shows a branch, so an answer that arrived meanwhile is not cut off.
+ * `messages` are oldest first, as stored. Empty when there is no such message.
+ */
+export function currentBranch(messages: readonly Message[], leafId?: string): Message[] {
+  const start = leafId === undefined ? messages.at(-1) : messages.find((m) => m.messageId === leafId);
+  if (!start) return [];
+  // Children are newer than their parents: one pass in order finds every descendant, the newest last.
+  const below = new Set([start.messageId]);
+  let tip = start;
+  for (const m of messages) {
+    if (m.parentId && below.has(m.parentId) && !below.has(m.messageId)) {
+      below.add(m.messageId);
+      tip = m;
+    }
+  }
   const byId = new Map(messages.map((m) => [m.messageId, m]));
   const branch: Message[] = [];
   const seen = new Set<string>();
-  let at = messages.at(-1);
+  let at: Message | undefined = tip;
   while (at && !seen.has(at.messageId)) {
     seen.add(at.messageId);
     branch.push(at);
@@ -27,19 +44,14 @@ export function currentBranch(messages: readonly Message[]): Message[] {
   return branch.reverse();
 }
 
-const STATUS_NOTE: Record<Message['status'], string> = {
-  complete: '',
-  streaming: ' _(incomplete)_',
-  stopped: ' _(stopped)_',
-  error: ' _(ended with an error)_',
-};
-
-/** Markdown of the current branch; message texts are Markdown already and stay as they are. */
-export function toMarkdownExport(chat: Chat, messages: readonly Message[], now: Date): string {
-  const out = [`# ${chat.title.trim() || 'Chat'}`, '', `_Exported ${now.toISOString()}_`, ''];
-  for (const m of currentBranch(messages)) {
-    const who = m.role === 'user' ? 'You' : `Assistant${m.model ? ` (${m.model})` : ''}`;
-    out.push(`## ${who}${STATUS_NOTE[m.status]}`, '', `_${m.createdAt}_`, '', m.content.trimEnd(), '');
+/** Markdown of one branch, labelled in the reader's language; message texts are Markdown already. */
+export function toMarkdownExport(chat: Chat, branch: readonly Message[], now: Date, locale: Locale): string {
+  const t = EXPORT_TEXTS[locale];
+  const out = [`# ${chat.title.trim() || t.untitled}`, '', `_${t.exportedAt(now.toISOString())}_`, ''];
+  for (const m of branch) {
+    const who = m.role === 'user' ? t.user : `${t.assistant}${m.model ? ` (${m.model})` : ''}`;
+    const note = m.status === 'complete' ? '' : ` _(${t.status[m.status]})_`;
+    out.push(`## ${who}${note}`, '', `_${m.createdAt}_`, '', m.content.trimEnd(), '');
     for (const a of m.attachments ?? []) out.push(`- 📎 ${a.name} (${a.contentType}, ${a.size} bytes)`);
     if (m.attachments?.length) out.push('');
     if (m.error) out.push(`> ${m.error}`, '');
@@ -47,6 +59,18 @@ export function toMarkdownExport(chat: Chat, messages: readonly Message[], now: 
   return `${out.join('\n').trimEnd()}\n`;
 }
 
-export function toJsonExport(chat: Chat, messages: Message[], now: Date): ChatExport {
-  return { version: 1, exportedAt: now.toISOString(), chat, messages };
+/** Every message (all branches), with the tip of the branch the user was reading. */
+export function toJsonExport(
+  chat: Chat,
+  messages: Message[],
+  now: Date,
+  leafId: string | undefined,
+): ChatExport {
+  return {
+    version: 1,
+    exportedAt: now.toISOString(),
+    chat,
+    ...(leafId ? { leafId } : {}),
+    messages,
+  };
 }

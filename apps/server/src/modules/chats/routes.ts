@@ -9,6 +9,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { localeHints } from '../accounts/locale.ts';
 import { closeStorage, contentDisposition, readSingleUpload, sendStoredObject } from '../storage/index.ts';
 import { chatsService } from './service.ts';
 
@@ -95,8 +96,8 @@ export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promis
   app.get('/:chatId/export', async (request, reply) => {
     const caller = await request.caller();
     const { chatId } = ChatParams.parse(request.params);
-    const { format } = ChatExportQuerySchema.parse(request.query);
-    const file = await service.exportChat(caller, chatId, format);
+    const query = ChatExportQuerySchema.parse(request.query);
+    const file = await service.exportChat(caller, chatId, query, localeHints(request));
     return reply
       .header('content-type', file.contentType)
       .header('content-disposition', contentDisposition(file.fileName))

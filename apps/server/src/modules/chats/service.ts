@@ -5,7 +5,7 @@ import {
   AttachmentLimits,
   type Chat,
   type ChatCreate,
-  type ChatExportFormat,
+  type ChatExportQuery,
   type ChatListQuery,
   type ChatParams,
   type ChatUpdate,
@@ -17,6 +17,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { Caller } from '../../plugins/auth.ts';
+import { callerLocale, type LocaleHints } from '../accounts/locale.ts';
 import { santitosService } from '../santitos/service.ts';
 import {
   assertRoomLeft,
@@ -29,7 +30,7 @@ import {
 } from '../storage/index.ts';
 import { type AttachmentRow, type MessageRow, toAttachment, toChat, toMessage } from './dto.ts';
 import { attachmentNotFound, chatNotFound, invalidField, messageNotFound } from './errors.ts';
-import { exportFileName, toJsonExport, toMarkdownExport } from './export.ts';
+import { currentBranch, exportFileName, toJsonExport, toMarkdownExport } from './export.ts';
 import {
   type ContextRow,
   chatsStore,
@@ -458,26 +459,33 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
       };
     },
 
-    /** The chat as a download: Markdown (the current branch) or JSON (every message). */
+    /**
+     * The chat as a download: Markdown (one branch, labelled in the caller's language) or JSON
+     * (every message). The branch is the one ending at `query.leaf`, else the newest message's;
+     * a `leaf` that is not a message of this chat is 404.
+     */
     async exportChat(
       caller: Caller,
       chatId: string,
-      format: ChatExportFormat,
+      query: ChatExportQuery,
+      hints: LocaleHints,
     ): Promise<{ fileName: string; contentType: string; body: string }> {
       const chat = toChat(await ownChat(caller, chatId));
       const rows = await store.allMessages(caller, chatId);
+      if (query.leaf !== undefined && !rows.some((r) => r.id === query.leaf)) throw messageNotFound();
       const messages = await withFiles(caller, chatId, rows);
+      const branch = currentBranch(messages, query.leaf);
       const now = new Date();
-      return format === 'json'
+      return query.format === 'json'
         ? {
             fileName: exportFileName(chat, 'json'),
             contentType: 'application/json; charset=utf-8',
-            body: `${JSON.stringify(toJsonExport(chat, messages, now), null, 2)}\n`,
+            body: `${JSON.stringify(toJsonExport(chat, messages, now, branch.at(-1)?.messageId), null, 2)}\n`,
           }
         : {
             fileName: exportFileName(chat, 'md'),
             contentType: 'text/markdown; charset=utf-8',
-            body: toMarkdownExport(chat, messages, now),
+            body: toMarkdownExport(chat, branch, now, callerLocale(caller, hints)),
           };
     },
 

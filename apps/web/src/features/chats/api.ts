@@ -1,6 +1,7 @@
 import {
   type Chat,
   type ChatCreate,
+  type ChatExportQuery,
   ChatSchema,
   type ChatUpdate,
   type Message,
@@ -10,6 +11,8 @@ import {
 } from '@assistente/contracts';
 import type { HttpClient } from '../../lib/http/client.ts';
 import { getPage, type Page } from '../../lib/http/paging.ts';
+import { currentLanguage } from '../../lib/i18n/index.ts';
+import { shownLeafId } from './hooks/useAgents.ts';
 
 /** Chats shown per page of the sidebar. */
 export const CHATS_PAGE_SIZE = 50;
@@ -49,5 +52,17 @@ export function createChatsApi(http: HttpClient) {
 export type ChatsApi = ReturnType<typeof createChatsApi>;
 
 export const attachmentsPath = (chatId: string) => `${chatPath(chatId)}/attachments`;
-export const exportPath = (chatId: string, format: 'md' | 'json') =>
-  `${chatPath(chatId)}/export?format=${format}`;
+/**
+ * The export download of the branch this tab shows (the server cannot know which version of each
+ * message is on screen) with its labels in the screen's language. Both default to this tab's state.
+ */
+export function exportPath(
+  chatId: string,
+  format: 'md' | 'json',
+  leaf: string | null = shownLeafId(chatId),
+  locale: string = currentLanguage(),
+): string {
+  const query = new URLSearchParams({ format, locale } satisfies Omit<ChatExportQuery, 'leaf'>);
+  if (leaf) query.set('leaf', leaf);
+  return `${chatPath(chatId)}/export?${query}`;
+}

@@ -4,6 +4,7 @@ import { accountSession } from '../../auth/session.ts';
 import { AgentsController, agentsController, stopAgents } from '../lib/agents.ts';
 import type { ConnectionState } from '../lib/agentsSocket.ts';
 import type { ThreadState } from '../lib/chatStore.ts';
+import { visibleThread } from '../lib/thread.ts';
 
 let watchingSession = false;
 
@@ -41,4 +42,10 @@ export function useThread(chatId: string | null): ThreadState | undefined {
   return useSyncExternalStore(agents.store.subscribe, () =>
     chatId ? agents.store.getState()[chatId] : undefined,
   );
+}
+
+/** The last message of the branch this tab shows for a chat (what its export is of); null when not loaded. */
+export function shownLeafId(chatId: string): string | null {
+  const thread = getAgents().store.getState()[chatId];
+  return thread ? visibleThread(thread).leafId : null;
 }

@@ -1,0 +1,37 @@
+import type { Locale, MessageStatus } from '@assistente/contracts';
+
+/** The words the Markdown export writes around the messages. */
+export interface ExportTexts {
+  /** The heading of a chat without a title. */
+  untitled: string;
+  exportedAt: (iso: string) => string;
+  user: string;
+  assistant: string;
+  /** Beside the heading of a message that did not end normally. */
+  status: Record<Exclude<MessageStatus, 'complete'>, string>;
+}
+
+/** The Markdown export's labels in every language of the product (pt-BR is the default). */
+export const EXPORT_TEXTS: Record<Locale, ExportTexts> = {
+  'pt-BR': {
+    untitled: 'Conversa sem título',
+    exportedAt: (iso) => `Exportado em ${iso}`,
+    user: 'Você',
+    assistant: 'Assistente',
+    status: { streaming: 'incompleta', stopped: 'interrompida', error: 'terminou com um erro' },
+  },
+  en: {
+    untitled: 'Untitled chat',
+    exportedAt: (iso) => `Exported ${iso}`,
+    user: 'You',
+    assistant: 'Assistant',
+    status: { streaming: 'incomplete', stopped: 'stopped', error: 'ended with an error' },
+  },
+  es: {
+    untitled: 'Conversación sin título',
+    exportedAt: (iso) => `Exportado el ${iso}`,
+    user: 'Tú',
+    assistant: 'Asistente',
+    status: { streaming: 'incompleta', stopped: 'detenida', error: 'terminó con un error' },
+  },
+};
