@@ -30,6 +30,8 @@ const attachment: Attachment = {
 
 const api = vi.hoisted(() => ({
   createChat: vi.fn(),
+  getChat: vi.fn(),
+  deleteChat: vi.fn(async () => undefined),
   deleteAttachment: vi.fn(async () => undefined),
 }));
 vi.mock('../hooks/chatsApi.ts', () => ({ chatsApi: () => api }));
@@ -122,6 +124,7 @@ describe('ChatView, a send the server refuses', () => {
 
   it('gives the files back too, and stays on the new chat until a send is stored', async () => {
     api.createChat.mockResolvedValue(chat);
+    api.getChat.mockResolvedValue(chat);
     const { socket, input } = await openNewChat();
     await userEvent.upload(screen.getByTestId('file-input'), new File(['notas: nada'], 'notas.txt'));
     await waitFor(() => expect(screen.getByTestId('upload-chip').dataset.status).toBe('done'));
@@ -162,6 +165,19 @@ describe('ChatView, a send the server refuses', () => {
       message: question,
     });
     await screen.findByText('chat opened');
+    // Its first message stored, the chat made for the file is a chat of the lists, kept.
+    expect(api.getChat).toHaveBeenCalledWith(CHAT_ID);
+    expect(api.deleteChat).not.toHaveBeenCalled();
+  });
+
+  it('deletes the chat made for a file when the user leaves without sending', async () => {
+    api.createChat.mockResolvedValue(chat);
+    await openNewChat();
+    await userEvent.upload(screen.getByTestId('file-input'), new File(['notas: nada'], 'notas.txt'));
+    await waitFor(() => expect(screen.getByTestId('upload-chip').dataset.status).toBe('done'));
+    expect(api.deleteChat).not.toHaveBeenCalled();
+    cleanup();
+    expect(api.deleteChat).toHaveBeenCalledWith(CHAT_ID);
   });
 
   it('keeps the composer empty when the message was stored before an error', async () => {

@@ -181,14 +181,29 @@ export function ChatView({
     return () => clearTimeout(timer);
   }, [awaiting]);
 
+  // A chat made for a new message's files is a draft: out of the lists until that message is
+  // stored, deleted if the user leaves without sending it (else every abandoned attachment left
+  // an empty "untitled" chat behind).
+  const draftKept = useRef(false);
   const ensureChat = useCallback(async (): Promise<string> => {
     if (effectiveId) return effectiveId;
     const created = await chatsApi().createChat({ ...(agentId ? { agentId } : {}) });
     agents.store.dispatch({ type: 'track-new', chatId: created.chatId });
-    chatListCache.add(client, created);
+    draftKept.current = false;
     setDraftChatId(created.chatId);
     return created.chatId;
-  }, [effectiveId, agentId, agents, client]);
+  }, [effectiveId, agentId, agents]);
+  useEffect(() => {
+    if (!draftChatId) return;
+    return () => {
+      if (draftKept.current) return;
+      chatsApi()
+        .deleteChat(draftChatId)
+        .catch(() => {
+          // Offline or already gone: the server's sweep removes drafts left empty.
+        });
+    };
+  }, [draftChatId]);
   const uploads = useUploads(ensureChat);
   const { items: uploadItems, restore: restoreUploads } = uploads;
   const composer = useRef<ComposerHandle>(null);
@@ -218,8 +233,16 @@ export function ChatView({
       request.stored.then(
         () => {
           // A chat made for its files opens once its first message is in, not before: leaving
-          // this view would drop what a refused send gives back.
-          if (!chatId && effectiveId) navigate(lp(chatPath(effectiveId)));
+          // this view would drop what a refused send gives back. Now it is a chat of the lists,
+          // with the title its first message gave it.
+          if (!chatId && effectiveId) {
+            draftKept.current = true;
+            chatsApi()
+              .getChat(effectiveId)
+              .then((stored) => chatListCache.add(client, stored))
+              .catch(() => undefined);
+            navigate(lp(chatPath(effectiveId)));
+          }
         },
         () => {
           composer.current?.restore(content);
@@ -245,6 +268,7 @@ export function ChatView({
       lp,
       uploadItems,
       restoreUploads,
+      client,
     ],
   );
 
