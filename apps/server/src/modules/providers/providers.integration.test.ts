@@ -343,6 +343,14 @@ describe('models and the default model', () => {
     expect(res.statusCode).toBe(400);
     const bad = await call(t, 'PUT', '/api/v1/settings/ai', admin, { defaultModel: 'no-colon' });
     expect(bad.statusCode).toBe(400);
+    // A provider with a curated list offers those models only: chats could not use another.
+    const d = await makeDomain(t.ctx);
+    const dAdmin = await makeUser(t.ctx, { domain: d, role: 'Admin' });
+    const curated = await create(dAdmin, { ...fixtureBody(), models: ['fixture-small'] });
+    const outside = { defaultModel: `${curated.id}:fixture-large` };
+    expect((await call(t, 'PUT', '/api/v1/settings/ai', dAdmin, outside)).statusCode).toBe(400);
+    const inside = { defaultModel: `${curated.id}:fixture-small` };
+    expect((await call(t, 'PUT', '/api/v1/settings/ai', dAdmin, inside)).statusCode).toBe(200);
   });
 
   it('a domain with nothing configured lists no model', async () => {

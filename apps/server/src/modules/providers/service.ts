@@ -41,6 +41,11 @@ interface ProviderEntry {
   cacheKey: string;
 }
 
+/** The entry's model `name`, ready for a model worker, with its `provider:model` id. */
+function resolvedOf(entry: ProviderEntry, name: string): ResolvedModel {
+  return { target: targetOf(entry, name), modelId: `${entry.provider}:${name}` };
+}
+
 /** What a model worker needs to call the entry's model `name`. */
 function targetOf(entry: ProviderEntry, name: string): ModelTarget {
   return {
@@ -283,7 +288,7 @@ function createProvidersService(ctx: AppContext, store: ProvidersStore, box: Sec
     const entry = parts && findEntry(entries, parts.provider);
     if (!parts || !entry) return undefined;
     if (entry.curated.length > 0 && !entry.curated.includes(parts.name)) return undefined;
-    return { target: targetOf(entry, parts.name), modelId: `${entry.provider}:${parts.name}` };
+    return resolvedOf(entry, parts.name);
   }
 
   /**
@@ -301,7 +306,7 @@ function createProvidersService(ctx: AppContext, store: ProvidersStore, box: Sec
     }
     for (const entry of entries) {
       const name = (await modelsOf(entry))[0];
-      if (name) return { target: targetOf(entry, name), modelId: `${entry.provider}:${name}` };
+      if (name) return resolvedOf(entry, name);
     }
     return undefined;
   }
@@ -487,14 +492,11 @@ function createProvidersService(ctx: AppContext, store: ProvidersStore, box: Sec
       domain?: string,
     ): Promise<AiSettings> {
       const domainId = await adminDomain(caller, domain);
-      if (body.defaultModel) {
-        const parts = splitModelId(body.defaultModel);
-        const entries = await entriesFor(domainId);
-        if (!parts || !findEntry(entries, parts.provider)) {
-          throw new AppError('VALIDATION_FAILED', 'defaultModel: no configured provider offers this model', [
-            { path: 'defaultModel', message: 'No configured provider offers this model', code: 'custom' },
-          ]);
-        }
+      // The rule chats resolve models by: a default they could not use would be silently skipped.
+      if (body.defaultModel && !pick(await entriesFor(domainId), body.defaultModel)) {
+        throw new AppError('VALIDATION_FAILED', 'defaultModel: no configured provider offers this model', [
+          { path: 'defaultModel', message: 'No configured provider offers this model', code: 'custom' },
+        ]);
       }
       const before = await store.defaultModel(domainId);
       await inTransaction(caller, meta, async (s) => {
