@@ -1,23 +1,16 @@
-import type { Attachment, Chat, Message } from '@assistente/contracts';
+import type { Attachment } from '@assistente/contracts';
 import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FakeAgentsSocket } from '../../../test/fakeAgentsSocket.ts';
+import { CHAT_ID, chat as chatFixture, userMessage } from '../../../test/fixtures.ts';
 import { loadTestTexts } from '../../../test/render.tsx';
 import { renderFeature } from '../../../test/renderFeature.tsx';
 import { AgentsController, agentsController, stopAgents } from '../lib/agents.ts';
 import { ChatView } from './ChatView.tsx';
 
-const CHAT_ID = '11111111-1111-4111-8111-111111111111';
-const chat: Chat = {
-  chatId: CHAT_ID,
-  title: '',
-  agentId: null,
-  pinned: false,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-};
+const chat = chatFixture();
 const attachment: Attachment = {
   attachmentId: '44444444-4444-4444-8444-444444444444',
   chatId: CHAT_ID,
@@ -149,15 +142,7 @@ describe('ChatView, a send the server refuses', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Enviar mensagem' }));
     const retried = lastSend(socket);
     expect(retried).toMatchObject({ content: 'Resuma o arquivo', attachments: [attachment.attachmentId] });
-    const question: Message = {
-      messageId: '22222222-2222-4222-8222-222222222222',
-      chatId: CHAT_ID,
-      parentId: null,
-      role: 'user',
-      content: 'Resuma o arquivo',
-      status: 'complete',
-      createdAt: '2026-01-01T00:00:01.000Z',
-    };
+    const question = userMessage({ content: 'Resuma o arquivo' });
     socket.receive({
       type: 'message.created',
       requestId: retried?.requestId,
@@ -189,15 +174,7 @@ describe('ChatView, a send the server refuses', () => {
       type: 'message.created',
       requestId: frame?.requestId,
       chatId: CHAT_ID,
-      message: {
-        messageId: '22222222-2222-4222-8222-222222222222',
-        chatId: CHAT_ID,
-        parentId: null,
-        role: 'user',
-        content: 'Olá',
-        status: 'complete',
-        createdAt: '2026-01-01T00:00:01.000Z',
-      },
+      message: userMessage(),
     });
     socket.receive({
       type: 'error',

@@ -200,7 +200,7 @@ export function ChatView({
       chatsApi()
         .deleteChat(draftChatId)
         .catch(() => {
-          // Offline or already gone: the server's sweep removes drafts left empty.
+          // Offline or already gone: nothing more to do here (the chat stays, empty, in the list).
         });
     };
   }, [draftChatId]);

@@ -1,26 +1,11 @@
-import type { Chat, Message } from '@assistente/contracts';
+import type { Message } from '@assistente/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeAgentsSocket as FakeSocket } from '../../../test/fakeAgentsSocket.ts';
+import { CHAT_ID, chat as chatFixture, userMessage as userMessageFixture } from '../../../test/fixtures.ts';
 import { AgentsController } from './agents.ts';
 
-const CHAT_ID = '11111111-1111-4111-8111-111111111111';
-const chat: Chat = {
-  chatId: CHAT_ID,
-  title: '',
-  agentId: null,
-  pinned: false,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-};
-const userMessage: Message = {
-  messageId: '22222222-2222-4222-8222-222222222222',
-  chatId: CHAT_ID,
-  parentId: null,
-  role: 'user',
-  content: 'Olá',
-  status: 'complete',
-  createdAt: '2026-01-01T00:00:01.000Z',
-};
+const chat = chatFixture();
+const userMessage = userMessageFixture();
 const answer: Message = {
   ...userMessage,
   messageId: '33333333-3333-4333-8333-333333333333',

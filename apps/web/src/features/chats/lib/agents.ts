@@ -59,9 +59,11 @@ export class AgentsController {
   readonly socket: AgentsSocket;
   readonly store: ChatStore;
   private readonly open = new Map<string, number>();
-  private readonly waiters = new Map<string, Waiter<Chat>>();
-  /** Sends not yet answered by their user message or an error, by requestId. */
-  private readonly sends = new Map<string, Waiter<void>>();
+  /**
+   * Sends not yet decided by their user message or an error, by requestId: whether it was
+   * stored, and for a new chat the chat the server makes for it.
+   */
+  private readonly sends = new Map<string, { stored: Waiter<void>; chat?: Waiter<Chat> }>();
   private readonly batcher = createDeltaBatcher((deltas) => this.store.dispatch({ type: 'deltas', deltas }));
   private listEvents: ChatListEvents | null = null;
   /** Chats whose answers may have ended while the socket was down: their messages are read again. */
@@ -78,9 +80,9 @@ export class AgentsController {
     });
     this.socket.onState((state) => {
       if (state === 'idle' || state === 'forbidden') {
-        for (const waiter of this.waiters.values()) waiter.reject({ code: 'UNAVAILABLE', message: state });
-        this.waiters.clear();
-        // Whether these were stored is unknown: giving their drafts back could send them twice.
+        // Whether these were stored is unknown: `stored` stays pending, as giving their drafts back
+        // could send them twice; a chat that never came is an error.
+        for (const send of this.sends.values()) send.chat?.reject({ code: 'UNAVAILABLE', message: state });
         this.sends.clear();
       }
     });
@@ -131,14 +133,16 @@ export class AgentsController {
       ...(input.parentId !== undefined ? { parentId: input.parentId } : {}),
       ...(input.params ? { params: input.params } : {}),
     };
+    let chatWaiter: Waiter<Chat> | undefined;
     const chat = new Promise<Chat>((resolve, reject) => {
-      if (input.chatId === null) this.waiters.set(requestId, { resolve, reject });
+      if (input.chatId === null) chatWaiter = { resolve, reject };
+    });
+    const stored = new Promise<void>((resolve, reject) => {
+      this.sends.set(requestId, { stored: { resolve, reject }, ...(chatWaiter ? { chat: chatWaiter } : {}) });
     });
     chat.catch(() => undefined);
-    const stored = new Promise<void>((resolve, reject) => this.sends.set(requestId, { resolve, reject }));
     stored.catch(() => undefined);
     if (!this.frame(frame)) {
-      this.waiters.delete(requestId);
       this.sends.delete(requestId);
       return null;
     }
@@ -169,8 +173,10 @@ export class AgentsController {
     const send = requestId ? this.sends.get(requestId) : undefined;
     if (!send || !requestId) return;
     this.sends.delete(requestId);
-    if (error) send.reject(error);
-    else send.resolve();
+    if (error) {
+      send.chat?.reject(error);
+      send.stored.reject(error);
+    } else send.stored.resolve();
   }
 
   private onFrame(frame: ServerFrame): void {
@@ -182,11 +188,11 @@ export class AgentsController {
     this.batcher.flush();
     switch (frame.type) {
       case 'chat.created': {
-        const waiter = frame.requestId ? this.waiters.get(frame.requestId) : undefined;
-        if (waiter && frame.requestId) {
-          this.waiters.delete(frame.requestId);
+        const send = frame.requestId ? this.sends.get(frame.requestId) : undefined;
+        if (send?.chat) {
           this.store.dispatch({ type: 'track-new', chatId: frame.chat.chatId });
-          waiter.resolve(frame.chat);
+          send.chat.resolve(frame.chat);
+          delete send.chat;
         }
         this.listEvents?.chatCreated(frame.chat);
         return;
@@ -200,15 +206,9 @@ export class AgentsController {
           this.settleSend(frame.requestId, null);
         }
         break;
-      case 'error': {
-        const waiter = frame.requestId ? this.waiters.get(frame.requestId) : undefined;
-        if (waiter && frame.requestId) {
-          this.waiters.delete(frame.requestId);
-          waiter.reject({ code: frame.code, message: frame.message });
-        }
+      case 'error':
         this.settleSend(frame.requestId, { code: frame.code, message: frame.message });
         break;
-      }
       case 'chat.subscribed': {
         // Answers we think are generating but the server no longer is: they ended while we were away.
         const live = new Set(frame.streaming);
