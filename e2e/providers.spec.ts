@@ -56,6 +56,11 @@ test('an Admin connects a provider, tests it, picks the default model, edits and
   await screenshot(page, info, 'providers-list');
   await page.reload();
   await expect(page.getByRole('combobox', { name: 'Modelo padrão' })).toHaveValue(`${label} · fixture-large`);
+  // Opened by a link (as from the no-provider notice), the tab shows as chosen, even at the end of
+  // a phone's sideways-scrolling tab list.
+  await page.goto('/');
+  await page.goto('/settings?tab=providers');
+  await expect(page.getByRole('tab', { name: 'Modelos de IA' })).toBeInViewport();
 
   await row.getByRole('button', { name: 'Editar' }).click();
   const edit = dialog(page, `Editar ${label}`);

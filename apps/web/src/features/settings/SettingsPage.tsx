@@ -9,7 +9,7 @@ import {
   IconSparkles,
   IconUserCircle,
 } from '@tabler/icons-react';
-import type { ComponentType } from 'react';
+import { type ComponentType, useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from '../../lib/i18n/index.ts';
 import { PageHeader } from '../../ui/PageHeader.tsx';
@@ -61,6 +61,15 @@ function Settings({ user }: { user: User }) {
   const tabs = settingsTabs(user);
   const requested = params.get('tab');
   const tab = tabs.find((candidate) => candidate === requested) ?? 'profile';
+  // On a phone the tabs scroll sideways: a link to a tab at the end (the no-provider notice's to
+  // AI models) must not open with it out of sight.
+  const list = useRef<HTMLDivElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follows the selected tab
+  useEffect(() => {
+    list.current
+      ?.querySelector('[role="tab"][aria-selected="true"]')
+      ?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+  }, [tab]);
 
   return (
     <>
@@ -88,7 +97,7 @@ function Settings({ user }: { user: User }) {
         keepMounted={false}
       >
         <ScrollArea type="never" mb="lg">
-          <Tabs.List style={{ flexWrap: 'nowrap' }}>
+          <Tabs.List ref={list} style={{ flexWrap: 'nowrap' }}>
             {tabs.map((name) => {
               const Icon = ICONS[name];
               return (
