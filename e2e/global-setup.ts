@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
@@ -10,8 +10,47 @@ import { PASSWORD, people } from './fixtures/env.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 
-/** Starts a real SMTP sink and the built app on the embedded default (PGlite), seeded through the admin CLI. */
+/** Whether nothing listens on `port` at either address `localhost` may resolve to. */
+async function portFree(port: number): Promise<boolean> {
+  for (const host of ['127.0.0.1', '::1']) {
+    const free = await new Promise<boolean>((resolve) => {
+      const probe = createServer();
+      probe.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'EADDRNOTAVAIL'));
+      probe.listen(port, host, () => probe.close(() => resolve(true)));
+    });
+    if (!free) return false;
+  }
+  return true;
+}
+
+/**
+ * The e2e server's port: E2E_PORT, or 3210 when free, else a free one. Set in the environment,
+ * which the workers inherit (playwright.config.ts and the specs read it), so a server left running
+ * on 3210 by someone else can never stand in for this run's.
+ */
+async function e2ePort(): Promise<number> {
+  const asked = process.env.E2E_PORT;
+  if (asked) {
+    if (!(await portFree(Number(asked))))
+      throw new Error(`E2E_PORT ${asked} is in use: stop what listens there`);
+    return Number(asked);
+  }
+  // The first-run spec starts servers of its own at port + 50 and + 51.
+  let port = 3210;
+  while (!(await portFree(port)) || !(await portFree(port + 50)) || !(await portFree(port + 51))) port += 100;
+  process.env.E2E_PORT = String(port);
+  return port;
+}
+
+/**
+ * Starts a real SMTP sink and the built app on the embedded default (PGlite), seeded through the
+ * admin CLI — both compiled, as `npm start` runs them.
+ */
 export default async function globalSetup(): Promise<() => Promise<void>> {
+  // Compiles the server when its sources changed (a no-op otherwise), so specs never test stale code.
+  const build = spawnSync(process.execPath, ['scripts/build-server.mjs'], { cwd: root, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`building the server failed:\n${build.stdout}\n${build.stderr}`);
+
   const work = mkdtempSync(path.join(tmpdir(), 'assistente-e2e-'));
   const dataDir = path.join(work, 'data');
   const mailDir = path.join(work, 'mail');
@@ -42,7 +81,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     record: false,
   });
 
-  const port = Number(process.env.E2E_PORT ?? 3210);
+  const port = await e2ePort();
   const baseUrl = `http://localhost:${port}`;
   const env = {
     ...process.env,
@@ -69,9 +108,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     const r = spawnSync(
       process.execPath,
       [
-        '--import',
-        'tsx',
-        'apps/server/src/cli/admin.ts',
+        'apps/server/dist/admin.js',
         'create-user',
         '--email',
         p.email,
@@ -91,20 +128,21 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     if (r.status !== 0) throw new Error(`seeding ${p.email} failed:\n${r.stdout}\n${r.stderr}`);
   }
 
-  const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const server: ChildProcess = spawn(process.execPath, ['apps/server/dist/main.js'], {
     cwd: root,
     env,
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const deadline = Date.now() + 60_000;
   for (;;) {
+    // Checked first: a server left running on the port would otherwise answer for ours.
+    if (server.exitCode !== null) throw new Error(`the e2e server exited with ${server.exitCode}`);
     try {
       const res = await fetch(`${baseUrl}/readyz`);
       if (res.ok) break;
     } catch {
       // not up yet
     }
-    if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`);
     if (Date.now() > deadline) throw new Error('server did not become ready in 60 s');
     await new Promise((r) => setTimeout(r, 200));
   }

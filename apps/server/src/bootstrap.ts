@@ -60,7 +60,8 @@ async function createFirstAdmin(ctx: AppContext): Promise<void> {
   const result = await provisionUser(ctx, {
     email,
     password,
-    displayName: 'Administrator',
+    // The product speaks pt-BR first; "Administrador" is also the Spanish word.
+    displayName: 'Administrador',
     role: 'SuperAdmin',
     premium: true,
     eulaAccepted: true,

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { AttachmentLimits, EmailSchema } from '@assistente/contracts';
 import { z } from 'zod';
 
 const optionalUrl = z
@@ -15,12 +16,8 @@ const ConfigSchema = z.object({
   DATABASE_URL: optionalUrl,
   REDIS_URL: optionalUrl,
   STORAGE_URL: z.string().optional(),
-  /** Largest file one upload may carry (default 20 MiB). */
-  UPLOAD_MAX_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(20 * 1024 * 1024),
+  /** Largest file one upload may carry (default 20 MiB); the web app checks the same number. */
+  UPLOAD_MAX_BYTES: z.coerce.number().int().min(1).default(AttachmentLimits.maxBytes),
   /** File storage each domain may use, attachments and avatars together (default 1 GiB). */
   STORAGE_QUOTA_BYTES: z.coerce
     .number()
@@ -33,10 +30,7 @@ const ConfigSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9+/=_-]{32,}$/, 'SECRET_KEY must be at least 32 base64 characters')
     .optional(),
-  ADMIN_EMAIL: z
-    .email()
-    .optional()
-    .or(z.literal('').transform(() => undefined)),
+  ADMIN_EMAIL: EmailSchema.optional().or(z.literal('').transform(() => undefined)),
   ADMIN_PASSWORD: z
     .string()
     .min(8, 'ADMIN_PASSWORD must have at least 8 characters')
@@ -77,8 +71,16 @@ const ConfigSchema = z.object({
   AGENT_SENDS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
   /** Threads that run model calls (default: the cores left beside the main thread, 1 to 4). */
   MODEL_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
+  /**
+   * A provider that sends nothing for this long after the call, or between two chunks, is given
+   * up on: the answer ends as an error and its slot is free (a hung provider held it for minutes).
+   */
+  PROVIDER_FIRST_BYTE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
+  PROVIDER_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   EDITOR_DEEP_LINK: z.string().url().default('vscode://assistente.assistente-vscode/auth-callback'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `json` for a log shipper, `pretty` for a person; default: pretty on a terminal, else json. */
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   RATE_LIMITS: z.enum(['on', 'off']).default('on'),
   PROJECT_ID: z.string().default('assistente'),
   IDENTITY_PRIVATE_KEY: z.string().optional(),
@@ -115,7 +117,11 @@ const ConfigSchema = z.object({
   KEY_PREFIX: z.string().default('assistente:'),
 });
 
-export type Config = z.infer<typeof ConfigSchema> & { publicUrl: string; dataDir: string };
+export type Config = z.infer<typeof ConfigSchema> & {
+  publicUrl: string;
+  dataDir: string;
+  logFormat: 'json' | 'pretty';
+};
 
 /** Reads and validates the environment; throws one clear message naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -126,7 +132,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const c = parsed.data;
   const publicUrl = (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, '');
-  return { ...c, publicUrl, dataDir: path.resolve(c.DATA_DIR) };
+  const logFormat = c.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json');
+  return { ...c, publicUrl, dataDir: path.resolve(c.DATA_DIR), logFormat };
 }
 
 export class ConfigError extends Error {

@@ -1,4 +1,5 @@
 import './app/styles.ts';
+import { disableSchemaCompilation } from '@assistente/contracts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, AppProviders } from './app/App.tsx';
@@ -11,6 +12,8 @@ import type { BuildWatcher } from './lib/build/appManifest.ts';
 import { loadRuntimeConfig } from './lib/config/runtimeConfig.ts';
 import { setLanguage } from './lib/i18n/index.ts';
 import { resolveBrowserLocale } from './lib/i18n/locale.ts';
+
+disableSchemaCompilation();
 
 async function boot(container: HTMLElement): Promise<void> {
   installGlobalErrorHandlers(window, pendingHref);
@@ -27,6 +30,8 @@ async function boot(container: HTMLElement): Promise<void> {
     // Errors during mounting go to the app error hook; without configuration the app cannot run.
     reportError(error, 'mount');
     await language.catch(() => undefined);
+    // Nothing is loading any more: the page's own progress bar goes.
+    document.getElementById('boot-progress')?.remove();
     root.render(
       <AppProviders>
         <ErrorPage statusCode={500} />

@@ -8,6 +8,7 @@ import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/client.ts';
+import { rememberUrl } from '../db/data-dir-lock.ts';
 import { departments, domains, identityAccounts, users } from '../db/schema/index.ts';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -17,6 +18,14 @@ let dropDatabase: (() => Promise<void>) | undefined;
 
 /** Runs `npm run admin -- …` the way an operator would (without npm's own noise). */
 function admin(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return adminWith({}, ...args);
+}
+
+/** `admin` with environment overrides (`undefined` removes a variable). */
+function adminWith(
+  env: Record<string, string | undefined>,
+  ...args: string[]
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const { ADMIN_EMAIL: _e, ADMIN_PASSWORD: _p, ...inherited } = process.env;
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], {
@@ -27,7 +36,8 @@ function admin(...args: string[]): Promise<{ code: number | null; stdout: string
         DATABASE_URL: databaseUrl,
         PUBLIC_URL: 'http://localhost:3999',
         LOG_LEVEL: 'warn',
-      },
+        ...env,
+      } as NodeJS.ProcessEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -79,6 +89,75 @@ beforeAll(async () => {
 afterAll(async () => {
   await dropDatabase?.();
   rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('npm run admin beside a running server on the embedded database', { timeout: 120_000 }, () => {
+  it('refuses, naming the server and what to do, and writes nothing; runs once the server stops', async () => {
+    const own = mkdtempSync(path.join(tmpdir(), 'assistente-cli-busy-'));
+    const env = { DATA_DIR: own, DATABASE_URL: '', PUBLIC_URL: undefined, PORT: undefined };
+    try {
+      // The server's hold on its data directory, as main.ts takes it once listening on port 4123.
+      const server = await openDatabase({ dataDir: own });
+      server.lock?.update({ url: 'http://localhost:4123' });
+      rememberUrl({ dataDir: own, publicUrl: 'http://localhost:4123' });
+      const refused = await adminWith(
+        env,
+        'create-user',
+        '--email',
+        'late@acme.example',
+        '--password',
+        'Str0ng-Passphrase-123',
+      );
+      expect(refused.code, refused.stderr).toBe(75);
+      expect(refused.stdout).not.toContain('Created');
+      expect(refused.stderr).toContain(`pid ${process.pid}, http://localhost:4123`);
+      expect(refused.stderr).toContain('stop the server');
+      expect(refused.stderr).toContain('http://localhost:4123/users');
+      const [none] = await server.db.select().from(users).where(eq(users.id, 'late@acme.example'));
+      expect(none).toBeUndefined();
+      await server.close();
+
+      const done = await adminWith(
+        env,
+        'create-user',
+        '--email',
+        'late@acme.example',
+        '--password',
+        'Str0ng-Passphrase-123',
+      );
+      expect(done.code, done.stderr).toBe(0);
+      // The address the server last listened at, not the default port 3000.
+      expect(done.stdout).toContain('Sign in at http://localhost:4123/auth/login');
+      const again = await openDatabase({ dataDir: own });
+      const [user] = await again.db.select().from(users).where(eq(users.id, 'late@acme.example'));
+      expect(user?.role).toBe('Viewer');
+      await again.close();
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
+
+  it('a second server on the same data directory stops at once with a clear message', async () => {
+    const own = mkdtempSync(path.join(tmpdir(), 'assistente-busy-'));
+    try {
+      const first = await openDatabase({ dataDir: own });
+      const second = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+        cwd: serverDir,
+        env: { ...process.env, DATA_DIR: own, DATABASE_URL: '', PORT: '0', LOG_LEVEL: 'warn' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      second.stderr.on('data', (c: Buffer) => {
+        stderr += c.toString();
+      });
+      const code = await new Promise<number | null>((resolve) => second.on('close', resolve));
+      expect(code, stderr).toBe(75);
+      expect(stderr).toContain(`Assistente is running on ${own} (pid ${process.pid}`);
+      await first.close();
+    } finally {
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('npm run admin', { timeout: 240_000 }, () => {

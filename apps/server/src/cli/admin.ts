@@ -1,13 +1,20 @@
 import { parseArgs } from 'node:util';
 import { type Role, RoleSchema } from '@assistente/contracts';
 import { buildApp } from '../app.ts';
-import { ConfigError, loadConfig } from '../config.ts';
+import { type Config, ConfigError, loadConfig } from '../config.ts';
+import { DataDirBusyError, rememberedUrl } from '../db/data-dir-lock.ts';
 import { AppError } from '../lib/errors.ts';
 import { provisionUser, randomPassword } from '../modules/accounts/provision.ts';
 import { IdentityError } from '../modules/identity/errors.ts';
 
 /** sysexits(3): the caller can tell a typo from a refused request from a broken setup. */
-const EXIT = { ok: 0, failed: 1, usage: 64, data: 65, config: 78 } as const;
+const EXIT = { ok: 0, failed: 1, usage: 64, data: 65, busy: 75, config: 78 } as const;
+
+/** PUBLIC_URL or PORT when given; else where the server last listened on this DATA_DIR. */
+function signInBase(config: Config): string {
+  if (config.PUBLIC_URL || process.env.PORT) return config.publicUrl;
+  return rememberedUrl(config.dataDir) ?? config.publicUrl;
+}
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -25,12 +32,13 @@ Commands:
                             at first sign-in)
 
 Configuration comes from the environment, as for the server (DATA_DIR, DATABASE_URL, ...).
-With the embedded database (no DATABASE_URL), stop the server first.
+With the embedded database (no DATABASE_URL), stop the server first: the command refuses to
+run beside it (exit code 75).
 
   --help, -h    show this help
 
 Exit codes: 0 done, 64 usage error, 65 refused (invalid input, weak password, user exists),
-78 bad configuration, 1 anything else.
+75 the server is running on the embedded database, 78 bad configuration, 1 anything else.
 `;
 
 class UsageError extends Error {}
@@ -73,7 +81,20 @@ async function createUser(args: string[]): Promise<number> {
   process.on('warning', (w) => {
     if (!/Deprecation/.test(w.name)) process.stderr.write(`${w.name}: ${w.message}\n`);
   });
-  const { app, ctx } = await buildApp({ config, bootstrap: false, logger: false });
+  let built: Awaited<ReturnType<typeof buildApp>>;
+  try {
+    built = await buildApp({ config, bootstrap: false, logger: false, databaseHolder: 'admin' });
+  } catch (err) {
+    if (!(err instanceof DataDirBusyError)) throw err;
+    // PGlite belongs to one process: a user written beside a running server would be lost.
+    const url = err.holder.url ?? signInBase(config);
+    process.stderr.write(
+      `${err.message}\nThe embedded database is used by one process at a time: stop the server (Ctrl+C where it runs) ` +
+        `and run this command again, or add the user in the web app at ${url}/users.\n`,
+    );
+    return EXIT.busy;
+  }
+  const { app, ctx } = built;
   try {
     const result = await provisionUser(ctx, {
       email: values.email,
@@ -94,7 +115,7 @@ async function createUser(args: string[]): Promise<number> {
         `${made.length ? ` (new ${made.join(', ')})` : ''}${result.createdAccount ? '' : ' (existing identity account, password reset)'}\n`,
     );
     if (generated) process.stdout.write(`Password: ${password}\n`);
-    process.stdout.write(`Sign in at ${config.publicUrl}/auth/login\n`);
+    process.stdout.write(`Sign in at ${signInBase(config)}/auth/login\n`);
     return EXIT.ok;
   } finally {
     await app.close();

@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { type DataDirLock, type LockHolder, lockDataDir } from './data-dir-lock.ts';
 import { PGliteThread } from './pglite-thread.ts';
 import * as schema from './schema/index.ts';
 
@@ -18,6 +19,8 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** The embedded database's hold on its data directory (none on PostgreSQL or in memory). */
+  lock?: DataDirLock;
   close(): Promise<void>;
 }
 
@@ -30,6 +33,8 @@ export async function openDatabase(opts: {
   url?: string;
   dataDir?: string;
   poolSize?: number;
+  /** Who opens an embedded database on disk, for the message another process gets (default server). */
+  holder?: LockHolder['by'];
 }): Promise<Database> {
   if (opts.url) {
     const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10 });
@@ -48,12 +53,17 @@ export async function openDatabase(opts: {
     return { db, kind: 'postgres', close: () => pool.end() };
   }
   let dir: string | undefined;
+  let lock: DataDirLock | undefined;
   if (opts.dataDir) {
     dir = path.join(opts.dataDir, 'pglite');
     mkdirSync(dir, { recursive: true });
+    lock = lockDataDir(opts.dataDir, opts.holder ?? 'server');
   }
   // On a thread of its own: PGlite runs each statement synchronously (see pglite-worker.ts).
-  const client = await PGliteThread.open(dir);
+  const client = await PGliteThread.open(dir).catch((err: unknown) => {
+    lock?.release();
+    throw err;
+  });
   const pgliteDb = drizzlePglite({ client: client as unknown as PGlite, schema });
   // PGlite is a single connection in one process; the lock keeps the same code path as PostgreSQL.
   await pgliteDb.execute(sql`select pg_advisory_lock(${MIGRATION_LOCK})`);
@@ -62,5 +72,10 @@ export async function openDatabase(opts: {
   } finally {
     await pgliteDb.execute(sql`select pg_advisory_unlock(${MIGRATION_LOCK})`);
   }
-  return { db: pgliteDb as unknown as Db, kind: 'pglite', close: () => client.close() };
+  return {
+    db: pgliteDb as unknown as Db,
+    kind: 'pglite',
+    ...(lock ? { lock } : {}),
+    close: () => client.close().finally(() => lock?.release()),
+  };
 }

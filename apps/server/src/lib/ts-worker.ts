@@ -1,15 +1,19 @@
 import { type MessagePort, parentPort, Worker, type WorkerOptions, workerData } from 'node:worker_threads';
 
+/** Compiled by scripts/build-server.mjs: every module, workers included, is plain JavaScript in dist/. */
+const compiled = !import.meta.url.endsWith('.ts');
+
 /**
- * A worker thread running a TypeScript module through tsx, as the server itself runs. A worker
- * does not inherit the loader the main thread was started with (`--import tsx`), so it registers
- * tsx before importing its module.
+ * A worker thread running one of our modules. Compiled, it is the `.js` entry beside the code that
+ * asks for it; from source (dev, tests) tsx runs the TypeScript: a worker does not inherit the
+ * loader the main thread was started with (`--import tsx`), so it registers tsx first.
  */
 export function spawnTsWorker(
   entry: URL,
   workerData: unknown,
   opts: Omit<WorkerOptions, 'eval'> = {},
 ): Worker {
+  if (compiled) return new Worker(new URL(entry.href.replace(/\.ts$/, '.js')), { ...opts, workerData });
   const tsx = import.meta.resolve('tsx/esm/api');
   const boot = `import(${JSON.stringify(tsx)}).then((t) => { t.register(); return import(${JSON.stringify(entry.href)}); });`;
   return new Worker(boot, { ...opts, eval: true, workerData });

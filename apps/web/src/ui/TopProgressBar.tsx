@@ -1,7 +1,14 @@
+import { useEffect } from 'react';
 import classes from './TopProgressBar.module.css';
 
-/** A thin indeterminate bar at the top of the page (spec §2 "App shell"). */
+/**
+ * A thin indeterminate bar at the top of the page (spec §2 "App shell"). The page's HTML shows one
+ * (#boot-progress) until the app first renders this, which takes over from it.
+ */
 export function TopProgressBar({ active, label }: { active: boolean; label: string }) {
+  useEffect(() => {
+    document.getElementById('boot-progress')?.remove();
+  }, []);
   if (!active) return null;
   return (
     <div

@@ -1,0 +1,115 @@
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import path from 'node:path';
+
+/** Who holds a data directory's embedded database. */
+export interface LockHolder {
+  pid: number;
+  /** What holds it: the server, or the admin command. */
+  by: 'server' | 'admin';
+  /** Where the server listens, once it does. */
+  url?: string;
+}
+
+/** The embedded database is open in another process: opening it too would lose what either writes. */
+export class DataDirBusyError extends Error {
+  override name = 'DataDirBusyError';
+  constructor(
+    readonly dataDir: string,
+    readonly holder: LockHolder,
+  ) {
+    super(
+      holder.by === 'server'
+        ? `Assistente is running on ${dataDir} (pid ${holder.pid}${holder.url ? `, ${holder.url}` : ''}).`
+        : `Another admin command is using ${dataDir} (pid ${holder.pid}).`,
+    );
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function readHolder(file: string): LockHolder | undefined {
+  try {
+    const holder = JSON.parse(readFileSync(file, 'utf8')) as LockHolder;
+    return Number.isInteger(holder.pid) ? holder : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface DataDirLock {
+  /** Records where the server listens, for the admin command's messages. */
+  update(fields: Partial<LockHolder>): void;
+  release(): void;
+}
+
+/**
+ * PGlite is one process's database: a second process opening the same directory (the admin
+ * command beside a running server, a second `npm start`) would write behind the first one's back,
+ * and its writes are lost. Whoever opens it first holds `DATA_DIR/pglite.lock`; a lock left by a
+ * process that died is taken over.
+ */
+export function lockDataDir(dataDir: string, by: LockHolder['by']): DataDirLock {
+  const file = path.join(dataDir, 'pglite.lock');
+  let holder: LockHolder = { pid: process.pid, by };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const fd = openSync(file, 'wx');
+      writeSync(fd, JSON.stringify(holder));
+      closeSync(fd);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw err;
+      const other = readHolder(file);
+      if (other && other.pid !== process.pid && alive(other.pid)) throw new DataDirBusyError(dataDir, other);
+      rmSync(file, { force: true });
+    }
+  }
+  const release = () => {
+    if (readHolder(file)?.pid === process.pid) rmSync(file, { force: true });
+    process.off('exit', release);
+  };
+  // A normal exit (even one that skips close) leaves no lock behind.
+  process.on('exit', release);
+  return {
+    update(fields) {
+      holder = { ...holder, ...fields };
+      writeFileSync(file, JSON.stringify(holder));
+    },
+    release,
+  };
+}
+
+/** Who holds the data directory now, if anyone alive does. */
+export function dataDirHolder(dataDir: string): LockHolder | undefined {
+  const holder = readHolder(path.join(dataDir, 'pglite.lock'));
+  return holder && alive(holder.pid) ? holder : undefined;
+}
+
+const URL_FILE = 'server-url';
+
+/** Notes where the server listens, so the admin command can print the real sign-in address later. */
+export function rememberUrl(config: { dataDir: string; publicUrl: string }): void {
+  try {
+    mkdirSync(config.dataDir, { recursive: true });
+    writeFileSync(path.join(config.dataDir, URL_FILE), `${config.publicUrl}\n`);
+  } catch {
+    // Only a convenience for the admin command's message.
+  }
+}
+
+/** The address the server last listened at on this data directory, if it ever did. */
+export function rememberedUrl(dataDir: string): string | undefined {
+  try {
+    return readFileSync(path.join(dataDir, URL_FILE), 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,43 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '..');
+const dist = path.join(root, 'apps/web/dist');
+
+function build(...args: string[]): string {
+  const r = spawnSync(process.execPath, ['scripts/build-web.mjs', ...args], { cwd: root, encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+  return r.stdout;
+}
+
+/** The files a build's index.html refers to. */
+function referenced(dir: string): string[] {
+  const html = readFileSync(path.join(dir, 'index.html'), 'utf8');
+  return [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map((m) => m[1] ?? '');
+}
+
+describe('building the web app beside a running server', { timeout: 240_000 }, () => {
+  it('never removes the build a live server serves, swaps dist at once, and skips an unchanged build', async () => {
+    build('--force');
+    const served = realpathSync(dist);
+    expect(referenced(served).length).toBeGreaterThan(0);
+    // What the server does when it starts (plugins/web.ts): mark the build with its pid.
+    mkdirSync(path.join(served, '.in-use'), { recursive: true });
+    const mark = path.join(served, '.in-use', String(process.pid));
+    writeFileSync(mark, '');
+
+    for (let i = 0; i < 4; i++) build('--force');
+    expect(realpathSync(dist)).not.toBe(served);
+    for (const file of ['index.html', ...referenced(served)])
+      expect(existsSync(path.join(served, file)), file).toBe(true);
+
+    // Once no live server holds it, an old build goes.
+    rmSync(mark);
+    build('--force');
+    expect(existsSync(served)).toBe(false);
+
+    expect(build()).toContain('Web app: up to date');
+  });
+});
