@@ -73,3 +73,34 @@ test('the sign-in form refuses an empty password without calling the server', as
   expect(calls).toBe(0);
   await login.fill(people.viewer.email, PASSWORD);
 });
+
+test('a page opened at another address than PUBLIC_URL says where to go instead of blaming the network', async ({
+  page,
+  baseURL,
+}) => {
+  // The e2e server's PUBLIC_URL is http://localhost:PORT; 127.0.0.1 is the same server, another origin.
+  const configured = new URL(baseURL ?? '');
+  await page.goto(`http://127.0.0.1:${configured.port}/auth/login`);
+  const notice = page.getByTestId('wrong-address');
+  await expect(notice).toBeVisible();
+  await expect(notice).toContainText(configured.origin);
+  await expect(notice.getByRole('link')).toHaveAttribute('href', `${configured.origin}/auth/login`);
+});
+
+test('the redirect after sign-in keeps the address’s hash', async ({ page }) => {
+  await page.goto('/settings?tab=terms#privacy');
+  await expect(page).toHaveURL(/\/auth\/login\?redirect=/);
+  await new LoginPage(page).signIn(people.viewer);
+  await expect(page).toHaveURL(/\/settings\?tab=terms#privacy$/);
+});
+
+test('a server error from the last attempt does not stay beside new field errors', async ({ page }) => {
+  const login = new LoginPage(page);
+  await login.goto();
+  await login.signIn(people.viewer, 'not-the-password-1');
+  await expect(page.getByTestId('login-error')).toBeVisible();
+  await page.getByLabel('E-mail').fill('');
+  await page.getByRole('button', { name: 'Entrar', exact: true }).click();
+  await expect(page.getByText('Informe seu e-mail.')).toBeVisible();
+  await expect(page.getByTestId('login-error')).toHaveCount(0);
+});

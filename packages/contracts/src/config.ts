@@ -2,6 +2,8 @@ import { z } from 'zod';
 
 /** GET /runtime-config.json: one web build serves every deployment. */
 export const RuntimeConfigSchema = z.object({
+  /** The address the web app is meant to be opened at: PUBLIC_URL, or the one the browser used. */
+  appUrl: z.string(),
   projectId: z.string(),
   chatsManagerUrl: z.string(),
   accountManagerUrl: z.string(),
@@ -15,6 +17,8 @@ export const RuntimeConfigSchema = z.object({
   }),
   storageBucket: z.string(),
   editorDeepLink: z.string(),
+  /** The largest file one upload may carry (the server's UPLOAD_MAX_BYTES): the browser checks it first. */
+  uploadMaxBytes: z.number().int().positive(),
   buildId: z.string(),
 });
 export type RuntimeConfig = z.infer<typeof RuntimeConfigSchema>;

@@ -1,12 +1,13 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { AttachmentLimits } from '@assistente/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { registerErrorHandler } from './errors.ts';
-import { registerWeb } from './web.ts';
+import { registerWeb, runtimeConfig } from './web.ts';
 
 let app: FastifyInstance;
 let dist: string;
@@ -98,5 +99,16 @@ describe('web serving', () => {
     expect(body.agentsWsUrl).toBe('wss://chat.acme.com/api/v1/agents/chat/');
     expect(body.identity.baseUrl).toBe('https://chat.acme.com/identity');
     expect(body.editorDeepLink).toBe('vscode://assistente.assistente-vscode/auth-callback');
+    // The browser checks the same upload limit as the server: its default, the contracts' one.
+    expect(body.uploadMaxBytes).toBe(AttachmentLimits.maxBytes);
+  });
+
+  it('gives the browser the upload limit the server was configured with', () => {
+    const config = loadConfig({
+      PUBLIC_URL: 'https://chat.acme.com',
+      UPLOAD_MAX_BYTES: String(25 * 1024 * 1024),
+    });
+    const published = runtimeConfig({ config } as AppContext, 'b1', 'https://chat.acme.com');
+    expect(published.uploadMaxBytes).toBe(25 * 1024 * 1024);
   });
 });

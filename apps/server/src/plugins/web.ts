@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { matchWebRoute, type RuntimeConfig } from '@assistente/contracts';
@@ -6,6 +6,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../lib/errors.ts';
+import { appOrigin } from '../lib/origin.ts';
 
 const BOT_RE = /bot|crawl|spider|slurp|facebookexternalhit|embedly|preview/i;
 /** Paths that belong to services, never to the web app: no trailing-slash redirect, JSON 404s. */
@@ -17,9 +18,10 @@ const API_PREFIXES = [
 ];
 const isApiPath = (p: string) => API_PREFIXES.some((prefix) => p.startsWith(prefix));
 
-export function runtimeConfig(ctx: AppContext, buildId: string): RuntimeConfig {
-  const base = ctx.config.publicUrl;
+/** The runtime config for a page opened at `base` (PUBLIC_URL, or the address the browser used). */
+export function runtimeConfig(ctx: AppContext, buildId: string, base: string): RuntimeConfig {
   return {
+    appUrl: base,
     projectId: ctx.config.PROJECT_ID,
     chatsManagerUrl: base,
     accountManagerUrl: base,
@@ -33,17 +35,21 @@ export function runtimeConfig(ctx: AppContext, buildId: string): RuntimeConfig {
     },
     storageBucket: `${ctx.config.PROJECT_ID}-chats`,
     editorDeepLink: ctx.config.EDITOR_DEEP_LINK,
+    uploadMaxBytes: ctx.config.UPLOAD_MAX_BYTES,
     buildId,
   };
 }
 
+/** apps/web/dist, from this module in apps/server/src/plugins or compiled into apps/server/dist. */
 export function defaultWebDist(): string {
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
+  return path.resolve(dir, '../web/dist');
 }
 
 /** Serves the built web app, /runtime-config.json, the trailing-slash 308 and real 404s. */
 export async function registerWeb(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const dist = ctx.config.WEB_DIST ?? defaultWebDist();
+  const dist = holdBuild(ctx.config.WEB_DIST ?? defaultWebDist());
   const indexPath = path.join(dist, 'index.html');
   const hasDist = existsSync(indexPath);
   const shell = hasDist
@@ -53,7 +59,6 @@ export async function registerWeb(app: FastifyInstance, ctx: AppContext): Promis
   const buildId = existsSync(buildMetaPath)
     ? (JSON.parse(readFileSync(buildMetaPath, 'utf8')) as { id: string }).id
     : 'dev';
-  const config = runtimeConfig(ctx, buildId);
 
   app.addHook('onRequest', async (request, reply) => {
     const [pathname, query] = splitUrl(request.url);
@@ -68,9 +73,11 @@ export async function registerWeb(app: FastifyInstance, ctx: AppContext): Promis
     }
   });
 
-  app.get('/runtime-config.json', async (_req, reply) => {
+  app.get('/runtime-config.json', async (request, reply) => {
     reply.header('cache-control', 'no-cache');
-    return config;
+    // Without PUBLIC_URL the service URLs follow the address the page was opened at.
+    if (!ctx.config.PUBLIC_URL) reply.header('vary', 'host');
+    return runtimeConfig(ctx, buildId, appOrigin(ctx.config, request));
   });
 
   if (hasDist) {
@@ -78,6 +85,8 @@ export async function registerWeb(app: FastifyInstance, ctx: AppContext): Promis
       root: dist,
       index: false,
       wildcard: false,
+      // The build has no dotfiles; `.in-use` marks are ours.
+      dotfiles: 'deny',
       cacheControl: false,
       setHeaders(reply, filePath) {
         // Hashed file names under assets/ never change; everything else must be revalidated.
@@ -102,6 +111,25 @@ export async function registerWeb(app: FastifyInstance, ctx: AppContext): Promis
     }
     return sendShell(reply, 404);
   });
+}
+
+/**
+ * The build this process serves: `dist` resolved once (scripts/build-web.mjs swaps a link to each
+ * new build), marked with our pid so a later build keeps it while we run. A rebuild beside a
+ * running server must not take away the files its pages refer to.
+ */
+function holdBuild(dist: string): string {
+  if (!existsSync(dist)) return dist;
+  const real = realpathSync(dist);
+  const mark = path.join(real, '.in-use', String(process.pid));
+  try {
+    mkdirSync(path.dirname(mark), { recursive: true });
+    writeFileSync(mark, '');
+    process.once('exit', () => rmSync(mark, { force: true }));
+  } catch {
+    // A read-only build (an image layer) is never pruned anyway.
+  }
+  return real;
 }
 
 function splitUrl(url: string): [string, string] {

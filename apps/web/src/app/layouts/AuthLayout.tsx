@@ -1,5 +1,6 @@
-import { Text, Title } from '@mantine/core';
+import { Alert, Anchor, Text, Title } from '@mantine/core';
 import { Outlet } from 'react-router';
+import { loadedRuntimeConfig, misplacedAppUrl } from '../../lib/config/runtimeConfig.ts';
 import { useTranslation } from '../../lib/i18n/index.ts';
 import { LogoMark } from '../../ui/Logo.tsx';
 import { LanguageSelect } from '../shell/LanguageSelect.tsx';
@@ -8,6 +9,7 @@ import classes from './AuthLayout.module.css';
 /** The auth layout: brand panel (from md) and the form card. */
 export default function AuthLayout() {
   const { t } = useTranslation();
+  const configuredUrl = misplacedAppUrl(loadedRuntimeConfig(), window.location.origin);
   return (
     <div className={classes.root}>
       <aside className={classes.hero} aria-hidden="true">
@@ -41,6 +43,14 @@ export default function AuthLayout() {
         </header>
         <main className={classes.main}>
           <div className={classes.card}>
+            {configuredUrl ? (
+              <Alert color="error" variant="light" mb="lg" role="alert" data-testid="wrong-address">
+                {t('auth_layout.wrong_address', { url: configuredUrl })}{' '}
+                <Anchor href={`${configuredUrl}/auth/login`} fw={600}>
+                  {t('auth_layout.wrong_address_link', { url: configuredUrl })}
+                </Anchor>
+              </Alert>
+            ) : null}
             <Outlet />
           </div>
         </main>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testConfig } from '../../test/fakeServices.ts';
-import { loadRuntimeConfig, parseRuntimeConfig, relativeToProxy } from './runtimeConfig.ts';
+import { loadRuntimeConfig, misplacedAppUrl, parseRuntimeConfig, relativeToProxy } from './runtimeConfig.ts';
 
 describe('runtime config', () => {
   it('accepts the contract shape and ignores extra fields', () => {
@@ -32,5 +32,14 @@ describe('runtime config', () => {
     expect(relative.accountManagerUrl).toBe('');
     expect(relative.identity.baseUrl).toBe('/identity');
     expect(relative.editorDeepLink).toBe(testConfig.editorDeepLink);
+  });
+
+  it('names the configured address when the page was opened at another one', () => {
+    const config = { ...testConfig, appUrl: 'https://chat.acme.com' };
+    expect(misplacedAppUrl(config, 'https://chat.acme.com')).toBeUndefined();
+    expect(misplacedAppUrl(config, 'http://10.0.0.5:3000')).toBe('https://chat.acme.com');
+    expect(
+      misplacedAppUrl({ ...testConfig, appUrl: 'http://127.0.0.1:3000' }, 'http://127.0.0.1:3000'),
+    ).toBeUndefined();
   });
 });

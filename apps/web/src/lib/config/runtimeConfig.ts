@@ -1,5 +1,5 @@
 import type { RuntimeConfig } from '@assistente/contracts';
-import { requireObject, requireString } from '../guards.ts';
+import { requireNumber, requireObject, requireString } from '../guards.ts';
 
 let current: RuntimeConfig | null = null;
 
@@ -12,6 +12,7 @@ export function parseRuntimeConfig(data: unknown): RuntimeConfig {
   const o = requireObject(data, what);
   const identity = requireObject(o.identity, `${what} identity`);
   return {
+    appUrl: requireString(o, 'appUrl', what),
     projectId: requireString(o, 'projectId', what),
     chatsManagerUrl: requireString(o, 'chatsManagerUrl', what),
     accountManagerUrl: requireString(o, 'accountManagerUrl', what),
@@ -25,6 +26,7 @@ export function parseRuntimeConfig(data: unknown): RuntimeConfig {
     },
     storageBucket: requireString(o, 'storageBucket', what),
     editorDeepLink: requireString(o, 'editorDeepLink', what),
+    uploadMaxBytes: requireNumber(o, 'uploadMaxBytes', what),
     buildId: requireString(o, 'buildId', what),
   };
 }
@@ -53,12 +55,29 @@ export async function loadRuntimeConfig(fetchImpl: typeof fetch = fetch): Promis
   });
   if (!response.ok) throw new Error(`Could not load /runtime-config.json (status ${response.status})`);
   const config = parseRuntimeConfig(await response.json());
-  current = import.meta.env.DEV ? relativeToProxy(config, 'http://localhost:3000') : config;
+  current = import.meta.env.DEV
+    ? { ...relativeToProxy(config, 'http://localhost:3000'), appUrl: window.location.origin }
+    : config;
   return current;
+}
+
+/**
+ * The address the server is configured for (its PUBLIC_URL) when the page was opened at another
+ * one: the browser then refuses every call to it, so the app says where to go instead of
+ * blaming the network. Undefined when the page is where it should be.
+ */
+export function misplacedAppUrl(config: RuntimeConfig | null, pageOrigin: string): string | undefined {
+  if (!config) return undefined;
+  return new URL(config.appUrl).origin === pageOrigin ? undefined : config.appUrl;
 }
 
 export function setRuntimeConfig(config: RuntimeConfig): void {
   current = config;
+}
+
+/** The loaded configuration, or null before it is (components rendered outside the app's boot). */
+export function loadedRuntimeConfig(): RuntimeConfig | null {
+  return current;
 }
 
 export function getRuntimeConfig(): RuntimeConfig {
