@@ -24,6 +24,10 @@ test('an invited user gets the mail, sets a password, signs in and accepts the t
   await invite.getByRole('textbox', { name: 'Nome', exact: true }).fill(`Iara ${tag}`);
   await invite.getByRole('button', { name: 'Enviar convite' }).click();
   await expect(popup(page, 'Convite enviado')).toBeVisible();
+  // Until they set a password, the list says the invitation is pending (not "Ativo").
+  await page.getByRole('searchbox').first().fill(email);
+  const row = page.getByTestId('user-row').filter({ hasText: email });
+  await expect(row.getByTestId('invite-pending')).toHaveText('Convite pendente');
 
   // The mail reaches the SMTP sink with a set-password link.
   const mail = await waitForMail(email);
@@ -55,4 +59,10 @@ test('an invited user gets the mail, sets a password, signs in and accepts the t
   await expect(terms).toBeHidden();
   await expect(invitee.getByTestId('home-greeting')).toContainText('Iara');
   await context.close();
+
+  // Signed up: no longer pending.
+  await page.reload();
+  await page.getByRole('searchbox').first().fill(email);
+  await expect(page.getByTestId('user-row').filter({ hasText: email })).toBeVisible();
+  await expect(page.getByTestId('invite-pending')).toHaveCount(0);
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isValidCnpj, normalizeCnpj } from './cnpj.ts';
+import { EmailSchema } from './email.ts';
 import { Roles } from './roles.ts';
 
 export { cnpjCheckDigits, formatCnpj, isValidCnpj, normalizeCnpj } from './cnpj.ts';
@@ -30,6 +31,8 @@ export const UserSchema = z.object({
   type: z.string(),
   creator: CreatorSchema,
   eula: EulaSchema,
+  /** In lists: invited, and no first password set yet (the account cannot sign in). */
+  invitePending: z.boolean().optional(),
 });
 export type User = z.infer<typeof UserSchema>;
 
@@ -45,11 +48,13 @@ export const UserUpdateSchema = z.strictObject({
   type: z.string(),
   creator: CreatorSchema,
   eula: EulaSchema,
+  /** Derived by the server (see UserSchema); accepted so a user read can be sent back, never stored. */
+  invitePending: z.boolean().optional(),
 });
 export type UserUpdate = z.infer<typeof UserUpdateSchema>;
 
 export const UserCreateSchema = z.strictObject({
-  email: z.email().max(254),
+  email: EmailSchema,
   displayName: z.string().trim().min(1).max(120),
   domain: z.string().min(1),
   department: z.string().min(1),

@@ -25,5 +25,5 @@ export async function identityRoutes(app: FastifyInstance, ctx: AppContext): Pro
   }
   // Reset mails leave after their response; let them finish before the database closes.
   app.addHook('onClose', () => identity.drain());
-  await registerIdentityRoutes(app, identity);
+  await registerIdentityRoutes(app, identity, ctx.config);
 }

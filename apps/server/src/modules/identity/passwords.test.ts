@@ -1,6 +1,6 @@
+import { COMMON_PASSWORDS } from '@assistente/contracts/common-passwords';
 import { hash } from '@node-rs/argon2';
 import { describe, expect, it } from 'vitest';
-import { COMMON_PASSWORDS } from './common-passwords.ts';
 import { hashPassword, needsRehash, PASSWORD_POLICY, passwordProblem, verifyPassword } from './passwords.ts';
 
 describe('password hashing', () => {

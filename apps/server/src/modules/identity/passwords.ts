@@ -1,6 +1,6 @@
 import type { PasswordPolicy } from '@assistente/contracts';
+import { guessable } from '@assistente/contracts/common-passwords';
 import { type Algorithm, hash, parseOptions, verify } from '@node-rs/argon2';
-import { COMMON_PASSWORDS } from './common-passwords.ts';
 
 /** Argon2id with the OWASP / ASVS 5.0 minimum: 19 MiB, 2 passes, 1 lane. */
 export const ARGON2_OPTIONS = {
@@ -51,57 +51,6 @@ export function needsRehash(stored: string): boolean {
   }
 }
 
-const LEET: Record<string, string> = {
-  '@': 'a',
-  '4': 'a',
-  '8': 'b',
-  '(': 'c',
-  '3': 'e',
-  '6': 'g',
-  '1': 'i',
-  '!': 'i',
-  '0': 'o',
-  $: 's',
-  '5': 's',
-  '7': 't',
-  '+': 't',
-  '2': 'z',
-};
-
-function unleet(s: string): string[] {
-  const plain = s.replace(/[@48(36!0$57+2]/g, (c) => LEET[c] ?? c);
-  // "1" stands for "l" as often as for "i".
-  return s.includes('1')
-    ? [plain, s.replace(/[@48(36!0$57+2]/g, (c) => (c === '1' ? 'l' : (LEET[c] ?? c)))]
-    : [plain];
-}
-
-/** The forms of a password worth looking up: as typed (case-folded), without trailing digits/symbols, un-leeted. */
-function variants(password: string): Set<string> {
-  const lower = password.toLowerCase();
-  const out = new Set<string>([lower]);
-  const stripped = lower.replace(/[\d\W_]+$/u, '');
-  if (stripped.length >= 4) out.add(stripped);
-  for (const v of [...out]) {
-    for (const u of unleet(v)) {
-      out.add(u);
-      const s = u.replace(/[\d\W_]+$/u, '');
-      if (s.length >= 4) out.add(s);
-    }
-  }
-  return out;
-}
-
-const isRepeated = (s: string) => s.length > 0 && [...s].every((c) => c === s[0]);
-
-function isSequence(s: string): boolean {
-  if (s.length < 4) return false;
-  const codes = [...s].map((c) => c.codePointAt(0) ?? 0);
-  const step = (codes[1] ?? 0) - (codes[0] ?? 0);
-  if (step !== 1 && step !== -1) return false;
-  return codes.every((c, i) => i === 0 || c - (codes[i - 1] ?? 0) === step);
-}
-
 /**
  * Why a password is refused, or undefined when it is acceptable: length within the policy,
  * not one of the most common passwords (or a trivial variant), not the account's own email.
@@ -112,16 +61,8 @@ export function passwordProblem(password: string, context: { email?: string } = 
   if (password.length > MAX_PASSWORD_LENGTH)
     return `Password must have at most ${MAX_PASSWORD_LENGTH} characters`;
   if (password.trim() === '') return 'Password must not be only spaces';
-  const forms = variants(password);
-  const email = context.email?.trim().toLowerCase();
-  const local = email?.split('@')[0];
-  for (const form of forms) {
-    if (COMMON_PASSWORDS.has(form) || isRepeated(form) || isSequence(form)) {
-      return 'Password is too common; choose one that is harder to guess';
-    }
-    if (email && (form === email || (local && local.length >= 3 && form === local))) {
-      return 'Password must not be your email address';
-    }
-  }
+  const guess = guessable(password, context.email);
+  if (guess === 'common') return 'Password is too common; choose one that is harder to guess';
+  if (guess === 'email') return 'Password must not be your email address';
   return undefined;
 }

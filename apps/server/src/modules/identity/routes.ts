@@ -16,7 +16,9 @@ import {
 } from '@assistente/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import type { Config } from '../../config.ts';
 import { AppError } from '../../lib/errors.ts';
+import { linkBase } from '../../lib/origin.ts';
 import { resolveLocale } from './emails.ts';
 import { IdentityError } from './errors.ts';
 import type { ClientInfo, IdentityServiceImpl } from './service.ts';
@@ -60,8 +62,9 @@ function parseBody<S extends z.ZodType>(schema: S, body: unknown, fields: FieldC
   throw new IdentityError('INVALID_ARGUMENT', `${field || 'body'}: ${issue?.message ?? 'invalid value'}`);
 }
 
-const client = (request: FastifyRequest): ClientInfo => ({
+const client = (request: FastifyRequest, config: Config): ClientInfo => ({
   ip: request.ip,
+  linkBase: linkBase(config, request),
   ...(typeof request.headers['user-agent'] === 'string' ? { userAgent: request.headers['user-agent'] } : {}),
 });
 
@@ -101,6 +104,7 @@ export function toIdentityError(err: unknown): IdentityError {
 export async function registerIdentityRoutes(
   app: FastifyInstance,
   identity: IdentityServiceImpl,
+  config: Config,
 ): Promise<void> {
   await app.register(async (scope) => {
     scope.setErrorHandler((err, request, reply) => {
@@ -148,7 +152,7 @@ export async function registerIdentityRoutes(
         const { account, tokens } = await identity.signInWithPassword(
           body.email,
           body.password,
-          client(request),
+          client(request, config),
         );
         return {
           kind: 'identitytoolkit#VerifyPasswordResponse',
@@ -172,7 +176,7 @@ export async function registerIdentityRoutes(
           header(request, 'x-firebase-locale'),
           header(request, 'accept-language'),
         );
-        await identity.requestPasswordReset(body.email, locale, client(request));
+        await identity.requestPasswordReset(body.email, locale, client(request, config));
         return { kind: 'identitytoolkit#GetOobConfirmationCodeResponse', email: body.email };
       });
 
@@ -183,8 +187,8 @@ export async function registerIdentityRoutes(
         });
         const { email } =
           body.newPassword === undefined
-            ? await identity.checkResetCode(body.oobCode, client(request))
-            : await identity.resetPassword(body.oobCode, body.newPassword, client(request));
+            ? await identity.checkResetCode(body.oobCode, client(request, config))
+            : await identity.resetPassword(body.oobCode, body.newPassword, client(request, config));
         return { kind: 'identitytoolkit#ResetPasswordResponse', email, requestType: 'PASSWORD_RESET' };
       });
 

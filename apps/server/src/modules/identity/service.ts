@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { IdTokenClaims, Locale, PasswordPolicy } from '@assistente/contracts';
+import { type IdTokenClaims, isEmailAddress, type Locale, type PasswordPolicy } from '@assistente/contracts';
 import { type AppContext, Channels } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { hashSecret, newSecret, newSessionId, newUid } from './crypto.ts';
@@ -24,7 +24,7 @@ import {
 import { ID_TOKEN_TTL_SECONDS, TokenSigner } from './tokens.ts';
 import type { IdentityAccount, IdentityService, SessionInfo, SessionMeta, TokenPair } from './types.ts';
 import { describeUserAgent } from './user-agent.ts';
-import { isValidEmail, MAX_DISPLAY_NAME_LENGTH } from './validation.ts';
+import { MAX_DISPLAY_NAME_LENGTH } from './validation.ts';
 
 export type IdentityDeps = Omit<AppContext, 'identity'>;
 
@@ -32,6 +32,8 @@ export type IdentityDeps = Omit<AppContext, 'identity'>;
 export interface ClientInfo {
   ip: string;
   userAgent?: string;
+  /** Where links mailed for this request point (lib/origin.ts `linkBase`); PUBLIC_URL when absent. */
+  linkBase?: string;
 }
 
 export interface IdentityLimits {
@@ -199,7 +201,7 @@ export class IdentityServiceImpl implements IdentityService {
     emailVerified?: boolean;
   }): Promise<IdentityAccount> {
     const email = input.email.trim();
-    if (!isValidEmail(email)) throw new AppError('VALIDATION_FAILED', 'Invalid email address');
+    if (!isEmailAddress(email)) throw new AppError('VALIDATION_FAILED', 'Invalid email address');
     const displayName = (input.displayName ?? '').trim();
     if (displayName.length > MAX_DISPLAY_NAME_LENGTH) {
       throw new AppError(
@@ -324,10 +326,10 @@ export class IdentityServiceImpl implements IdentityService {
 
   async sendPasswordResetMail(
     email: string,
-    opts: { locale: Locale; kind: 'reset' | 'invite' },
+    opts: { locale: Locale; kind: 'reset' | 'invite'; linkBase?: string },
   ): Promise<void> {
     const e = email.trim();
-    if (!isValidEmail(e)) return;
+    if (!isEmailAddress(e)) return;
     const account = await store.findAccountByEmail(this.deps.db, e);
     if (!account || account.disabled) return;
     const code = newSecret();
@@ -340,7 +342,8 @@ export class IdentityServiceImpl implements IdentityService {
       expiresAt: new Date(now.getTime() + ttl),
       createdAt: now,
     });
-    const link = `${this.deps.config.publicUrl}/auth/reset-password?oobCode=${encodeURIComponent(code)}`;
+    const base = opts.linkBase ?? this.deps.config.publicUrl;
+    const link = `${base}/auth/reset-password?oobCode=${encodeURIComponent(code)}`;
     await this.deps.mailer.send(
       passwordMail({ kind: opts.kind, locale: opts.locale, to: account.email, link, validHours: ttl / HOUR }),
     );
@@ -352,7 +355,7 @@ export class IdentityServiceImpl implements IdentityService {
   async signInWithPassword(rawEmail: string, password: string, client: ClientInfo): Promise<SignedIn> {
     const email = rawEmail.trim();
     if (!email) throw identityError('MISSING_EMAIL');
-    if (!isValidEmail(email)) throw identityError('INVALID_EMAIL');
+    if (!isEmailAddress(email)) throw identityError('INVALID_EMAIL');
     if (!password) throw identityError('MISSING_PASSWORD');
     const ip = ipKey(client.ip);
     const who = emailKey(email);
@@ -453,7 +456,7 @@ export class IdentityServiceImpl implements IdentityService {
   async requestPasswordReset(rawEmail: string, locale: Locale, client: ClientInfo): Promise<void> {
     const email = rawEmail.trim();
     if (!email) throw identityError('MISSING_EMAIL');
-    if (!isValidEmail(email)) throw identityError('INVALID_EMAIL');
+    if (!isEmailAddress(email)) throw identityError('INVALID_EMAIL');
     const [ipOk, emailOk] = await Promise.all([
       this.resetPerIp.take(ipKey(client.ip)),
       this.resetPerEmail.take(emailKey(email)),
@@ -465,7 +468,14 @@ export class IdentityServiceImpl implements IdentityService {
       );
       return;
     }
-    this.inBackground(this.sendPasswordResetMail(email, { locale, kind: 'reset' }), 'password reset mail');
+    this.inBackground(
+      this.sendPasswordResetMail(email, {
+        locale,
+        kind: 'reset',
+        ...(client.linkBase ? { linkBase: client.linkBase } : {}),
+      }),
+      'password reset mail',
+    );
   }
 
   /** accounts:resetPassword with only `oobCode`: is the link still good, and for whom. */

@@ -75,5 +75,8 @@ export interface IdentityService {
    * Mails a link to /auth/reset-password?oobCode=…; silent for unknown emails.
    * `kind: 'invite'` words it as an invitation to set a first password.
    */
-  sendPasswordResetMail(email: string, opts: { locale: Locale; kind: 'reset' | 'invite' }): Promise<void>;
+  sendPasswordResetMail(
+    email: string,
+    opts: { locale: Locale; kind: 'reset' | 'invite'; linkBase?: string },
+  ): Promise<void>;
 }

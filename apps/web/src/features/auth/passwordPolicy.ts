@@ -9,7 +9,9 @@ export type PasswordRequirement =
   | 'lowercase'
   | 'uppercase'
   | 'numeric'
-  | 'nonAlphanumeric';
+  | 'nonAlphanumeric'
+  /** Not a common password, a trivial variant of one, or the account's e-mail (as the server refuses). */
+  | 'notGuessable';
 
 export interface PasswordCheck {
   requirement: PasswordRequirement;
@@ -18,8 +20,18 @@ export interface PasswordCheck {
   value?: number;
 }
 
-/** The password's state against each requirement of the policy (the live checklist). */
-export function passwordChecks(policy: PasswordPolicy | null, password: string): PasswordCheck[] {
+/** The shared guessable-password rule, once its list has loaded (see useGuessableCheck). */
+export type GuessableCheck = (password: string) => boolean;
+
+/**
+ * The password's state against each requirement of the policy (the live checklist). The
+ * guessable-password rule counts as unmet until its list has loaded (`isGuessable` null).
+ */
+export function passwordChecks(
+  policy: PasswordPolicy | null,
+  password: string,
+  isGuessable: GuessableCheck | null,
+): PasswordCheck[] {
   const options = policy?.customStrengthOptions ?? {};
   const min = options.minPasswordLength ?? DEFAULT_MIN_PASSWORD_LENGTH;
   const length = [...password].length;
@@ -44,6 +56,10 @@ export function passwordChecks(policy: PasswordPolicy | null, password: string):
         : /[^\p{L}\p{N}]/u.test(password);
     checks.push({ requirement: 'nonAlphanumeric', met });
   }
+  checks.push({
+    requirement: 'notGuessable',
+    met: password !== '' && !!isGuessable && !isGuessable(password),
+  });
   return checks;
 }
 

@@ -1,3 +1,4 @@
+import { isEmailAddress } from '@assistente/contracts';
 import { Alert, Anchor, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconAlertCircle, IconCode } from '@tabler/icons-react';
 import { lazy, type MouseEvent, type ReactNode, Suspense, useMemo, useState } from 'react';
@@ -9,6 +10,7 @@ import { useFormFields } from '../../../ui/hooks/useFormFields.ts';
 import { useLocalePath } from '../../../ui/hooks/useLocalePath.ts';
 import { useStoreValue } from '../../../ui/hooks/useStoreValue.ts';
 import { PasswordField } from '../../../ui/PasswordField.tsx';
+import { signOutReason } from '../accessLost.ts';
 import { authErrorText } from '../authErrors.ts';
 import { readHandoffQuery } from '../handoffQuery.ts';
 import classes from './LoginPage.module.css';
@@ -18,8 +20,6 @@ const EditorHandoff = lazy(() => import('./EditorHandoff.tsx'));
 
 import { signInWithPassword } from '../services.ts';
 import { accountSession, isAuthenticated } from '../session.ts';
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 function emailFromState(state: unknown): string {
   if (typeof state === 'object' && state !== null && 'email' in state) {
@@ -60,6 +60,8 @@ export default function LoginPage() {
   const authenticated = useStoreValue(accountSession, isAuthenticated);
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // Why this tab was signed out on its own (deactivated, session ended elsewhere).
+  const signedOutReason = useStoreValue(signOutReason, (s) => s.reason);
 
   const form = useFormFields(
     { email: emailFromState(location.state), password: '' },
@@ -67,7 +69,7 @@ export default function LoginPage() {
       email: (value) =>
         value.trim() === ''
           ? t('pages_login.validation.email_required')
-          : EMAIL.test(value.trim())
+          : isEmailAddress(value.trim())
             ? null
             : t('pages_login.validation.email_invalid'),
       password: (value) => (value === '' ? t('pages_login.validation.password_required') : null),
@@ -76,6 +78,7 @@ export default function LoginPage() {
 
   const onSubmit = form.onSubmit(async (values) => {
     setError(null);
+    signOutReason.setState({ reason: null });
     setSubmitting(true);
     try {
       await signInWithPassword(values.email, values.password);
@@ -105,6 +108,17 @@ export default function LoginPage() {
         <Text c="dimmed">{t('pages_login.subtitle')}</Text>
       </Stack>
 
+      {signedOutReason ? (
+        <Alert
+          variant="light"
+          color="orange"
+          icon={<IconAlertCircle size={18} />}
+          data-testid="signed-out-reason"
+        >
+          {t(`pages_login.signed_out.${signedOutReason}`)}
+        </Alert>
+      ) : null}
+
       {handoffQuery ? (
         <Alert variant="light" color="primary" icon={<IconCode size={18} />} data-testid="handoff-intro">
           {t('pages_login.redirect_vscode.intro')}
@@ -126,7 +140,16 @@ export default function LoginPage() {
 
       <div className={classes.divider}>{t('pages_login.or')}</div>
 
-      <form onSubmit={onSubmit} noValidate>
+      {/* A server error is about the last attempt: editing a field or trying again clears it, so it
+          never stands beside new field errors. */}
+      <form
+        onSubmit={(event) => {
+          setError(null);
+          onSubmit(event);
+        }}
+        onChange={() => setError(null)}
+        noValidate
+      >
         <Stack gap="md">
           <TextInput
             label={t('pages_login.email')}

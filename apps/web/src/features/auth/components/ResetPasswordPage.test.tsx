@@ -1,4 +1,4 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { IdentityError } from '../../../lib/identity/errors.ts';
@@ -53,14 +53,18 @@ describe('ResetPasswordPage', () => {
     expect(await screen.findByText('Nova senha para ana@acme.com.')).toBeTruthy();
     const policy = await screen.findByTestId('password-policy');
     await screen.findByText('Pelo menos 8 caracteres');
-    fireEvent.change(screen.getByLabelText('Nova senha'), { target: { value: 'curta' } });
-    expect(policy.querySelectorAll('[data-met]').length).toBe(0);
+    // The example: long enough for the default policy, but the server refuses it as common.
+    fireEvent.change(screen.getByLabelText('Nova senha'), { target: { value: '123456' } });
+    const rule = [...policy.querySelectorAll('li')].find((li) =>
+      li.textContent?.includes('Não é uma senha comum nem o seu e-mail'),
+    );
+    expect(rule?.hasAttribute('data-met')).toBe(false);
     fireEvent.click(screen.getByRole('button', { name: 'Salvar nova senha' }));
     expect(await screen.findByText('A senha não atende aos requisitos.')).toBeTruthy();
     expect(services.identity.confirmPasswordReset).not.toHaveBeenCalled();
 
     fireEvent.change(screen.getByLabelText('Nova senha'), { target: { value: 'senha-longa-1' } });
-    expect(policy.querySelectorAll('[data-met]').length).toBe(2);
+    await waitFor(() => expect(policy.querySelectorAll('[data-met]').length).toBe(3));
     fireEvent.change(screen.getByLabelText('Confirme a nova senha'), { target: { value: 'senha-longa-2' } });
     expect(screen.getByText('As senhas não coincidem.')).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Confirme a nova senha'), { target: { value: 'senha-longa-1' } });

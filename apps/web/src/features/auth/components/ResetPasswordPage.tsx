@@ -1,4 +1,4 @@
-import type { PasswordPolicy } from '@assistente/contracts';
+import { isEmailAddress, type PasswordPolicy } from '@assistente/contracts';
 import {
   Alert,
   Anchor,
@@ -20,11 +20,10 @@ import { isIdentityError } from '../../../lib/identity/errors.ts';
 import { useFormFields } from '../../../ui/hooks/useFormFields.ts';
 import { useLocalePath } from '../../../ui/hooks/useLocalePath.ts';
 import { authErrorText } from '../authErrors.ts';
+import { useGuessableCheck } from '../hooks/useGuessableCheck.ts';
 import { meetsPolicy, passwordChecks } from '../passwordPolicy.ts';
 import { authServices } from '../services.ts';
 import { PasswordChecklist } from './PasswordChecklist.tsx';
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 function BackToLogin() {
   const { t } = useTranslation();
@@ -49,7 +48,7 @@ function RequestLink() {
       email: (value) =>
         value.trim() === ''
           ? t('pages_login.validation.email_required')
-          : EMAIL.test(value.trim())
+          : isEmailAddress(value.trim())
             ? null
             : t('pages_login.validation.email_invalid'),
     },
@@ -159,7 +158,11 @@ function SetNewPassword({ oobCode }: { oobCode: string }) {
     };
   }, [oobCode, t]);
 
-  const checks = useMemo(() => passwordChecks(policy, password), [policy, password]);
+  const isGuessable = useGuessableCheck(code.kind === 'valid' ? code.email : undefined);
+  const checks = useMemo(
+    () => passwordChecks(policy, password, isGuessable),
+    [policy, password, isGuessable],
+  );
   const mismatch = confirm !== '' && confirm !== password;
 
   const onSubmit = async (event: FormEvent) => {

@@ -30,8 +30,8 @@ describe('PasswordTab', { timeout: 20_000 }, () => {
     const policy = await screen.findByTestId('password-policy');
     await waitFor(() => expect(policy.textContent).toContain('Pelo menos 8 caracteres'));
     expect(policy.querySelectorAll('[data-met]')).toHaveLength(0);
-    fill(/^Nova senha/, 'abcdefg1');
-    await waitFor(() => expect(policy.querySelectorAll('[data-met]')).toHaveLength(2));
+    fill(/^Nova senha/, 'lua-azul-9');
+    await waitFor(() => expect(policy.querySelectorAll('[data-met]')).toHaveLength(3));
     fill(/^Nova senha/, 'abc');
     fill(/^Confirme a nova senha/, 'abc');
     await userEvent.click(screen.getByRole('button', { name: 'Alterar senha' }));
@@ -41,8 +41,8 @@ describe('PasswordTab', { timeout: 20_000 }, () => {
 
   it('requires the current password and a matching confirmation', async () => {
     const services = setup();
-    fill(/^Nova senha/, 'abcdefg1');
-    fill(/^Confirme a nova senha/, 'abcdefg2');
+    fill(/^Nova senha/, 'lua-azul-9');
+    fill(/^Confirme a nova senha/, 'lua-azul-8');
     await userEvent.click(screen.getByRole('button', { name: 'Alterar senha' }));
     expect(await screen.findByText('Informe sua senha atual.')).toBeTruthy();
     expect(screen.getByText('As senhas não coincidem.')).toBeTruthy();
@@ -53,11 +53,11 @@ describe('PasswordTab', { timeout: 20_000 }, () => {
     const services = setup();
     await waitFor(() => expect(services.identity.getPasswordPolicy).toHaveBeenCalled());
     fill(/^Senha atual/, 'old-password');
-    fill(/^Nova senha/, 'abcdefg1');
-    fill(/^Confirme a nova senha/, 'abcdefg1');
+    fill(/^Nova senha/, 'lua-azul-9');
+    fill(/^Confirme a nova senha/, 'lua-azul-9');
     await userEvent.click(screen.getByRole('button', { name: 'Alterar senha' }));
     await waitFor(() =>
-      expect(services.auth.changePassword).toHaveBeenCalledWith('old-password', 'abcdefg1'),
+      expect(services.auth.changePassword).toHaveBeenCalledWith('old-password', 'lua-azul-9'),
     );
     await waitFor(() => expect((screen.getByLabelText(/^Senha atual/) as HTMLInputElement).value).toBe(''));
   });
@@ -67,8 +67,8 @@ describe('PasswordTab', { timeout: 20_000 }, () => {
     services.auth.changePassword.mockRejectedValueOnce(new IdentityError('auth/invalid-credential'));
     await waitFor(() => expect(services.identity.getPasswordPolicy).toHaveBeenCalled());
     fill(/^Senha atual/, 'wrong');
-    fill(/^Nova senha/, 'abcdefg1');
-    fill(/^Confirme a nova senha/, 'abcdefg1');
+    fill(/^Nova senha/, 'lua-azul-9');
+    fill(/^Confirme a nova senha/, 'lua-azul-9');
     await userEvent.click(screen.getByRole('button', { name: 'Alterar senha' }));
     expect(await screen.findByText('A senha atual está incorreta.')).toBeTruthy();
   });

@@ -5,9 +5,12 @@ import { useState } from 'react';
 import { usePopup } from '../../../app/popup/usePopup.ts';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { IdentityError } from '../../../lib/identity/errors.ts';
+import { useStoreValue } from '../../../ui/hooks/useStoreValue.ts';
 import { authErrorText } from '../../auth/authErrors.ts';
 import { PasswordChecklist } from '../../auth/components/PasswordChecklist.tsx';
+import { useGuessableCheck } from '../../auth/hooks/useGuessableCheck.ts';
 import { meetsPolicy, passwordChecks } from '../../auth/passwordPolicy.ts';
+import { accountSession } from '../../auth/session.ts';
 import { useChangePassword, usePasswordPolicy } from '../hooks/useSettings.ts';
 
 const WRONG_CURRENT: readonly string[] = ['auth/invalid-credential', 'auth/wrong-password'];
@@ -20,6 +23,7 @@ export function PasswordTab() {
   const { t } = useTranslation();
   const popup = usePopup();
   const policy = usePasswordPolicy();
+  const isGuessable = useGuessableCheck(useStoreValue(accountSession, (session) => session.apiUser?.email));
   const change = useChangePassword();
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm({
@@ -28,13 +32,13 @@ export function PasswordTab() {
     validate: {
       current: (value) => (value === '' ? t('settings.password.current_required') : null),
       next: (value) =>
-        meetsPolicy(passwordChecks(policy.data ?? null, value))
+        meetsPolicy(passwordChecks(policy.data ?? null, value, isGuessable))
           ? null
           : t('pages_reset_password.policy.not_met'),
       confirm: (value, values) => (value === values.next ? null : t('pages_reset_password.mismatch')),
     },
   });
-  const checks = passwordChecks(policy.data ?? null, form.values.next);
+  const checks = passwordChecks(policy.data ?? null, form.values.next, isGuessable);
 
   const submit = form.onSubmit(async (values) => {
     setFailure(null);

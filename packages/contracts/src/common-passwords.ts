@@ -1,7 +1,11 @@
 /**
+ * The guessable-password rule, shared by the identity service (which refuses them) and the web's
+ * live checklist (which says so before the user submits). Its own entry point,
+ * `@assistente/contracts/common-passwords`, so pages load the list only when they need it.
+ *
  * Passwords that show up at the top of every public breach corpus (written from memory of those
  * lists, plus Brazilian Portuguese and Spanish favourites for this product's users). Lowercase;
- * `passwords.ts` also folds case, undoes common leetspeak and strips trailing digits/symbols
+ * `guessable` also folds case, undoes common leetspeak and strips trailing digits/symbols
  * before looking a password up here, so "P@ssw0rd2024!" counts as "password".
  */
 const RAW = `
@@ -135,3 +139,68 @@ freedom1 liberty justice america2024 patriot
 `;
 
 export const COMMON_PASSWORDS: ReadonlySet<string> = new Set(RAW.split(/\s+/).filter(Boolean));
+
+const LEET: Record<string, string> = {
+  '@': 'a',
+  '4': 'a',
+  '8': 'b',
+  '(': 'c',
+  '3': 'e',
+  '6': 'g',
+  '1': 'i',
+  '!': 'i',
+  '0': 'o',
+  $: 's',
+  '5': 's',
+  '7': 't',
+  '+': 't',
+  '2': 'z',
+};
+
+function unleet(s: string): string[] {
+  const plain = s.replace(/[@48(36!0$57+2]/g, (c) => LEET[c] ?? c);
+  // "1" stands for "l" as often as for "i".
+  return s.includes('1')
+    ? [plain, s.replace(/[@48(36!0$57+2]/g, (c) => (c === '1' ? 'l' : (LEET[c] ?? c)))]
+    : [plain];
+}
+
+/** The forms of a password worth looking up: as typed (case-folded), without trailing digits/symbols, un-leeted. */
+function variants(password: string): Set<string> {
+  const lower = password.toLowerCase();
+  const out = new Set<string>([lower]);
+  const stripped = lower.replace(/[\d\W_]+$/u, '');
+  if (stripped.length >= 4) out.add(stripped);
+  for (const v of [...out]) {
+    for (const u of unleet(v)) {
+      out.add(u);
+      const s = u.replace(/[\d\W_]+$/u, '');
+      if (s.length >= 4) out.add(s);
+    }
+  }
+  return out;
+}
+
+const isRepeated = (s: string) => s.length > 0 && [...s].every((c) => c === s[0]);
+
+function isSequence(s: string): boolean {
+  if (s.length < 4) return false;
+  const codes = [...s].map((c) => c.codePointAt(0) ?? 0);
+  const step = (codes[1] ?? 0) - (codes[0] ?? 0);
+  if (step !== 1 && step !== -1) return false;
+  return codes.every((c, i) => i === 0 || c - (codes[i - 1] ?? 0) === step);
+}
+
+/**
+ * Whether a password is easy to guess: one of the common passwords (or a trivial variant of one),
+ * a repeated character or a run like "abcdef", or the account's own e-mail (or its local part).
+ */
+export function guessable(password: string, email?: string): 'common' | 'email' | undefined {
+  const address = email?.trim().toLowerCase();
+  const local = address?.split('@')[0];
+  for (const form of variants(password)) {
+    if (COMMON_PASSWORDS.has(form) || isRepeated(form) || isSequence(form)) return 'common';
+    if (address && (form === address || (local && local.length >= 3 && form === local))) return 'email';
+  }
+  return undefined;
+}
