@@ -1,14 +1,17 @@
-import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import websocket from '@fastify/websocket';
 import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
-import { Redis } from 'ioredis';
 import { bootstrapFirstRun } from './bootstrap.ts';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { type Database, openDatabase } from './db/client.ts';
+import type { DataDirLock } from './db/data-dir-lock.ts';
 import { type Bus, createLocalBus, createRedisBus } from './lib/bus.ts';
+import { AppError } from './lib/errors.ts';
+import { humanLogStream } from './lib/log-format.ts';
+import { containsNul, NUL_MESSAGE } from './lib/nul.ts';
+import { createRedisClient, redisReady } from './lib/redis.ts';
 import { accountsRoutes } from './modules/accounts/index.ts';
 import { agentsRoutes, websocketOptions } from './modules/agents/index.ts';
 import { chatsRoutes } from './modules/chats/index.ts';
@@ -28,6 +31,8 @@ export interface BuildOptions {
   /** Tests hand in their own database; otherwise opened from the config. */
   database?: Database;
   mailer?: Mailer;
+  /** Who opens an embedded database on disk (default server): the admin command says so. */
+  databaseHolder?: 'server' | 'admin';
   /** Run the first-run bootstrap (default true). */
   bootstrap?: boolean;
   logger?: boolean | { level: string };
@@ -36,6 +41,8 @@ export interface BuildOptions {
 export interface Built {
   app: FastifyInstance;
   ctx: AppContext;
+  /** The embedded database's hold on DATA_DIR, when this build opened one. */
+  dataDirLock?: DataDirLock;
 }
 
 /** Builds the whole server without listening, so tests can drive it with `app.inject()`. */
@@ -47,6 +54,7 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
         ? false
         : {
             level: config.LOG_LEVEL,
+            ...(config.logFormat === 'pretty' ? { stream: humanLogStream } : {}),
             redact: [
               'req.headers.authorization',
               'req.headers.cookie',
@@ -62,9 +70,16 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
   });
 
   const database =
-    opts.database ?? (await openDatabase({ url: config.DATABASE_URL, dataDir: config.dataDir }));
-  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 3 }) : undefined;
-  const bus: Bus = config.REDIS_URL ? createRedisBus(config.REDIS_URL, config.KEY_PREFIX) : createLocalBus();
+    opts.database ??
+    (await openDatabase({
+      url: config.DATABASE_URL,
+      dataDir: config.dataDir,
+      ...(opts.databaseHolder ? { holder: opts.databaseHolder } : {}),
+    }));
+  const redis = config.REDIS_URL ? createRedisClient(config.REDIS_URL, app.log) : undefined;
+  const bus: Bus = config.REDIS_URL
+    ? createRedisBus(config.REDIS_URL, config.KEY_PREFIX, app.log)
+    : createLocalBus();
   const mailer = opts.mailer ?? createMailer(config, app.log);
   const base = {
     config,
@@ -79,12 +94,19 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
   const ctx: AppContext = { ...base, identity: await createIdentityService(base) };
 
   app.addHook('onClose', async () => {
-    await Promise.allSettled([bus.close(), mailer.close(), redis?.quit()]);
+    await Promise.allSettled([bus.close(), mailer.close()]);
+    // quit() would wait for a Redis that is away; nothing is queued to flush.
+    redis?.disconnect();
     if (!opts.database) await database.close();
   });
 
   registerErrorHandler(app);
-  await app.register(cookie);
+  // Before any route is registered, so every route has it.
+  app.addHook('preValidation', async (request) => {
+    if (containsNul(request.body) || containsNul(request.query) || containsNul(request.params)) {
+      throw new AppError('VALIDATION_FAILED', NUL_MESSAGE);
+    }
+  });
   await app.register(formbody);
   await app.register(websocket, websocketOptions);
   await registerSecurity(app, ctx);
@@ -93,7 +115,8 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
   app.get('/readyz', async (_req, reply) => {
     try {
       await ctx.db.execute(sql`select 1`);
-      return { status: 'ready' };
+      // Without its Redis a replica still serves, alone: ready, and says what it lacks.
+      return redis && !redisReady(redis) ? { status: 'ready', degraded: ['redis'] } : { status: 'ready' };
     } catch {
       return reply.status(503).send({ status: 'unavailable' });
     }
@@ -119,5 +142,5 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
   if (hosts('web')) await registerWeb(app, ctx);
 
   if (opts.bootstrap !== false) await bootstrapFirstRun(ctx);
-  return { app, ctx };
+  return { app, ctx, ...(database.lock && !opts.database ? { dataDirLock: database.lock } : {}) };
 }

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
-import { Redis } from 'ioredis';
+import type { FastifyBaseLogger } from 'fastify';
+import { createRedisClient, createRedisSubscriber, redisReady } from './redis.ts';
 
 type Handler = (message: unknown) => void;
 
@@ -30,10 +31,13 @@ export function createLocalBus(): Bus {
   };
 }
 
-/** `prefix` keeps runs (and tests) that share one Redis apart. */
-export function createRedisBus(url: string, prefix: string): Bus {
-  const pub = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
-  const sub = new Redis(url, { lazyConnect: false });
+/**
+ * `prefix` keeps runs (and tests) that share one Redis apart. While Redis is away a message
+ * reaches this replica's subscribers directly.
+ */
+export function createRedisBus(url: string, prefix: string, log?: FastifyBaseLogger): Bus {
+  const pub = createRedisClient(url, log);
+  const sub = createRedisSubscriber(url, log);
   const local = new EventEmitter();
   local.setMaxListeners(0);
   const counts = new Map<string, number>();
@@ -48,23 +52,34 @@ export function createRedisBus(url: string, prefix: string): Bus {
   });
   return {
     async publish(channel, message) {
-      await pub.publish(prefix + channel, JSON.stringify(message));
+      // Through Redis the message comes back to our own subscriber too; without it, deliver here.
+      if (redisReady(pub) && redisReady(sub)) {
+        try {
+          await pub.publish(prefix + channel, JSON.stringify(message));
+          return;
+        } catch {
+          // Redis went away between the check and the command.
+        }
+      }
+      local.emit(channel, message);
     },
     subscribe(channel, handler) {
       local.on(channel, handler);
       const n = (counts.get(channel) ?? 0) + 1;
       counts.set(channel, n);
-      if (n === 1) void sub.subscribe(prefix + channel);
+      // Queued until Redis is there; ioredis subscribes again after each reconnect.
+      if (n === 1) sub.subscribe(prefix + channel).catch(() => {});
       return () => {
         local.off(channel, handler);
         const left = (counts.get(channel) ?? 1) - 1;
         counts.set(channel, left);
-        if (left === 0) void sub.unsubscribe(prefix + channel);
+        if (left === 0) sub.unsubscribe(prefix + channel).catch(() => {});
       };
     },
     async close() {
       local.removeAllListeners();
-      await Promise.allSettled([pub.quit(), sub.quit()]);
+      pub.disconnect();
+      sub.disconnect();
     },
   };
 }

@@ -172,6 +172,15 @@ export async function resolveCaller(ctx: AppContext, idToken: string): Promise<C
   };
 }
 
+/**
+ * Whether the account may still act: identity account enabled, user and organisation active.
+ * Answers already running check it when their owner changes (a deactivated user stops spending).
+ */
+export async function isAccountActive(ctx: AppContext, uid: string): Promise<boolean> {
+  const state = await cacheFor(ctx).get(uid);
+  return !!state.account && !state.account.disabled && !!state.user?.active && !!state.domain?.active;
+}
+
 const BEARER_RE = /^Bearer[ \t]+([A-Za-z0-9._~+/=-]+)[ \t]*$/i;
 
 /** The bearer token of a request, if it has a well-formed one. */

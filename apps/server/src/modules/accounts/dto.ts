@@ -6,8 +6,9 @@ import { type DomainRow, isPremiumDomain, type UserRow } from '../../plugins/aut
 export type DepartmentRow = typeof departments.$inferSelect;
 
 /** A stored user as the contract's `UserSchema`. */
-export function toUser(row: UserRow): User {
+export function toUser(row: UserRow & { invitePending?: boolean }): User {
   return {
+    ...(row.invitePending ? { invitePending: true } : {}),
     _id: row.id,
     active: row.active,
     displayName: row.displayName,

@@ -2,7 +2,7 @@ import type { Role, SortOrder, UserSortField } from '@assistente/contracts';
 import { and, asc, count, desc, eq, ilike, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client.ts';
-import { departments, domains, users } from '../../db/schema/index.ts';
+import { departments, domains, identityAccounts, users } from '../../db/schema/index.ts';
 import { forbidden } from '../../lib/errors.ts';
 import { encodeKeyset, escapeLike, type Page } from '../../lib/paging.ts';
 import type { Caller, DomainRow, UserRow } from '../../plugins/auth.ts';
@@ -151,7 +151,7 @@ export function accountsStore(db: Executor) {
     },
 
     /** A page of users in the caller's scope; see `UserListFilter`. */
-    async listUsers(caller: Caller, f: UserListFilter): Promise<Page<UserRow>> {
+    async listUsers(caller: Caller, f: UserListFilter): Promise<Page<UserRow & { invitePending: boolean }>> {
       const domainId =
         caller.role === 'SuperAdmin' ? f.requestedDomain : caller.role === 'Admin' ? caller.domain.id : null;
       if (domainId === null) return { items: [], total: 0 };
@@ -167,8 +167,14 @@ export function accountsStore(db: Executor) {
       const after = f.after ? keysetAfter(sort.expr, users.id, sort.cast, f.order, f.after) : undefined;
       const [rows, totals] = await Promise.all([
         db
-          .select({ row: users, key: sql<string>`(${sort.expr})::text` })
+          .select({
+            row: users,
+            key: sql<string>`(${sort.expr})::text`,
+            // Invited and never set a password: the identity account has no password yet.
+            pending: sql<boolean>`(${identityAccounts.passwordHash} is null and ${identityAccounts.uid} is not null)`,
+          })
           .from(users)
+          .leftJoin(identityAccounts, sql`lower(${identityAccounts.email}) = ${users.id}`)
           .where(and(filter, after))
           .orderBy(...orderBy(f.order, sort.expr, users.id))
           .limit(f.limit + 1),
@@ -177,7 +183,7 @@ export function accountsStore(db: Executor) {
       const page = rows.slice(0, f.limit);
       const last = page.at(-1);
       return {
-        items: page.map((r) => r.row),
+        items: page.map((r) => ({ ...r.row, invitePending: r.pending === true })),
         total: totals[0]?.n ?? 0,
         ...(rows.length > f.limit && last
           ? { nextCursor: encodeKeyset(userCursorTag(f.sort, f.order), [last.key, last.row.id]) }

@@ -193,6 +193,27 @@ describe('invitations', () => {
     expect(entry).toMatchObject({ action: 'user.invite', actorId: admin.user.id, domainId: a.domain.id });
   });
 
+  it('lists an invitee who never set a password as pending, and no longer once they have', async () => {
+    const invitee = await makeUser(t.ctx, { domain: a, withPassword: false });
+    const signedUp = await makeUser(t.ctx, { domain: a });
+    const listed = async () =>
+      UserSchema.array().parse(
+        (await call('GET', `/api/v1/user?limit=200&q=${encodeURIComponent('@')}`, admin)).json(),
+      );
+    const before = await listed();
+    expect(before.find((u) => u._id === invitee.user.id)?.invitePending).toBe(true);
+    expect(before.find((u) => u._id === signedUp.user.id)?.invitePending).toBeUndefined();
+    // The web sends a user it read back whole: the derived flag is accepted and never stored.
+    const read = before.find((u) => u._id === invitee.user.id);
+    const put = await call('PUT', userUrl(invitee.user.id), admin, {
+      ...read,
+      displayName: 'Ainda convidado',
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    await t.ctx.identity.setPassword(invitee.uid, 'Uma-senha-nova-9');
+    expect((await listed()).find((u) => u._id === invitee.user.id)?.invitePending).toBeUndefined();
+  });
+
   it('a deactivated user is not re-invited (409)', async () => {
     const invitee = await makeUser(t.ctx, { domain: a, withPassword: false, active: false });
     const res = await call('POST', `${userUrl(invitee.user.id)}/invitation`, admin);

@@ -74,6 +74,8 @@ export class Generation {
   constructor(
     readonly message: Message,
     readonly userId: string,
+    /** Whose answer: the identity account and organisation, for revocation. */
+    readonly owner: { uid: string; domain: string },
     /** Shared with the model request, which may have started before this answer's row existed. */
     private readonly abort: AbortController,
   ) {}
@@ -220,7 +222,12 @@ export class GenerationRegistry {
       input.release();
       throw err;
     }
-    const gen = new Generation(message, input.caller.user.id, abort);
+    const gen = new Generation(
+      message,
+      input.caller.user.id,
+      { uid: input.caller.uid, domain: input.caller.domain.id },
+      abort,
+    );
     this.running.set(gen.messageId, gen);
     this.ensureFlusher();
     this.hub.publish(gen.userId, {
@@ -315,7 +322,7 @@ export class GenerationRegistry {
             break;
           case 'end':
             if (event.failure && !gen.signal.aborted) {
-              error ??= { code: 'PROVIDER_ERROR', message: event.failure.message };
+              error ??= { code: event.failure.code ?? 'PROVIDER_ERROR', message: event.failure.message };
               if (event.failure.detail) {
                 this.log.error(
                   { detail: event.failure.detail, messageId: gen.messageId },
@@ -355,7 +362,7 @@ export class GenerationRegistry {
         status,
         content: gen.content,
         ...(usage ? { usage } : {}),
-        ...(error ? { error: error.message } : {}),
+        ...(error ? { error } : {}),
       });
     } catch (err) {
       // The text was flushed while streaming; the stale sweep ends the row if this write never lands.

@@ -2,38 +2,27 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../db/schema/index.ts';
-import { buildTestApp, type TestApp } from '../../test/app.ts';
-import { makeChat, makeDomain, makeUser, type TestUser } from '../../test/factories.ts';
-import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
+import type { TestApp } from '../../test/app.ts';
+import { makeChat, makeUser, type TestUser } from '../../test/factories.ts';
 import { INTERRUPTED_MESSAGE } from './model-calls.ts';
 import { agentsStore } from './store.ts';
+import { type AgentsTestApp, startAgentsTestApp } from './test-app.ts';
 import { TestSocket } from './test-client.ts';
 
+let app: AgentsTestApp;
 let t: TestApp;
-let fx: LlmFixture;
 let alice: TestUser;
 
 beforeAll(async () => {
-  fx = await startLlmFixture({
+  app = await startAgentsTestApp({
     script: { text: 'one two three four five six seven eight nine ten', delayMs: 100 },
   });
-  t = await buildTestApp({ PROVIDER_URL_ALLOWLIST: `127.0.0.1:${fx.port}` });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const d = await makeDomain(t.ctx);
-  const admin = await makeUser(t.ctx, { domain: d, role: 'Admin' });
-  alice = await makeUser(t.ctx, { domain: d });
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/settings/providers',
-    headers: admin.headers,
-    payload: { kind: 'openai-compatible', label: 'Fixture', baseUrl: fx.baseUrl, models: ['fixture-small'] },
-  });
-  expect(res.statusCode).toBe(201);
+  ({ t } = app);
+  alice = await makeUser(t.ctx, { domain: app.domain });
 }, 120_000);
 
 afterAll(async () => {
-  await t?.close();
-  await fx?.close();
+  await app?.close();
 }, 60_000);
 
 describe('answers never stay "streaming"', () => {

@@ -1,45 +1,34 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../test/app.ts';
-import { makeDomain, makeUser, type TestUser } from '../../test/factories.ts';
-import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
+import { type Built, buildApp } from '../../app.ts';
+import type { TestApp } from '../../test/app.ts';
+import { makeUser, type TestUser } from '../../test/factories.ts';
+import { type AgentsTestApp, startAgentsTestApp } from './test-app.ts';
 import { TestSocket } from './test-client.ts';
 
 const ORIGIN = 'http://localhost:3999';
 
+let app: AgentsTestApp;
 let t: TestApp;
-let fx: LlmFixture;
 let wsUrl: string;
 let alice: TestUser;
 let bob: TestUser;
 let carol: TestUser;
+let dave: TestUser;
 
 beforeAll(async () => {
-  fx = await startLlmFixture({ script: { text: 'one two three four five six', delayMs: 60 } });
-  t = await buildTestApp({
-    PROVIDER_URL_ALLOWLIST: `127.0.0.1:${fx.port}`,
-    AGENT_MAX_CONCURRENT: '2',
-    AGENT_SENDS_PER_MINUTE: '4',
+  app = await startAgentsTestApp({
+    script: { text: 'one two three four five six', delayMs: 60 },
+    env: { AGENT_MAX_CONCURRENT: '2', AGENT_SENDS_PER_MINUTE: '4' },
   });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  wsUrl = `ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/api/v1/agents/chat/`;
-  const d = await makeDomain(t.ctx);
-  const admin = await makeUser(t.ctx, { domain: d, role: 'Admin' });
-  alice = await makeUser(t.ctx, { domain: d });
-  bob = await makeUser(t.ctx, { domain: d });
-  carol = await makeUser(t.ctx, { domain: d });
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/settings/providers',
-    headers: admin.headers,
-    payload: { kind: 'openai-compatible', label: 'Fixture', baseUrl: fx.baseUrl, models: ['fixture-small'] },
-  });
-  expect(res.statusCode).toBe(201);
+  ({ t, wsUrl } = app);
+  [alice, bob, carol, dave] = (await Promise.all(
+    [1, 2, 3, 4].map(() => makeUser(t.ctx, { domain: app.domain })),
+  )) as [TestUser, TestUser, TestUser, TestUser];
 }, 120_000);
 
 afterAll(async () => {
-  await t?.close();
-  await fx?.close();
+  await app?.close();
 }, 60_000);
 
 describe('per-user limits', () => {
@@ -102,3 +91,56 @@ describe('per-user limits', () => {
     await s.close();
   });
 });
+
+// Two replicas behind a load balancer share one user's limits through Redis (CI sets REDIS_URL).
+if (process.env.REDIS_URL)
+  describe('per-user limits across replicas (Redis)', () => {
+    let replica: Built;
+    let replicaUrl: string;
+    beforeAll(async () => {
+      const shared = { db: t.ctx.db, kind: t.ctx.dbKind, close: async () => {} };
+      replica = await buildApp({ config: t.ctx.config, database: shared, bootstrap: false, logger: false });
+      await replica.app.listen({ port: 0, host: '127.0.0.1' });
+      replicaUrl = `ws://127.0.0.1:${(replica.app.server.address() as AddressInfo).port}/api/v1/agents/chat/`;
+    });
+    afterAll(async () => {
+      await replica?.app.close();
+    });
+
+    it('two replicas run no more of one user’s answers at once than AGENT_MAX_CONCURRENT', async () => {
+      const here = await TestSocket.open(wsUrl, { origin: ORIGIN, token: dave.idToken });
+      const there = await TestSocket.open(replicaUrl, { origin: ORIGIN, token: dave.idToken });
+      const sent = [
+        [here, 'h1'],
+        [here, 'h2'],
+        [there, 't1'],
+        [there, 't2'],
+      ] as const;
+      for (const [s, id] of sent) s.send({ type: 'chat.send', requestId: id, chatId: null, content: id });
+      const outcomes = await Promise.all(
+        sent.map(([s, id]) =>
+          Promise.race([
+            s.next('error', (f) => f.requestId === id).then((f) => f.code),
+            s
+              .next('message.created', (f) => f.requestId === id && f.message.role === 'assistant')
+              .then((f) => f.message.messageId),
+          ]),
+        ),
+      );
+      // The limit is 2: two answers ran, two sends were refused, whichever replica they reached.
+      expect(outcomes.filter((o) => o === 'TOO_MANY_GENERATIONS')).toHaveLength(2);
+      const answered = outcomes.filter((o) => o !== 'TOO_MANY_GENERATIONS');
+      expect(answered).toHaveLength(2);
+      for (const [s, id] of sent) {
+        const i = sent.findIndex(([, x]) => x === id);
+        if (outcomes[i] !== 'TOO_MANY_GENERATIONS')
+          await s.next('message.done', (f) => f.messageId === outcomes[i]);
+      }
+      // Finished answers give their slots back, whichever replica ran them.
+      const key = `${t.ctx.keyPrefix}agents:running:${dave.user.id}`;
+      for (let i = 0; i < 50 && (await t.ctx.redis?.zcard(key)) !== 0; i++)
+        await new Promise((r) => setTimeout(r, 20));
+      expect(await t.ctx.redis?.zcard(key)).toBe(0);
+      await Promise.all([here.close(), there.close()]);
+    });
+  });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
 
 /** Per-user limits of the agents websocket: concurrent generations and sends per minute. */
@@ -5,7 +6,7 @@ export interface AgentLimits {
   /** Counts one send; false when the user is over the per-minute limit. */
   allowSend(userId: string): Promise<boolean>;
   /** Takes a generation slot; undefined when the user has too many running. Call the result to release it. */
-  acquire(userId: string): (() => void) | undefined;
+  acquire(userId: string): Promise<(() => void) | undefined>;
   readonly maxConcurrent: number;
   readonly sendsPerMinute: number;
 }
@@ -22,9 +23,24 @@ redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1`;
 
 /**
- * Sends are counted over a sliding minute, in Redis when REDIS_URL is set (shared by every
- * replica), else in memory. Concurrency is per process: a generation lives
- * on the replica that runs it. RATE_LIMITS=off (benchmarks) lifts both.
+ * A user's running generations across replicas: members are slots, scored by when their lease
+ * ends. Leases that ran out (a replica killed mid-answer) stop counting by themselves.
+ */
+const SLOT_LUA = `
+local now = tonumber(ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, now)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1`;
+
+/** How long a slot holds without renewal; a running generation renews it every third of that. */
+export const SLOT_LEASE_MS = 60_000;
+
+/**
+ * Sends are counted over a sliding minute and running generations by leased slots, in Redis when
+ * REDIS_URL is set (shared by every replica, so two replicas cannot run twice a user's limit),
+ * else — or while Redis is away — in memory. RATE_LIMITS=off (benchmarks) lifts both.
  */
 export function createAgentLimits(ctx: AppContext): AgentLimits {
   const off = ctx.config.RATE_LIMITS === 'off';
@@ -66,19 +82,53 @@ export function createAgentLimits(ctx: AppContext): AgentLimits {
         return allowLocal(userId);
       }
     },
-    acquire(userId) {
+    async acquire(userId) {
       if (off) return () => {};
-      const n = running.get(userId) ?? 0;
-      if (n >= maxConcurrent) return undefined;
-      running.set(userId, n + 1);
-      let released = false;
-      return () => {
-        if (released) return;
-        released = true;
-        const left = (running.get(userId) ?? 1) - 1;
-        if (left <= 0) running.delete(userId);
-        else running.set(userId, left);
-      };
+      const redis = ctx.redis;
+      if (redis) {
+        const key = `${ctx.keyPrefix}agents:running:${userId}`;
+        const slot = randomUUID();
+        try {
+          const ok = await redis.eval(SLOT_LUA, 1, key, Date.now(), maxConcurrent, SLOT_LEASE_MS, slot);
+          if (Number(ok) !== 1) return undefined;
+          const renew = setInterval(() => {
+            redis
+              .multi()
+              .zadd(key, 'XX', Date.now() + SLOT_LEASE_MS, slot)
+              .pexpire(key, SLOT_LEASE_MS)
+              .exec()
+              .catch(() => {});
+          }, SLOT_LEASE_MS / 3);
+          renew.unref();
+          let released = false;
+          return () => {
+            if (released) return;
+            released = true;
+            clearInterval(renew);
+            redis.zrem(key, slot).catch(() => {});
+          };
+        } catch (err) {
+          ctx.log.warn(
+            { err: { message: (err as Error).message } },
+            'agents: Redis unavailable, counting answers in memory',
+          );
+        }
+      }
+      return acquireLocal(userId);
     },
   };
+
+  function acquireLocal(userId: string): (() => void) | undefined {
+    const n = running.get(userId) ?? 0;
+    if (n >= maxConcurrent) return undefined;
+    running.set(userId, n + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (running.get(userId) ?? 1) - 1;
+      if (left <= 0) running.delete(userId);
+      else running.set(userId, left);
+    };
+  }
 }

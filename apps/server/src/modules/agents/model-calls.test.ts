@@ -7,10 +7,11 @@ import { INTERRUPTED_MESSAGE, type ModelCall, type ModelEvent, ModelWorkers } fr
 let fx: LlmFixture;
 let workers: ModelWorkers;
 const log = Fastify({ logger: { level: 'silent' } }).log;
+const timeouts = { firstByteTimeoutMs: 60_000, idleTimeoutMs: 60_000 };
 
 beforeAll(async () => {
   fx = await startLlmFixture();
-  workers = new ModelWorkers({ size: 2, allowlist: [`127.0.0.1:${fx.port}`], log });
+  workers = new ModelWorkers({ size: 2, allowlist: [`127.0.0.1:${fx.port}`], log, ...timeouts });
 });
 afterAll(async () => {
   await workers.close();
@@ -106,7 +107,7 @@ describe('model calls on worker threads', () => {
 
   it('apply the SSRF rule to Admin-set URLs, and trust instance-wide ones', async () => {
     fx.setScript({ text: 'Trusted.' });
-    const open = new ModelWorkers({ size: 1, allowlist: [], log });
+    const open = new ModelWorkers({ size: 1, allowlist: [], log, ...timeouts });
     try {
       const refused = await collect(open, call());
       expect(refused.at(-1)).toMatchObject({
@@ -133,15 +134,51 @@ describe('model calls on worker threads', () => {
 
   it('end the calls of a worker that stops with a failure', async () => {
     fx.setScript({ text: 'x y z', firstDelayMs: 5_000 });
-    const pool = new ModelWorkers({ size: 1, allowlist: [`127.0.0.1:${fx.port}`], log });
+    const pool = new ModelWorkers({ size: 1, allowlist: [`127.0.0.1:${fx.port}`], log, ...timeouts });
     const events = collect(pool, call());
     await fx.waitForChatRequests(fx.chatRequests().length + 1);
     await pool.close();
-    expect((await events).at(-1)).toEqual({ type: 'end', failure: { message: INTERRUPTED_MESSAGE } });
+    expect((await events).at(-1)).toEqual({
+      type: 'end',
+      failure: { message: INTERRUPTED_MESSAGE, code: 'UNAVAILABLE' },
+    });
     // A closed pool makes no more calls.
     expect((await collect(pool, call())).at(-1)).toEqual({
       type: 'end',
-      failure: { message: INTERRUPTED_MESSAGE },
+      failure: { message: INTERRUPTED_MESSAGE, code: 'UNAVAILABLE' },
     });
+  });
+
+  it('give up on a provider that does not start answering, or stops, in time, and hang up on it', async () => {
+    const pool = new ModelWorkers({
+      size: 1,
+      allowlist: [`127.0.0.1:${fx.port}`],
+      log,
+      firstByteTimeoutMs: 300,
+      idleTimeoutMs: 300,
+    });
+    try {
+      fx.setScript({ text: 'never comes', firstDelayMs: 30_000 });
+      const started = Date.now();
+      const silent = await collect(pool, call());
+      expect(silent.at(-1)).toEqual({
+        type: 'end',
+        failure: {
+          code: 'PROVIDER_TIMEOUT',
+          message: 'The AI provider did not start answering within 300 ms.',
+        },
+      });
+      expect(Date.now() - started).toBeLessThan(5_000);
+
+      fx.setScript({ text: 'first then nothing', delayMs: 30_000 });
+      const stalled = await collect(pool, call());
+      expect(text(stalled)).toBe('first ');
+      expect(stalled.at(-1)).toEqual({
+        type: 'end',
+        failure: { code: 'PROVIDER_TIMEOUT', message: 'The AI provider stopped sending for 300 ms.' },
+      });
+    } finally {
+      await pool.close();
+    }
   });
 });

@@ -21,12 +21,19 @@ export type ModelEvent =
   | { type: 'finish'; finishReason: string; usage?: MessageUsage }
   /** The provider reported an error inside its stream (the stream goes on to its end). */
   | { type: 'error'; message: string }
-  /** `failure`: the call could not be made or broke off (not when it was aborted). */
-  | { type: 'end'; failure?: { message: string; detail?: string } };
+  /** `failure`: the call could not be made, broke off or timed out (not when it was aborted). */
+  | {
+      type: 'end';
+      /** `code`: a timeout, or UNAVAILABLE when the server (not the provider) cut the call short. */
+      failure?: { message: string; detail?: string; code?: 'PROVIDER_TIMEOUT' | 'UNAVAILABLE' };
+    };
 
 export type ToWorker = { type: 'call'; id: number; call: ModelCall } | { type: 'abort'; id: number };
 export interface WorkerData {
   allowlist: readonly string[];
+  /** Give up on a provider silent this long before its first chunk, and between chunks. */
+  firstByteTimeoutMs: number;
+  idleTimeoutMs: number;
 }
 
 /** An answer that could not finish: its worker stopped, or the server is shutting down. */
@@ -67,7 +74,7 @@ export class ModelWorkers {
   private nextId = 1;
   private closed = false;
 
-  constructor(private readonly opts: { size: number; allowlist: readonly string[]; log: FastifyBaseLogger }) {
+  constructor(private readonly opts: WorkerData & { size: number; log: FastifyBaseLogger }) {
     this.slots = Array.from({ length: Math.max(1, opts.size) }, () => undefined);
   }
 
@@ -76,6 +83,8 @@ export class ModelWorkers {
     if (existing) return existing;
     const worker = spawnTsWorker(new URL('./model-worker.ts', import.meta.url), {
       allowlist: this.opts.allowlist,
+      firstByteTimeoutMs: this.opts.firstByteTimeoutMs,
+      idleTimeoutMs: this.opts.idleTimeoutMs,
     } satisfies WorkerData);
     const slot: Slot = { worker, calls: new Map() };
     worker.on('message', (batch: Array<[number, ModelEvent]>) => {
@@ -92,7 +101,9 @@ export class ModelWorkers {
       if (!this.closed) this.opts.log.error({ reason }, 'agents: a model worker stopped');
       const calls = [...slot.calls.values()];
       slot.calls.clear();
-      for (const stream of calls) stream.push({ type: 'end', failure: { message: INTERRUPTED_MESSAGE } });
+      for (const stream of calls) {
+        stream.push({ type: 'end', failure: { message: INTERRUPTED_MESSAGE, code: 'UNAVAILABLE' } });
+      }
     };
     worker.on('error', (err) => lost(err.stack ?? err.message));
     worker.on('exit', (code) => lost(`exit ${code}`));
@@ -106,7 +117,7 @@ export class ModelWorkers {
   start(call: ModelCall, signal: AbortSignal): ModelStream {
     const stream = new ModelStream();
     if (this.closed) {
-      stream.push({ type: 'end', failure: { message: INTERRUPTED_MESSAGE } });
+      stream.push({ type: 'end', failure: { message: INTERRUPTED_MESSAGE, code: 'UNAVAILABLE' } });
       return stream;
     }
     let best = 0;

@@ -42,7 +42,7 @@ function modelFor(target: ModelTarget): LanguageModelV3 {
  */
 let outbox: Array<[number, ModelEvent]> = [];
 const lastDelta = new Map<number, { type: 'delta'; text: string }>();
-function emit(id: number, event: ModelEvent): void {
+function emitEvent(id: number, event: ModelEvent): void {
   if (outbox.length === 0) setImmediate(flush);
   if (event.type === 'delta') {
     const open = lastDelta.get(id);
@@ -74,10 +74,54 @@ function usageOf(raw: LanguageModelV3Usage): MessageUsage | undefined {
 
 const running = new Map<number, AbortController>();
 
+/**
+ * Calls whose provider went silent past a deadline (before its first chunk, or between two) are
+ * aborted. One sweep for every call of this thread instead of a timer reset per chunk.
+ */
+const watched = new Map<
+  number,
+  { abort: AbortController; last: number; kind: 'first' | 'idle'; timedOut?: 'first' | 'idle' }
+>();
+const SWEEP_MS = Math.min(1_000, Math.max(25, Math.min(data.firstByteTimeoutMs, data.idleTimeoutMs) / 4));
+setInterval(() => {
+  const now = Date.now();
+  for (const w of watched.values()) {
+    const limit = w.kind === 'first' ? data.firstByteTimeoutMs : data.idleTimeoutMs;
+    if (!w.timedOut && now - w.last >= limit) {
+      w.timedOut = w.kind;
+      w.abort.abort();
+    }
+  }
+}, SWEEP_MS).unref();
+
+function timeoutFailure(kind: 'first' | 'idle') {
+  const ms = kind === 'first' ? data.firstByteTimeoutMs : data.idleTimeoutMs;
+  const span = ms >= 1_000 ? `${Math.round(ms / 1_000)} s` : `${ms} ms`;
+  return {
+    code: 'PROVIDER_TIMEOUT' as const,
+    message:
+      kind === 'first'
+        ? `The AI provider did not start answering within ${span}.`
+        : `The AI provider stopped sending for ${span}.`,
+  };
+}
+
 async function run(id: number, call: ModelCall): Promise<void> {
   const abort = new AbortController();
   running.set(id, abort);
   const signal = abort.signal;
+  const watch: { abort: AbortController; last: number; kind: 'first' | 'idle'; timedOut?: 'first' | 'idle' } =
+    {
+      abort,
+      last: Date.now(),
+      kind: 'first',
+    };
+  watched.set(id, watch);
+  const emit = (id: number, event: ModelEvent) => {
+    watch.last = Date.now();
+    watch.kind = 'idle';
+    emitEvent(id, event);
+  };
   try {
     const { target } = call;
     // OpenAI-compatible servers are read by chat-completions.ts (no SDK model, which would take
@@ -132,9 +176,11 @@ async function run(id: number, call: ModelCall): Promise<void> {
         }
       }
     }
+    if (watch.timedOut) throw signal.reason;
     emit(id, { type: 'end' });
   } catch (err) {
-    if (signal.aborted) emit(id, { type: 'end' });
+    if (watch.timedOut) emit(id, { type: 'end', failure: timeoutFailure(watch.timedOut) });
+    else if (signal.aborted) emit(id, { type: 'end' });
     else {
       const known = AISDKError.isInstance(err) || isTransportError(err);
       emit(id, {
@@ -147,6 +193,7 @@ async function run(id: number, call: ModelCall): Promise<void> {
       });
     }
   } finally {
+    watched.delete(id);
     running.delete(id);
   }
 }

@@ -2,14 +2,10 @@ import { WsCloseCodes } from '@assistente/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type AppContext, Channels } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
+import { isAppOrigin } from '../../lib/origin.ts';
 import type { AuthInvalidateMessage } from '../../plugins/auth.ts';
 import { createAgentsService } from './service.ts';
 import { AgentSocket } from './socket.ts';
-
-/** The app's own origins: a browser page elsewhere may not open the socket (cross-site websocket hijacking). */
-function allowedOrigins(ctx: AppContext): Set<string> {
-  return new Set([new URL(ctx.config.publicUrl).origin]);
-}
 
 /**
  * The agents websocket `GET /api/v1/agents/chat/` (DESIGN §5). Needs @fastify/websocket registered
@@ -19,7 +15,6 @@ function allowedOrigins(ctx: AppContext): Set<string> {
 export async function agentsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const agents = createAgentsService(ctx);
   const sockets = new Set<AgentSocket>();
-  const origins = allowedOrigins(ctx);
 
   // Revocation is immediate (DESIGN §3): re-check the sockets of a changed account at once.
   const unsubscribe = ctx.bus.subscribe(Channels.authInvalidate, (raw) => {
@@ -50,8 +45,9 @@ export async function agentsRoutes(app: FastifyInstance, ctx: AppContext): Promi
   });
 
   const checkOrigin = async (request: FastifyRequest, reply: FastifyReply) => {
+    // Only the app's own pages may open the socket (cross-site websocket hijacking).
     const origin = request.headers.origin;
-    if (origin !== undefined && !origins.has(origin)) {
+    if (origin !== undefined && !isAppOrigin(ctx.config, request, origin)) {
       const err = new AppError('FORBIDDEN', 'This origin may not open the agents websocket');
       return reply.status(err.status).send(err.toBody());
     }

@@ -9,9 +9,9 @@ import type {
   ServerFrame,
   WsErrorCode,
 } from '@assistente/contracts';
-import type { AppContext } from '../../context.ts';
+import { type AppContext, Channels } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { Caller } from '../../plugins/auth.ts';
+import { type AuthInvalidateMessage, type Caller, isAccountActive } from '../../plugins/auth.ts';
 import { type ChatsService, chatsService, type ExchangeChat, titleFrom } from '../chats/index.ts';
 import { type ProvidersService, providersService, type ResolvedModel } from '../providers/index.ts';
 import { type SantitoRow, type SantitosService, santitosService } from '../santitos/index.ts';
@@ -65,6 +65,8 @@ export function createAgentsService(ctx: AppContext) {
   const models = new ModelWorkers({
     size: ctx.config.MODEL_WORKERS ?? defaultModelWorkers(),
     allowlist: ctx.config.PROVIDER_URL_ALLOWLIST,
+    firstByteTimeoutMs: ctx.config.PROVIDER_FIRST_BYTE_TIMEOUT_MS,
+    idleTimeoutMs: ctx.config.PROVIDER_IDLE_TIMEOUT_MS,
     log: ctx.log,
   });
   const registry = new GenerationRegistry(chats, store, hub, models, ctx.log);
@@ -93,6 +95,31 @@ export function createAgentsService(ctx: AppContext) {
         });
       }
     }
+  });
+
+  // A user deactivated (or whose organisation is) mid-answer stops spending tokens at once.
+  const unsubscribeAuth = ctx.bus.subscribe(Channels.authInvalidate, (raw) => {
+    const msg = (raw ?? {}) as AuthInvalidateMessage;
+    const email = msg.email?.toLowerCase();
+    const domain = msg.domain?.toLowerCase();
+    const hit = registry
+      .all()
+      .filter(
+        (g) =>
+          msg.all || g.owner.uid === msg.uid || g.userId === email || (domain && g.owner.domain === domain),
+      );
+    if (hit.length === 0) return;
+    // After the caller caches (subscribed earlier) have dropped the account's state.
+    setImmediate(() => {
+      for (const gen of hit) {
+        isAccountActive(ctx, gen.owner.uid).then(
+          (active) => {
+            if (!active) gen.stop();
+          },
+          (err: unknown) => ctx.log.warn({ err }, 'agents: could not re-check an answer’s owner'),
+        );
+      }
+    });
   });
 
   async function sweep(): Promise<void> {
@@ -128,8 +155,8 @@ export function createAgentsService(ctx: AppContext) {
   }
 
   /** Takes a generation slot, or refuses with TOO_MANY_GENERATIONS. */
-  function takeSlot(caller: Caller): () => void {
-    const release = limits.acquire(caller.user.id);
+  async function takeSlot(caller: Caller): Promise<() => void> {
+    const release = await limits.acquire(caller.user.id);
     if (!release) {
       throw new WsError(
         'TOO_MANY_GENERATIONS',
@@ -239,7 +266,7 @@ export function createAgentsService(ctx: AppContext) {
   ): Promise<Generation> {
     const { santito, params, resolved } = a.plan;
     const system = systemPrompt(santito?.instructions, params);
-    const release = takeSlot(caller);
+    const release = await takeSlot(caller);
     const gen = await registry.start({
       caller,
       chatId: a.chatId,
@@ -377,6 +404,7 @@ export function createAgentsService(ctx: AppContext) {
     async close(): Promise<void> {
       clearInterval(sweeper);
       unsubscribeControl();
+      unsubscribeAuth();
       await registry.shutdown();
       await models.close();
       hub.close();

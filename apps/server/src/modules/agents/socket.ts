@@ -10,6 +10,7 @@ import {
 import type { WebSocket } from 'ws';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
+import { containsNul, NUL_MESSAGE } from '../../lib/nul.ts';
 import { type Caller, resolveCaller } from '../../plugins/auth.ts';
 import { NoProviderError } from '../providers/index.ts';
 import type { HubClient } from './hub.ts';
@@ -123,10 +124,14 @@ export class AgentSocket implements HubClient {
       return { code: 'BAD_FRAME', message: 'The frame is not valid JSON' };
     }
     const parsed = ClientFrameSchema.safeParse(json);
-    if (parsed.success) return { frame: parsed.data };
     const obj = json !== null && typeof json === 'object' ? (json as Record<string, unknown>) : {};
     const requestId = typeof obj.requestId === 'string' ? obj.requestId.slice(0, 100) : undefined;
     const ref = requestId ? { requestId } : {};
+    if (parsed.success) {
+      return containsNul(parsed.data)
+        ? { code: 'VALIDATION_FAILED', message: NUL_MESSAGE, ...ref }
+        : { frame: parsed.data };
+    }
     if (typeof obj.type !== 'string' || !KNOWN_TYPES.has(obj.type)) {
       const named = typeof obj.type === 'string' ? ` "${obj.type.slice(0, 50)}"` : '';
       return { code: 'BAD_FRAME', message: `Unknown frame type${named}`, ...ref };

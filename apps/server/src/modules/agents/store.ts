@@ -42,7 +42,7 @@ export function agentsStore(db: Db) {
     ): Promise<Array<{ messageId: string; chatId: string; userId: string; content: string }>> {
       const rows = await db
         .update(messages)
-        .set({ status: 'error', error, updatedAt: new Date() })
+        .set({ status: 'error', error, errorCode: 'UNAVAILABLE', updatedAt: new Date() })
         .where(and(eq(messages.status, 'streaming'), lt(messages.updatedAt, before)))
         .returning({ messageId: messages.id, chatId: messages.chatId, content: messages.content });
       if (rows.length === 0) return [];

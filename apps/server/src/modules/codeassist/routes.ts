@@ -3,14 +3,15 @@ import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { forbidden } from '../../lib/errors.ts';
+import { appOrigin, isAppOrigin } from '../../lib/origin.ts';
 import { codeassistService } from './service.ts';
 
 /** Code-assist handoff (DESIGN §8), mounted at /api/v1/user_management. */
 export async function codeassistRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const service = codeassistService(ctx);
+  // Credentialed CORS for a web app on another host (SERVICES split, PUBLIC_URL set); a page served
+  // by this process is same-origin and needs none. Any other origin gets no CORS headers.
   const webOrigin = new URL(ctx.config.publicUrl).origin;
-
-  // Credentialed CORS for the web app's origin only; any other origin gets no CORS headers.
   await app.register(cors, {
     origin: (origin, cb) => cb(null, origin === webOrigin),
     credentials: true,
@@ -33,9 +34,10 @@ export async function codeassistRoutes(app: FastifyInstance, ctx: AppContext): P
   app.post('/login_submit', async (request) => {
     // Browsers always send Origin on a cross-origin POST; only the web app may start a handoff.
     const origin = request.headers.origin;
-    if (origin !== undefined && origin !== webOrigin) throw forbidden('Origin not allowed');
+    if (origin !== undefined && !isAppOrigin(ctx.config, request, origin))
+      throw forbidden('Origin not allowed');
     const body = LoginSubmitRequestSchema.parse(request.body);
-    return service.loginSubmit(body);
+    return service.loginSubmit(body, appOrigin(ctx.config, request));
   });
 
   app.post('/token', async (request) => {

@@ -23,10 +23,10 @@ const invalidGrant = (message = 'The code is invalid or has expired') =>
  * The web app's own login page, with or without a locale prefix, reduced to one canonical form;
  * undefined for anything else. Compared as exact strings: no other query, fragment or host.
  */
-export function canonicalLoginUri(publicUrl: string, uri: string): string | undefined {
-  const canonical = `${publicUrl}/auth/login`;
+export function canonicalLoginUri(appUrl: string, uri: string): string | undefined {
+  const canonical = `${appUrl}/auth/login`;
   if (uri === canonical) return canonical;
-  return Locales.some((l) => uri === `${publicUrl}/${l}/auth/login`) ? canonical : undefined;
+  return Locales.some((l) => uri === `${appUrl}/${l}/auth/login`) ? canonical : undefined;
 }
 
 /** S256: BASE64URL(SHA256(verifier)) equals the challenge, compared in constant time. */
@@ -45,9 +45,12 @@ export function codeassistService(ctx: AppContext) {
   const store = codeassistStore(ctx.db);
 
   return {
-    /** The login page hands the signed-in user to the editor: mint a single-use code. */
-    async loginSubmit(body: LoginSubmitRequest): Promise<LoginSubmitResponse> {
-      const redirect = canonicalLoginUri(ctx.config.publicUrl, body.redirect_uri);
+    /**
+     * The login page hands the signed-in user to the editor: mint a single-use code. `appUrl` is
+     * where that page was served from (PUBLIC_URL, or the address the browser used).
+     */
+    async loginSubmit(body: LoginSubmitRequest, appUrl: string): Promise<LoginSubmitResponse> {
+      const redirect = canonicalLoginUri(appUrl, body.redirect_uri);
       if (!redirect) throw new AppError('BAD_REQUEST', "redirect_uri must be this app's login page");
       const caller = await resolveCaller(ctx, body.idToken);
       if (body.email.trim().toLowerCase() !== caller.email) {
@@ -90,7 +93,9 @@ export function codeassistService(ctx: AppContext) {
         throw invalidGrant('The code has already been used');
       }
       if (row.expiresAt.getTime() <= Date.now()) throw invalidGrant('The code has expired');
-      if (canonicalLoginUri(ctx.config.publicUrl, body.redirect_uri) !== row.redirectUri) {
+      // The editor may reach the server at another address than the browser did: compare with the
+      // login page the code was issued on.
+      if (canonicalLoginUri(new URL(row.redirectUri).origin, body.redirect_uri) !== row.redirectUri) {
         throw invalidGrant('redirect_uri does not match the one the code was issued for');
       }
       if (!verifyPkce(body.code_verifier, row.codeChallenge))

@@ -219,6 +219,7 @@ describe('the SSRF rule', () => {
     'http://192.168.1.20:8000/v1',
     'http://[::1]:8000/v1',
     'http://[::ffff:127.0.0.1]/v1',
+    'http://[::ffff:0:127.0.0.1]/v1',
   ];
 
   it('refuses private, loopback and metadata base URLs without an allowlist', async () => {

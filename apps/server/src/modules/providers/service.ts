@@ -17,6 +17,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError, forbidden, notFound } from '../../lib/errors.ts';
 import { type SecretBox, secretBoxFor } from '../../lib/secrets.ts';
 import type { Caller } from '../../plugins/auth.ts';
+import { actingDomain } from '../accounts/policy.ts';
 import { type AuditMeta, type AuditRecord, changedFields, recordAudit } from '../audit/index.ts';
 import { describeProviderError, ModelUnavailableError, NoProviderError } from './errors.ts';
 import { effectiveBaseUrl, listProviderModels, type ModelTarget, type ProviderSpec } from './factory.ts';
@@ -147,10 +148,10 @@ function createProvidersService(ctx: AppContext, store: ProvidersStore, box: Sec
   /** The domain an Admin acts on: their own, or any for a SuperAdmin (`?domain=`). */
   async function adminDomain(caller: Caller, requested?: string): Promise<string> {
     if (!hasRole(caller.role, 'Admin')) throw forbidden('Only Admins manage AI providers');
-    const want = requested?.trim().toLowerCase();
-    if (!want || want === caller.domain.id) return caller.domain.id;
-    if (caller.role !== 'SuperAdmin') throw forbidden('You may only manage your own organisation');
-    if (!(await store.domainExists(want))) throw new AppError('DOMAIN_NOT_FOUND', 'Domain not found');
+    const want = actingDomain(caller, requested);
+    if (want !== caller.domain.id && !(await store.domainExists(want))) {
+      throw new AppError('DOMAIN_NOT_FOUND', 'Domain not found');
+    }
     return want;
   }
 
@@ -448,6 +449,11 @@ function createProvidersService(ctx: AppContext, store: ProvidersStore, box: Sec
       } catch (err) {
         return { ok: false, models: [], message: describeProviderError(err) };
       }
+    },
+
+    /** The names of the providers a domain's models may come from, by provider id (no network). */
+    async providerLabels(domainId: string): Promise<Map<string, string>> {
+      return new Map((await entriesFor(domainId)).map((e) => [e.provider, e.label]));
     },
 
     /** Every model the caller's domain can use, and the default one. */

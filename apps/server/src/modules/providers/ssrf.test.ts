@@ -29,6 +29,14 @@ describe('isPublicAddress', () => {
     '::ffff:7f00:1',
     '::ffff:169.254.169.254',
     '[::ffff:10.0.0.1]',
+    // IPv4-translated (SIIT), compatible and ISATAP forms embed the address too.
+    '::ffff:0:127.0.0.1',
+    '[::ffff:0:7f00:1]',
+    '::ffff:0:169.254.169.254',
+    '::127.0.0.1',
+    '::1:0:0',
+    '2606:4700::5efe:10.0.0.1',
+    '2606:4700::200:5efe:192.168.0.1',
     '64:ff9b::a00:1',
     '2002:7f00:1::',
     'fd00:ec2::254',
@@ -41,12 +49,17 @@ describe('isPublicAddress', () => {
     expect(isPublicAddress(ip)).toBe(false);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '2002:0808:0808::'])(
-    'accepts %s',
-    (ip) => {
-      expect(isPublicAddress(ip)).toBe(true);
-    },
-  );
+  it.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '172.32.0.1',
+    '2606:4700:4700::1111',
+    '::ffff:8.8.8.8',
+    '::ffff:0:8.8.8.8',
+    '2002:0808:0808::',
+  ])('accepts %s', (ip) => {
+    expect(isPublicAddress(ip)).toBe(true);
+  });
 });
 
 describe('matchesAllowlist', () => {

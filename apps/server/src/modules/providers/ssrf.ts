@@ -85,12 +85,17 @@ function isPublicV4(a: number[]): boolean {
 function isPublicV6(h: number[]): boolean {
   const [h0 = 0, h1 = 0, h2 = 0, h3 = 0, h4 = 0, h5 = 0, h6 = 0, h7 = 0] = h;
   const v4 = (hi: number, lo: number) => [hi >> 8, hi & 0xff, lo >> 8, lo & 0xff];
-  if (h0 === 0 && h1 === 0 && h2 === 0 && h3 === 0 && h4 === 0) {
-    // ::ffff:a.b.c.d (IPv4-mapped): judge the IPv4 address.
-    if (h5 === 0xffff) return isPublicV4(v4(h6, h7));
-    // ::, ::1 and the deprecated IPv4-compatible ::a.b.c.d.
-    if (h5 === 0) return false;
+  // ::/16 holds the loopback, unspecified and every IPv4-embedding form of the first block:
+  // mapped ::ffff:a.b.c.d, translated ::ffff:0:a.b.c.d (SIIT) and the deprecated compatible ::a.b.c.d.
+  // Only a mapped or translated public IPv4 address is public; nothing else in it is.
+  if (h0 === 0) {
+    const zeros = h1 === 0 && h2 === 0 && h3 === 0;
+    if (zeros && h4 === 0 && h5 === 0xffff) return isPublicV4(v4(h6, h7));
+    if (zeros && h4 === 0xffff && h5 === 0) return isPublicV4(v4(h6, h7));
+    return false;
   }
+  // ISATAP interface ids (…:0:5efe:a.b.c.d, …:200:5efe:a.b.c.d) tunnel to the embedded IPv4 address.
+  if ((h4 === 0 || h4 === 0x200) && h5 === 0x5efe && !isPublicV4(v4(h6, h7))) return false;
   // NAT64 64:ff9b::/96 embeds an IPv4 address; 64:ff9b:1::/48 is local-use NAT64.
   if (h0 === 0x64 && h1 === 0xff9b) {
     if (h2 === 0 && h3 === 0 && h4 === 0 && h5 === 0) return isPublicV4(v4(h6, h7));

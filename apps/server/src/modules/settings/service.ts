@@ -14,7 +14,8 @@ import type { AppContext } from '../../context.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { type Caller, invalidateCallers, type UserRow } from '../../plugins/auth.ts';
 import { domainNotFound, userNotFound } from '../accounts/errors.ts';
-import { normalizeId, requireAdmin } from '../accounts/service.ts';
+import { actingDomain } from '../accounts/policy.ts';
+import { requireAdmin } from '../accounts/service.ts';
 import { type AccountsStore, accountsStore } from '../accounts/store.ts';
 import { type AuditMeta, recordAudit } from '../audit/index.ts';
 
@@ -41,8 +42,7 @@ export function settingsService(ctx: AppContext, store: AccountsStore = accounts
   /** The domain whose settings are meant: the caller's own; a SuperAdmin may name another. */
   const settingsDomain = async (caller: Caller, hint: string | undefined) => {
     requireAdmin(caller);
-    const id = caller.role === 'SuperAdmin' && hint ? normalizeId(hint) : caller.domain.id;
-    const domain = await store.findDomain(caller, id);
+    const domain = await store.findDomain(caller, actingDomain(caller, hint));
     if (!domain) throw domainNotFound();
     return domain;
   };

@@ -242,7 +242,7 @@ describe('EULA', () => {
     });
   });
 
-  it('domain settings: bad versions are 400; a SuperAdmin may name a domain, an Admin may not', async () => {
+  it('domain settings: bad versions are 400; a SuperAdmin may name a domain, an Admin naming another is 403', async () => {
     for (const body of [
       { eulaVersion: '' },
       { eulaVersion: 'v 2' },
@@ -257,8 +257,18 @@ describe('EULA', () => {
     const sa = await makeUser(t.ctx, { role: 'SuperAdmin', domain: a });
     const other = await call('GET', `/api/v1/settings/domain?domain=${b.domain.id}`, sa);
     expect(DomainSettingsSchema.parse(other.json()).domain).toBe(b.domain.id);
+    // An Admin naming another domain is refused, not silently served (or changed) their own.
     const spoof = await call('GET', `/api/v1/settings/domain?domain=${b.domain.id}`, admin);
-    expect(DomainSettingsSchema.parse(spoof.json()).domain).toBe(a.domain.id);
+    expect(spoof.statusCode).toBe(403);
+    const before = (await call('GET', '/api/v1/settings/domain', admin)).json();
+    const write = await call('PUT', `/api/v1/settings/domain?domain=${b.domain.id}`, admin, {
+      eulaVersion: '2099-01',
+    });
+    expect(write.statusCode).toBe(403);
+    expect((await call('GET', '/api/v1/settings/domain', admin)).json()).toEqual(before);
+    // Their own domain as the hint the web client adds to every call is fine.
+    const own = await call('GET', `/api/v1/settings/domain?domain=${a.domain.id}`, admin);
+    expect(DomainSettingsSchema.parse(own.json()).domain).toBe(a.domain.id);
     expect((await call('GET', '/api/v1/settings/domain?domain=nowhere.example', sa)).statusCode).toBe(404);
   });
 });

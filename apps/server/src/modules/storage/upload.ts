@@ -31,9 +31,9 @@ export async function readSingleUpload(request: FastifyRequest, maxBytes: number
     if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') {
       throw new AppError('BAD_REQUEST', 'Send one file per request');
     }
-    if (code === 'FST_PROTO_VIOLATION' || code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
-      throw new AppError('BAD_REQUEST', 'Malformed multipart body');
-    }
-    throw err;
+    if (err instanceof AppError) throw err;
+    // Nothing but the request's own bytes is read here: whatever busboy chokes on (a truncated
+    // body, no boundary, a broken part header) is the client's malformed upload, not our fault.
+    throw new AppError('BAD_REQUEST', 'Malformed or incomplete multipart body');
   }
 }
