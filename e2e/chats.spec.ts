@@ -1,5 +1,13 @@
-import { expect, test } from '@playwright/test';
+import {
+  type APIRequestContext,
+  expect,
+  type Locator,
+  type Page,
+  type TestInfo,
+  test,
+} from '@playwright/test';
 import { chatPeople } from './fixtures/chat-people.ts';
+import { PASSWORD, people } from './fixtures/env.ts';
 import { ChatsPage, isMobile, shot, signInAs } from './pages/chats.ts';
 
 const tag = () => Math.random().toString(36).slice(2, 8);
@@ -253,6 +261,174 @@ test('a file is attached with upload progress and sent with the message', async 
   expect(download.suggestedFilename()).toBe('notas.txt');
 });
 
+/** The chats API as the signed-in person of this project sees it (listing, messages). */
+async function chatsApiOf(request: APIRequestContext, info: TestInfo) {
+  const person = isMobile(info) ? chatPeople.chatFlowMobile : chatPeople.chatFlowDesktop;
+  const signedIn = await request.post('/identity/v1/accounts:signInWithPassword', {
+    data: { email: person.email, password: PASSWORD, returnSecureToken: true },
+  });
+  const { idToken } = (await signedIn.json()) as { idToken: string };
+  const headers = { authorization: `Bearer ${idToken}` };
+  return {
+    list: async (q?: string) => {
+      const res = await request.get(`/api/v1/chats?limit=200${q ? `&q=${encodeURIComponent(q)}` : ''}`, {
+        headers,
+      });
+      return (await res.json()) as Array<{ chatId: string; title: string }>;
+    },
+    messages: async (chatId: string) => {
+      const res = await request.get(`/api/v1/chats/${chatId}/messages`, { headers });
+      return (await res.json()) as Array<{ role: string; attachments?: Array<{ name: string }> }>;
+    },
+  };
+}
+
+/** Counts the chats the page makes and deletes. */
+function watchChats(page: Page) {
+  const made: string[] = [];
+  const deleted: string[] = [];
+  page.on('request', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (r.method() === 'POST' && path === '/api/v1/chats') made.push(path);
+    if (r.method() === 'DELETE' && path.startsWith('/api/v1/chats/')) deleted.push(path);
+  });
+  return { made, deleted };
+}
+
+/** The chats list once its first page is in (an empty list says nothing while it loads). */
+async function loadedList(chats: ChatsPage): Promise<Locator> {
+  const list = await chats.openList();
+  await expect(list).toHaveAttribute('data-total', /^\d+$/);
+  await expect(list).not.toHaveAttribute('aria-busy', 'true');
+  return list;
+}
+
+/** The home page's recent chats once loaded (or its "no chats yet" panel). */
+async function loadedHome(page: Page): Promise<void> {
+  await page.goto('/');
+  await expect(
+    page.getByTestId('recent-chats').or(page.getByText('Escreva acima para começar sua primeira conversa.')),
+  ).toBeVisible();
+}
+
+const textFile = (name: string) => ({ name, mimeType: 'text/plain', buffer: Buffer.from(`${name}\n`) });
+
+test('files attached at once in a new chat all go to one chat, sent with the message', async ({
+  page,
+  request,
+}, info) => {
+  const chats = new ChatsPage(page, isMobile(info));
+  const api = await chatsApiOf(request, info);
+  const { made, deleted } = watchChats(page);
+  await chats.openNew();
+  await page.getByTestId('file-input').setInputFiles(['um.txt', 'dois.txt', 'tres.txt'].map(textFile));
+  const chips = page.getByTestId('upload-chip');
+  await expect(chips).toHaveCount(3);
+  for (const chip of await chips.all()) await expect(chip).toHaveAttribute('data-status', 'done');
+  const title = `Três arquivos ${tag()}`;
+  const chatId = await chats.startChat(title);
+  const user = chats.messages.first();
+  for (const n of ['um', 'dois', 'tres'])
+    await expect(user.getByRole('button', { name: `${n}.txt` })).toBeVisible();
+  await chats.waitAnswerDone();
+
+  // One chat was made, none deleted, and it holds the three files.
+  expect(made).toHaveLength(1);
+  expect(deleted).toEqual([]);
+  expect((await api.list(title)).map((c) => c.chatId)).toEqual([chatId]);
+  const [question] = await api.messages(chatId);
+  expect(question?.attachments?.map((a) => a.name)).toEqual(['um.txt', 'dois.txt', 'tres.txt']);
+  // No empty "untitled" chat anywhere: in the API's list, the sidebar, the home page.
+  expect((await api.list()).filter((c) => c.title === '')).toEqual([]);
+  const list = await loadedList(chats);
+  await expect(chats.item(title)).toHaveCount(1);
+  await expect(list.getByText('Conversa sem título')).toHaveCount(0);
+  await loadedHome(page);
+  await expect(page.getByTestId('recent-chats')).toContainText(title);
+  await expect(page.getByText('Conversa sem título')).toHaveCount(0);
+});
+
+test('files attached one after another before sending go to one chat too', async ({
+  page,
+  request,
+}, info) => {
+  const chats = new ChatsPage(page, isMobile(info));
+  const api = await chatsApiOf(request, info);
+  const { made, deleted } = watchChats(page);
+  await chats.openNew();
+  const input = page.getByTestId('file-input');
+  // The second while the chat for the first is still being made (held here), the third after.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/api/v1/chats', async (route) => {
+    if (route.request().method() === 'POST') await held;
+    await route.continue();
+  });
+  await input.setInputFiles([textFile('primeiro.txt')]);
+  await expect.poll(() => made.length).toBe(1);
+  await input.setInputFiles([textFile('segundo.txt')]);
+  release();
+  const chips = page.getByTestId('upload-chip');
+  await expect(chips).toHaveCount(2);
+  for (const chip of await chips.all()) await expect(chip).toHaveAttribute('data-status', 'done');
+  await input.setInputFiles([textFile('terceiro.txt')]);
+  await expect(chips).toHaveCount(3);
+  for (const chip of await chips.all()) await expect(chip).toHaveAttribute('data-status', 'done');
+  const chatId = await chats.startChat(`Um de cada vez ${tag()}`);
+  await expect(chats.messages.first().getByRole('button', { name: 'terceiro.txt' })).toBeVisible();
+  await chats.waitAnswerDone();
+  expect(made).toHaveLength(1);
+  expect(deleted).toEqual([]);
+  const [question] = await api.messages(chatId);
+  expect(question?.attachments?.map((a) => a.name)).toEqual(['primeiro.txt', 'segundo.txt', 'terceiro.txt']);
+});
+
+test('files attached in a new chat and never sent leave no untitled chat in the lists', async ({
+  page,
+}, info) => {
+  const chats = new ChatsPage(page, isMobile(info));
+  await chats.openNew();
+  await page.getByTestId('file-input').setInputFiles(['rascunho-a.txt', 'rascunho-b.txt'].map(textFile));
+  const chips = page.getByTestId('upload-chip');
+  await expect(chips).toHaveCount(2);
+  for (const chip of await chips.all()) await expect(chip).toHaveAttribute('data-status', 'done');
+  // The list, loaded while the files wait for their message, has no chat for them.
+  if (isMobile(info)) await expect(await loadedList(chats)).not.toContainText('Conversa sem título');
+  // Leaving with a new page load (a closed tab, a typed address): nothing cleans up in the page.
+  await loadedHome(page);
+  await expect(page.getByText('Conversa sem título')).toHaveCount(0);
+  await page.goto('/chats');
+  await expect(await loadedList(chats)).not.toContainText('Conversa sem título');
+});
+
+test('a file over the server’s upload limit says so in full on its chip, before any upload', async ({
+  page,
+}, info) => {
+  const chats = new ChatsPage(page, isMobile(info));
+  const uploads: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/attachments')) uploads.push(r.url());
+  });
+  await chats.openNew();
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'apresentacao-enorme.pdf',
+    mimeType: 'application/pdf',
+    buffer: Buffer.alloc(21 * 1024 * 1024, 1),
+  });
+  const chip = page.getByTestId('upload-chip');
+  await expect(chip).toHaveAttribute('data-status', 'error');
+  // The limit is the server's (UPLOAD_MAX_BYTES, 20 MiB by default), and the whole reason shows.
+  const reason = chip.getByRole('alert');
+  await expect(reason).toHaveText('Arquivo grande demais (máximo de 20 MB).');
+  expect(
+    await reason.evaluate((el) => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight + 1),
+  ).toBe(true);
+  await shot(page, info, 'attachment-too-large');
+  expect(uploads).toEqual([]);
+});
+
 test('a message the server refuses comes back to the composer with its file, to be sent again', async ({
   page,
 }, info) => {
@@ -410,4 +586,32 @@ test('the chat parameters (model, instructions) are kept per chat', async ({ pag
   await chats.send('Mais uma');
   await expect(chats.assistant).toHaveCount(2);
   await chats.waitAnswerDone();
+});
+
+test('a chat that does not exist, or is another user’s, shows the 404 page and nothing of a chat', async ({
+  page,
+  request,
+}) => {
+  // Another user's chat, made through the API.
+  const signedIn = await request.post('/identity/v1/accounts:signInWithPassword', {
+    data: { email: people.viewer.email, password: PASSWORD, returnSecureToken: true },
+  });
+  const { idToken } = (await signedIn.json()) as { idToken: string };
+  const made = await request.post('/api/v1/chats', {
+    headers: { authorization: `Bearer ${idToken}` },
+    data: { title: 'Not yours' },
+  });
+  const { chatId } = (await made.json()) as { chatId: string };
+
+  for (const id of [chatId, crypto.randomUUID()]) {
+    await page.goto(`/chats/${id}`);
+    await expect(page.getByTestId('error-page')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Página não encontrada' })).toBeVisible();
+    // Nothing of a chat around it: no header, parameters or export.
+    await expect(page.getByTestId('chat-view')).toHaveCount(0);
+    await expect(page.getByTestId('chat-title')).toHaveCount(0);
+    await expect(page.getByText('Not yours')).toHaveCount(0);
+  }
+  await page.getByRole('link', { name: 'Voltar' }).click();
+  await expect(page).toHaveURL(/\/$/);
 });

@@ -68,3 +68,22 @@ test('the embedded pages use their own layout without the account sign-in', asyn
   await expect(page).toHaveURL(/\/embedded\/va_demo\/chats$/);
   await expect(page.getByRole('button', { name: 'Entrar', exact: true })).toHaveCount(0);
 });
+
+test('the top progress bar shows from the first paint of a first load, and goes once the page is ready', async ({
+  page,
+}) => {
+  // A slow network for the app's code: the bar must show while it loads.
+  let release: () => void = () => {};
+  const held = new Promise<void>((r) => {
+    release = r;
+  });
+  await page.route('**/assets/*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/auth/login', { waitUntil: 'commit' });
+  await expect(page.getByTestId('top-progress')).toBeVisible();
+  release();
+  await expect(page.getByRole('button', { name: 'Entrar', exact: true })).toBeVisible();
+  await expect(page.getByTestId('top-progress')).toHaveCount(0);
+});

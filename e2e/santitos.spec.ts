@@ -35,6 +35,8 @@ test('an Editor builds a santito and everyone in the domain chats with it', asyn
   await card.getByRole('link', { name: `Conversar com ${name}` }).click();
   await expect(page).toHaveURL(/\/chats\?agent=/);
   await expect(page.getByRole('heading', { name })).toBeVisible();
+  // Grammatical whatever the santito's name ("Pergunte a Tradutor Jurídico" was not).
+  await expect(page.getByPlaceholder(`Pergunte ao santito ${name}`)).toBeVisible();
   const chats = new ChatsPage(page, isMobile(info));
   await chats.waitOnline();
   await page.getByRole('button', { name: starter }).click();

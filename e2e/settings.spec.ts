@@ -35,6 +35,11 @@ test('password: re-authentication, the live policy, and the old password stops w
   const policy = page.getByTestId('password-policy');
   await page.getByLabel(/^Nova senha/).fill('abc');
   await expect(policy.locator('li:not([data-met])').first()).toBeVisible();
+  // A password the server refuses as common is unmet in the checklist before anything is sent.
+  await page.getByLabel(/^Nova senha/).fill('12345678');
+  const notCommon = policy.locator('li', { hasText: 'Não é uma senha comum nem o seu e-mail' });
+  await expect(notCommon).toBeVisible();
+  await expect(notCommon).not.toHaveAttribute('data-met');
   await page.getByLabel(/^Senha atual/).fill('not-my-password-1');
   await page.getByLabel(/^Nova senha/).fill(next);
   await expect(policy.locator('li:not([data-met])')).toHaveCount(0);
@@ -154,4 +159,19 @@ test('domain settings: a new EULA version asks the domain’s users to accept ag
   await confirm(page, 'Publicar nova versão dos termos?', 'Publicar nova versão');
   await expect(page.getByTestId('eula-version')).toHaveText('v2');
   await screenshot(page, info, 'settings-domain');
+});
+
+test('profile: saving while offline says so at once instead of spinning', async ({ page, context }, info) => {
+  await signIn(page, people.viewer);
+  await page.goto('/settings');
+  await page.getByRole('textbox', { name: 'Nome', exact: true }).fill(`Offline ${runTag(info)}`);
+  await context.setOffline(true);
+  try {
+    await page.getByRole('button', { name: 'Salvar' }).click();
+    await expect(popup(page, 'Não foi possível salvar o perfil')).toBeVisible({ timeout: 15_000 });
+    await expect(page.getByText('Não foi possível conectar ao servidor')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Salvar' })).not.toHaveAttribute('data-loading');
+  } finally {
+    await context.setOffline(false);
+  }
 });

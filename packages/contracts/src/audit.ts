@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DomainHintSchema } from './accounts.ts';
+import { DepartmentSchema, DomainHintSchema, DomainSchema, UserSchema } from './accounts.ts';
 
 /** The administrative changes the audit log records. */
 export const AuditActions = [
@@ -59,3 +59,23 @@ export const AuditQuerySchema = z.object({
   domain: DomainHintSchema,
 });
 export type AuditQuery = z.infer<typeof AuditQuerySchema>;
+
+/**
+ * Every field an audit entry's before/after may name: the fields of the records it tracks (users,
+ * domains, departments, AI providers) and the few a change adds. The web has a text for each.
+ */
+export const AuditFields: readonly string[] = [
+  ...new Set([
+    ...Object.keys(UserSchema.shape),
+    ...Object.keys(DomainSchema.shape),
+    ...Object.keys(DepartmentSchema.shape),
+    'kind',
+    'baseUrl',
+    'models',
+    'enabled',
+    'keySet',
+    'defaultModel',
+    'eulaVersion',
+    'usersAskedToAccept',
+  ]),
+];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WsErrorCodeSchema } from './errors.ts';
 
 /** Chat, message and attachment ids are UUIDs; the web app's validity check for `/chats/{chatId}`. */
 export const ChatIdSchema = z.uuid();
@@ -97,8 +98,10 @@ export const MessageSchema = z.object({
   createdAt: IsoDate,
   usage: MessageUsageSchema.optional(),
   model: z.string().optional(),
-  /** Why an answer ended in `error` (a safe, user-facing text). */
+  /** Why an answer ended in `error` (a safe, user-facing text, in English). */
   error: z.string().optional(),
+  /** The code of that error, which the web shows in the reader's language. */
+  errorCode: WsErrorCodeSchema.optional(),
   attachments: z.array(AttachmentSchema).optional(),
 });
 export type Message = z.infer<typeof MessageSchema>;
@@ -127,6 +130,7 @@ export type ChatUpdate = z.infer<typeof ChatUpdateSchema>;
 /**
  * GET /api/v1/chats. Not strict: the web client adds `domain`/`department`/`user`/`email` hints to
  * every call. `q` searches titles and message contents (words, prefix match, case and accents ignored).
+ * A chat with neither a title nor a message (made for a new message's files) is listed once it has one.
  */
 export const ChatListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),

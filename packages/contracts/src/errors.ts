@@ -50,3 +50,25 @@ export const ErrorBodySchema = z.object({
   }),
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+/**
+ * Error codes of `error` frames: the API's codes plus the agents' own. The web translates by code:
+ * `NO_PROVIDER` → "no AI provider is configured; an Admin can add one in Settings → AI models".
+ */
+export const WsErrorCodes = [
+  ...ErrorCodes,
+  /** Nothing configured (no domain provider, no instance-wide one). */
+  'NO_PROVIDER',
+  /** The chat's chosen model is offered by no configured provider (any more). */
+  'MODEL_UNAVAILABLE',
+  /** The provider refused or failed (bad key, rate limit, outage, blocked URL). */
+  'PROVIDER_ERROR',
+  /** The provider sent nothing for too long (PROVIDER_FIRST_BYTE_TIMEOUT_MS, PROVIDER_IDLE_TIMEOUT_MS). */
+  'PROVIDER_TIMEOUT',
+  /** The user already has the maximum number of answers generating. */
+  'TOO_MANY_GENERATIONS',
+  /** A frame that is not JSON or not a known frame. */
+  'BAD_FRAME',
+] as const;
+export const WsErrorCodeSchema = z.enum(WsErrorCodes);
+export type WsErrorCode = z.infer<typeof WsErrorCodeSchema>;

@@ -134,3 +134,19 @@ export const AiSettingsUpdateSchema = z.strictObject({
   defaultModel: ModelIdSchema.nullable(),
 });
 export type AiSettingsUpdate = z.infer<typeof AiSettingsUpdateSchema>;
+
+/**
+ * A model as people read it: "OpenAI · gpt-4.1-mini" — the provider's name, never its internal id
+ * (`p4088f0b7e819:qa-fast`). Without a known provider (since removed), the model's name alone.
+ */
+export function modelDisplayName(modelId: string, providerLabel?: string | null): string {
+  const colon = modelId.indexOf(':');
+  const name = colon === -1 ? modelId : modelId.slice(colon + 1);
+  return providerLabel ? `${providerLabel} · ${name}` : name;
+}
+
+/** The provider id of a `provider:model` id. */
+export function providerOf(modelId: string): string {
+  const colon = modelId.indexOf(':');
+  return colon === -1 ? '' : modelId.slice(0, colon);
+}

@@ -9,7 +9,7 @@ import {
   MessageSchema,
   MessageUsageSchema,
 } from './chats.ts';
-import { ErrorCodes } from './errors.ts';
+import { WsErrorCodeSchema } from './errors.ts';
 
 /**
  * The agents websocket `GET /api/v1/agents/chat/` (DESIGN §5). Every frame is one JSON text
@@ -36,26 +36,6 @@ export const WsCloseCodes = {
   /** Server shutting down (standard "going away"); reconnect with backoff. */
   goingAway: 1001,
 } as const;
-
-/**
- * Error codes of `error` frames: the API's codes plus the agents' own. The web translates by code:
- * `NO_PROVIDER` → "no AI provider is configured; an Admin can add one in Settings → AI models".
- */
-export const WsErrorCodes = [
-  ...ErrorCodes,
-  /** Nothing configured (no domain provider, no instance-wide one). */
-  'NO_PROVIDER',
-  /** The chat's chosen model is offered by no configured provider (any more). */
-  'MODEL_UNAVAILABLE',
-  /** The provider refused or failed (bad key, rate limit, outage, blocked URL). */
-  'PROVIDER_ERROR',
-  /** The user already has the maximum number of answers generating. */
-  'TOO_MANY_GENERATIONS',
-  /** A frame that is not JSON or not a known frame. */
-  'BAD_FRAME',
-] as const;
-export const WsErrorCodeSchema = z.enum(WsErrorCodes);
-export type WsErrorCode = z.infer<typeof WsErrorCodeSchema>;
 
 const RequestId = z.string().min(1).max(100);
 const Content = z.string().max(WsLimits.maxContentChars);

@@ -16,6 +16,13 @@ export function requireString(object: JsonObject, key: string, what: string): st
   return value;
 }
 
+export function requireNumber(object: JsonObject, key: string, what: string): number {
+  const value = object[key];
+  if (typeof value !== 'number' || !Number.isFinite(value))
+    throw new TypeError(`${what}: "${key}" must be a number`);
+  return value;
+}
+
 export function optionalString(object: JsonObject, key: string): string | undefined {
   const value = object[key];
   return typeof value === 'string' ? value : undefined;

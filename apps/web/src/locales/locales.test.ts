@@ -1,5 +1,8 @@
+import { AuditActions, AuditFields, ErrorCodes, Roles, WsErrorCodes } from '@assistente/contracts';
 import { describe, expect, it } from 'vitest';
 import { AUTH_ERROR_KEYS } from '../features/auth/authErrors.ts';
+import { TRANSLATED_ERROR_CODES } from '../features/chats/lib/errors.ts';
+import { auditActionKey } from '../features/settings/components/AuditTab.tsx';
 import en from './en.json';
 import es from './es.json';
 import ptBR from './pt-BR.json';
@@ -61,5 +64,24 @@ describe('pt-BR.json', () => {
 
   it('has a text for every auth error code', () => {
     expect(AUTH_ERROR_KEYS.filter((key) => !reference.has(key))).toEqual([]);
+  });
+
+  it('has a text for every error code the services answer with, so none reaches a person in English', () => {
+    expect(ErrorCodes.filter((code) => !reference.has(`errors.codes.${code}`))).toEqual([]);
+  });
+
+  it('has a text for every websocket error code, in the chat’s own texts or the common ones', () => {
+    const translated = new Set<string>(TRANSLATED_ERROR_CODES);
+    expect(
+      WsErrorCodes.filter((code) => !(translated.has(code) && reference.has(`chats.errors.${code}`))).filter(
+        (code) => !reference.has(`errors.codes.${code}`),
+      ),
+    ).toEqual([]);
+  });
+
+  it('has a text for every audit action, field and role an audit row shows', () => {
+    expect(AuditActions.map(auditActionKey).filter((key) => !reference.has(key))).toEqual([]);
+    expect(AuditFields.filter((field) => !reference.has(`audit.fields.${field}`))).toEqual([]);
+    expect(Roles.filter((role) => !reference.has(`roles.${role}`))).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import type { HttpClient } from '../lib/http/client.ts';
 import type { IdentityUser } from '../lib/identity/user.ts';
 
 export const testConfig: RuntimeConfig = {
+  appUrl: 'http://localhost:3000',
   projectId: 'assistente',
   chatsManagerUrl: '',
   accountManagerUrl: '',
@@ -14,6 +15,7 @@ export const testConfig: RuntimeConfig = {
   identity: { apiKey: 'key', authDomain: 'localhost', projectId: 'assistente', baseUrl: '/identity' },
   storageBucket: 'assistente-chats',
   editorDeepLink: 'vscode://assistente.assistente-vscode/auth-callback',
+  uploadMaxBytes: 20 * 1024 * 1024,
   buildId: 'test',
 };
 

@@ -1,3 +1,4 @@
+import { type ErrorCode, ErrorCodes } from '@assistente/contracts';
 import { HttpError, serverErrorMessage } from '../lib/http/errors.ts';
 import type { Translate } from '../lib/validation/schemaErrors.ts';
 
@@ -32,16 +33,23 @@ export function apiErrorCount(error: unknown, key: string): number | null {
 }
 
 /**
- * The text shown for a failed call: no connection and missing rights get translated texts; other
- * refusals carry the server's own explanation (spec §8), else a translated fallback.
+ * The text shown for a failed call, in the reader's language: by its error code (every code of the
+ * contracts has a text), else by its status; the server's own message (English) only for an answer
+ * with no known code, as the spec's last resort (§8), else a translated fallback.
  */
 export function apiErrorText(t: Translate, error: unknown): string {
   if (error instanceof HttpError) {
     if (error.status === null) return t('errors.network');
+    const code = apiErrorCode(error);
+    if (code && isErrorCode(code)) return t(`errors.codes.${code}`);
     if (error.status === 403) return t('errors.forbidden');
     if (error.status === 429) return t('errors.rate_limited');
     if (error.status >= 500) return t('errors.server');
     return serverErrorMessage(error.data) ?? t('http.fallback_error');
   }
   return t('http.fallback_error');
+}
+
+function isErrorCode(code: string): code is ErrorCode {
+  return (ErrorCodes as readonly string[]).includes(code);
 }

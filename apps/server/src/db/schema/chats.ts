@@ -115,6 +115,8 @@ export const messages = pgTable(
     model: text('model'),
     usage: jsonb('usage').$type<MessageUsage>(),
     error: text('error'),
+    /** The error's code (contracts' WsErrorCode), so the web says it in the reader's language. */
+    errorCode: text('error_code'),
     attachmentIds: jsonb('attachment_ids').$type<string[]>().notNull().default([]),
     ...timestamps,
   },

@@ -199,6 +199,64 @@ describe('delete and restore', () => {
   });
 });
 
+describe('a chat made for a new message’s files (a draft)', () => {
+  const listed = async (who: TestUser) => {
+    const res = await call('GET', '/api/v1/chats?limit=200', who);
+    expect(res.statusCode).toBe(200);
+    return { ids: (res.json() as Chat[]).map((c) => c.chatId), total: res.headers['x-total-count'] };
+  };
+
+  it('is out of the lists, and their count, until its first message is stored', async () => {
+    const owner = await makeUser(t.ctx);
+    const draft = await createChat(owner);
+    const ids: string[] = [];
+    for (const n of ['um', 'dois', 'tres']) {
+      const up = await upload(owner, draft.chatId, `${n}.txt`, 'text/plain', `${n}\n`);
+      expect(up.statusCode).toBe(201);
+      ids.push(AttachmentSchema.parse(up.json()).attachmentId);
+    }
+    // Listed, it was an empty "untitled chat" in the sidebar and on the home page.
+    expect(await listed(owner)).toEqual({ ids: [], total: '0' });
+    expect((await call('GET', `/api/v1/chats/${draft.chatId}`, owner)).statusCode).toBe(200);
+
+    await chatsService(t.ctx).appendUserMessage(await callerOf(owner), draft.chatId, {
+      content: 'Três arquivos',
+      attachmentIds: ids,
+    });
+    expect(await listed(owner)).toEqual({ ids: [draft.chatId], total: '1' });
+    const sent = z
+      .array(MessageSchema)
+      .parse((await call('GET', `/api/v1/chats/${draft.chatId}/messages`, owner)).json());
+    expect(sent.map((m) => m.attachments?.map((a) => a.name))).toEqual([['um.txt', 'dois.txt', 'tres.txt']]);
+  });
+
+  it('a chat made with a title is listed at once', async () => {
+    const owner = await makeUser(t.ctx);
+    const chat = await createChat(owner, { title: 'Só o título' });
+    expect((await listed(owner)).ids).toEqual([chat.chatId]);
+  });
+
+  it('is purged with its files a day after it was made, unless a message made it a chat', async () => {
+    const owner = await makeUser(t.ctx);
+    const old = new Date(Date.now() - 25 * 60 * 60_000);
+    const abandoned = await createChat(owner);
+    expect((await upload(owner, abandoned.chatId, 'a.txt', 'text/plain', 'esquecido')).statusCode).toBe(201);
+    const [file] = await t.ctx.db.select().from(attachments).where(eq(attachments.chatId, abandoned.chatId));
+    const recent = await createChat(owner);
+    const titled = await createChat(owner, { title: 'Guardado' });
+    const sent = await createChat(owner);
+    await chatsService(t.ctx).appendUserMessage(await callerOf(owner), sent.chatId, { content: 'enviada' });
+    for (const id of [abandoned.chatId, titled.chatId, sent.chatId])
+      await t.ctx.db.update(chats).set({ createdAt: old }).where(eq(chats.id, id));
+
+    expect(await chatsService(t.ctx).purgeDrafts()).toBeGreaterThanOrEqual(1);
+    expect(await chatRow(abandoned.chatId)).toBeUndefined();
+    const { storageFor } = await import('../storage/index.ts');
+    expect(await storageFor(t.ctx, 'chats').stat(file!.storageKey)).toBeUndefined();
+    for (const kept of [recent.chatId, titled.chatId, sent.chatId]) expect(await chatRow(kept)).toBeDefined();
+  });
+});
+
 describe('GET /api/v1/chats: order and paging', () => {
   it('lists pinned chats first, then newest first, page by page with a cursor', async () => {
     const owner = await makeUser(t.ctx);
@@ -498,14 +556,14 @@ describe('export', () => {
       '# Conversa sem título',
       '_Exportado em ',
       '## Você',
-      '## Assistente (openai:gpt-4.1-mini) _(interrompida)_',
+      '## Assistente (gpt-4.1-mini) _(interrompida)_',
     ];
-    const en = ['# Untitled chat', '_Exported ', '## You', '## Assistant (openai:gpt-4.1-mini) _(stopped)_'];
+    const en = ['# Untitled chat', '_Exported ', '## You', '## Assistant (gpt-4.1-mini) _(stopped)_'];
     const es = [
       '# Conversación sin título',
       '_Exportado el ',
       '## Tú',
-      '## Asistente (openai:gpt-4.1-mini) _(detenida)_',
+      '## Asistente (gpt-4.1-mini) _(detenida)_',
     ];
     const expectLabels = (body: string, labels: string[]) => {
       for (const label of labels) expect(body).toContain(label);

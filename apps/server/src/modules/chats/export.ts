@@ -1,4 +1,11 @@
-import type { Chat, ChatExport, Locale, Message } from '@assistente/contracts';
+import {
+  type Chat,
+  type ChatExport,
+  type Locale,
+  type Message,
+  modelDisplayName,
+  providerOf,
+} from '@assistente/contracts';
 import { EXPORT_TEXTS } from './export-texts.ts';
 
 /** `Title of the chat.md`: the title made safe for every file system, or "chat". */
@@ -44,12 +51,22 @@ export function currentBranch(messages: readonly Message[], leafId?: string): Me
   return branch.reverse();
 }
 
-/** Markdown of one branch, labelled in the reader's language; message texts are Markdown already. */
-export function toMarkdownExport(chat: Chat, branch: readonly Message[], now: Date, locale: Locale): string {
+/**
+ * Markdown of one branch, labelled in the reader's language; message texts are Markdown already.
+ * Answers name their model as people read it (`providerLabels`: provider id → the provider's name).
+ */
+export function toMarkdownExport(
+  chat: Chat,
+  branch: readonly Message[],
+  now: Date,
+  locale: Locale,
+  providerLabels: ReadonlyMap<string, string> = new Map(),
+): string {
   const t = EXPORT_TEXTS[locale];
+  const model = (id: string) => modelDisplayName(id, providerLabels.get(providerOf(id)));
   const out = [`# ${chat.title.trim() || t.untitled}`, '', `_${t.exportedAt(now.toISOString())}_`, ''];
   for (const m of branch) {
-    const who = m.role === 'user' ? t.user : `${t.assistant}${m.model ? ` (${m.model})` : ''}`;
+    const who = m.role === 'user' ? t.user : `${t.assistant}${m.model ? ` (${model(m.model)})` : ''}`;
     const note = m.status === 'complete' ? '' : ` _(${t.status[m.status]})_`;
     out.push(`## ${who}${note}`, '', `_${m.createdAt}_`, '', m.content.trimEnd(), '');
     for (const a of m.attachments ?? []) out.push(`- 📎 ${a.name} (${a.contentType}, ${a.size} bytes)`);

@@ -10,13 +10,14 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { localeHints } from '../accounts/locale.ts';
+import { providersService } from '../providers/index.ts';
 import { closeStorage, contentDisposition, readSingleUpload, sendStoredObject } from '../storage/index.ts';
 import { chatsService } from './service.ts';
 
 const ChatParams = z.object({ chatId: z.string().min(1).max(100) });
 const AttachmentParams = ChatParams.extend({ attachmentId: z.string().min(1).max(100) });
 
-/** How often deleted chats past their undo window are purged and dead streams ended. */
+/** How often deleted chats past their undo window and abandoned drafts are purged, and dead streams ended. */
 const PURGE_EVERY_MS = 60_000;
 
 /** The chats manager, mounted at /api/v1/chats (DESIGN §5): authenticate → validate → service. */
@@ -33,6 +34,7 @@ export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promis
 
   const sweeper = setInterval(() => {
     service.purgeDeleted().catch((err: unknown) => ctx.log.error({ err }, 'purging deleted chats failed'));
+    service.purgeDrafts().catch((err: unknown) => ctx.log.error({ err }, 'purging abandoned drafts failed'));
     service
       .expireStaleStreams()
       .catch((err: unknown) => ctx.log.error({ err }, 'expiring stale answers failed'));
@@ -97,7 +99,8 @@ export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promis
     const caller = await request.caller();
     const { chatId } = ChatParams.parse(request.params);
     const query = ChatExportQuerySchema.parse(request.query);
-    const file = await service.exportChat(caller, chatId, query, localeHints(request));
+    const labels = await providersService(ctx).providerLabels(caller.domain.id);
+    const file = await service.exportChat(caller, chatId, query, localeHints(request), labels);
     return reply
       .header('content-type', file.contentType)
       .header('content-disposition', contentDisposition(file.fileName))

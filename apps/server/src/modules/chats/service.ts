@@ -13,6 +13,7 @@ import {
   type MessageListQuery,
   type MessageStatus,
   type MessageUsage,
+  type WsErrorCode,
 } from '@assistente/contracts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -44,6 +45,11 @@ import {
 
 /** How long after a delete the chat can still be restored (the sidebar's undo); then it is purged. */
 export const CHAT_RESTORE_WINDOW_MS = 30_000;
+/**
+ * How long a chat made for a new message's files waits for that message (it is out of the lists
+ * meanwhile); then it is purged with its files, which would otherwise hold the domain's quota.
+ */
+export const DRAFT_CHAT_TTL_MS = 24 * 60 * 60_000;
 /** An answer not flushed for this long has lost its writer (a crashed or killed process). */
 export const STALE_STREAM_MS = 15 * 60_000;
 /** Longest user message accepted. */
@@ -343,7 +349,7 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
         status: Exclude<MessageStatus, 'streaming'>;
         content?: string;
         usage?: MessageUsage;
-        error?: string;
+        error?: { code: WsErrorCode; message: string };
         model?: string;
       },
     ): Promise<Message> {
@@ -353,7 +359,7 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
           status: end.status,
           ...(end.content !== undefined ? { content: end.content } : {}),
           ...(end.usage !== undefined ? { usage: end.usage } : {}),
-          ...(end.error !== undefined ? { error: end.error } : {}),
+          ...(end.error !== undefined ? { error: end.error.message, errorCode: end.error.code } : {}),
           ...(end.model !== undefined ? { model: end.model } : {}),
         },
         tick(),
@@ -469,6 +475,8 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
       chatId: string,
       query: ChatExportQuery,
       hints: LocaleHints,
+      /** Provider id → its name, so answers name their model as people read it. */
+      providerLabels?: ReadonlyMap<string, string>,
     ): Promise<{ fileName: string; contentType: string; body: string }> {
       const chat = toChat(await ownChat(caller, chatId));
       const rows = await store.allMessages(caller, chatId);
@@ -485,7 +493,7 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
         : {
             fileName: exportFileName(chat, 'md'),
             contentType: 'text/markdown; charset=utf-8',
-            body: toMarkdownExport(chat, branch, now, callerLocale(caller, hints)),
+            body: toMarkdownExport(chat, branch, now, callerLocale(caller, hints), providerLabels),
           };
     },
 
@@ -570,6 +578,17 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
       let purged = 0;
       for (;;) {
         const batch = await store.purgeDeleted(before);
+        purged += batch.chats;
+        await deleteObjects(batch.storageKeys);
+        if (batch.chats === 0) return purged;
+      }
+    },
+
+    /** Purges drafts (no title, no message) made before `before` (default: DRAFT_CHAT_TTL_MS ago), with their files. */
+    async purgeDrafts(before = new Date(Date.now() - DRAFT_CHAT_TTL_MS)): Promise<number> {
+      let purged = 0;
+      for (;;) {
+        const batch = await store.purgeDrafts(before);
         purged += batch.chats;
         await deleteObjects(batch.storageKeys);
         if (batch.chats === 0) return purged;

@@ -39,6 +39,13 @@ export interface MessagePage {
 /** The caller's own, not deleted chats: the scope of everything a caller reads or writes here. */
 const ownChats = (caller: Caller) => and(eq(chats.userId, caller.user.id), isNull(chats.deletedAt));
 
+/**
+ * A chat people can see in their lists: it has a message, or a title. A chat made for a new
+ * message's files (untitled, nothing sent yet) is a draft until that message is stored; listed, it
+ * was an empty "untitled chat" left behind whenever the user went elsewhere before sending.
+ */
+const startedChat = sql`(${chats.title} <> '' or exists (select 1 from ${messages} where ${messages.chatId} = ${chats.id}))`;
+
 /** `chatId` is one of the caller's live chats (for rows that hang off a chat). */
 const ownChat = (caller: Caller, chatId: string) =>
   sql`exists (select 1 from ${chats} where ${chats.id} = ${chatId} and ${chats.userId} = ${caller.user.id} and ${chats.deletedAt} is null)`;
@@ -115,7 +122,7 @@ export function chatsStore(db: Db) {
       caller: Caller,
       query: { limit: number; after?: ChatCursor; q?: string },
     ): Promise<ChatPage> {
-      let filter = ownChats(caller);
+      let filter = and(ownChats(caller), startedChat);
       if (query.q) {
         const tsq = searchQuery(query.q);
         filter = and(
@@ -449,10 +456,49 @@ export function chatsStore(db: Db) {
     async failStaleStreams(before: Date, error: string, at: Date): Promise<number> {
       const rows = await db
         .update(messages)
-        .set({ status: 'error', error, updatedAt: at })
+        .set({ status: 'error', error, errorCode: 'UNAVAILABLE', updatedAt: at })
         .where(and(eq(messages.status, 'streaming'), lt(messages.updatedAt, before)))
         .returning({ id: messages.id });
       return rows.length;
+    },
+
+    /**
+     * Deletes drafts made before `before` that never became chats (no title, no message): the user
+     * left without sending the files they attached. Answers the removed files' storage keys.
+     */
+    async purgeDrafts(before: Date, limit = 500): Promise<{ chats: number; storageKeys: string[] }> {
+      return db.transaction(async (tx) => {
+        const doomed = await tx
+          .select({ id: chats.id })
+          .from(chats)
+          .where(and(isNull(chats.deletedAt), lt(chats.createdAt, before), sql`not ${startedChat}`))
+          .limit(limit);
+        if (doomed.length === 0) return { chats: 0, storageKeys: [] };
+        const files = await tx
+          .select({ chatId: attachments.chatId, key: attachments.storageKey })
+          .from(attachments)
+          .where(
+            inArray(
+              attachments.chatId,
+              doomed.map((d) => d.id),
+            ),
+          );
+        // Checked again as it is deleted: a message sent meanwhile makes it a chat to keep.
+        const gone = await tx
+          .delete(chats)
+          .where(
+            and(
+              inArray(
+                chats.id,
+                doomed.map((d) => d.id),
+              ),
+              sql`not ${startedChat}`,
+            ),
+          )
+          .returning({ id: chats.id });
+        const ids = new Set(gone.map((g) => g.id));
+        return { chats: ids.size, storageKeys: files.filter((f) => ids.has(f.chatId)).map((f) => f.key) };
+      });
     },
 
     /** Removes chats deleted before `before` (their messages and attachment rows cascade). */
@@ -480,7 +526,7 @@ export type ChatsStore = ReturnType<typeof chatsStore>;
 
 /** The row a NewMessage becomes, every column its insert leaves to the default included. */
 export function toRow(m: NewMessage): MessageRow {
-  return { ...toInsert(m), usage: null, error: null };
+  return { ...toInsert(m), usage: null, error: null, errorCode: null };
 }
 
 function toInsert(m: NewMessage) {

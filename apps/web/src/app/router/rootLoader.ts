@@ -66,7 +66,9 @@ export function createRootLoader(deps: RootLoaderDeps) {
     const result = runGuards({
       meta: match.meta,
       path,
-      fullPath: `${url.pathname}${url.search}`,
+      // A loader's request has no hash; on a first load the page's address still has it, and the
+      // redirect after sign-in must keep it (a link to a heading of a page).
+      fullPath: `${url.pathname}${url.search}${sameDocumentHash(url)}`,
       search: url.searchParams,
       prefix,
       embedded: isEmbeddedPath(url.pathname),
@@ -78,4 +80,11 @@ export function createRootLoader(deps: RootLoaderDeps) {
     if (result?.kind === 'notFound') throw pageNotFound(url.pathname);
     return { locale, prefix };
   };
+}
+
+/** The hash of the address being loaded, when it is the browser's current one (a first load). */
+function sameDocumentHash(url: URL): string {
+  if (typeof window === 'undefined') return '';
+  const here = window.location;
+  return here.pathname === url.pathname && here.search === url.search ? here.hash : '';
 }

@@ -33,7 +33,7 @@ export function RootShell() {
 
   return (
     <>
-      <TopProgressBar active={loadingApp} label={t('app.loading')} />
+      <TopProgressBar active={loadingApp || loadingAuth} label={t('app.loading')} />
       <ScrollManager />
       {loadingAuth ? <FullPageSpinner label={t('app.loading')} /> : <Outlet />}
       <PopupHost />
@@ -44,5 +44,10 @@ export function RootShell() {
 /** Shown by the router while the first route's loaders run (auth included). */
 export function InitialSpinner() {
   const { t } = useTranslation();
-  return <FullPageSpinner label={t('app.loading')} />;
+  return (
+    <>
+      <TopProgressBar active label={t('app.loading')} />
+      <FullPageSpinner label={t('app.loading')} />
+    </>
+  );
 }

@@ -6,6 +6,7 @@ import { IdentityAuth } from '../../lib/identity/auth.ts';
 import { createIdentityClient, type IdentityClient } from '../../lib/identity/client.ts';
 import { IdentityError } from '../../lib/identity/errors.ts';
 import { selectPersistence } from '../../lib/identity/persistence.ts';
+import { recheckAccess } from './accessLost.ts';
 import type { AccountApi } from './api.ts';
 import { type AuthMachine, createAuthMachine } from './internal/authMachine.ts';
 import { accountSession, embeddedSession, isAuthenticated, isEmbeddedPath } from './session.ts';
@@ -38,15 +39,22 @@ function safeLocalStorage(): Storage | null {
 export function productClient(baseUrl: () => string, auth: IdentityAuth): HttpClient {
   return lazyHttpClient({
     baseUrl,
+    onUnauthorized: () => {
+      if (!isEmbeddedPath(window.location.pathname)) accessDenied('unauthenticated');
+    },
     async context(): Promise<RequestContext> {
       if (isEmbeddedPath(window.location.pathname)) {
         const embedded = embeddedSession.getState();
         return { idToken: embedded.idToken, user: embedded.apiUser };
       }
-      const idToken = await auth.getIdToken().catch(() => null);
-      return { idToken, user: accountSession.getState().apiUser };
+      return accountContext(auth);
     },
   });
+}
+
+async function accountContext(auth: IdentityAuth): Promise<RequestContext> {
+  const idToken = await auth.getIdToken().catch(() => null);
+  return { idToken, user: accountSession.getState().apiUser };
 }
 
 /**
@@ -86,14 +94,24 @@ export function initAuthServices(
     events: window,
   });
   const accountHttp = productClient(() => config.accountManagerUrl, auth);
-  const accountApi = lazyAccountApi(accountHttp);
+  // The account session's own calls always carry the account token, whatever page is open: with
+  // an embedded page's (absent) token its user fetch got a 401 and signed the account out.
+  const accountApi = lazyAccountApi(
+    lazyHttpClient({
+      baseUrl: () => config.accountManagerUrl,
+      context: () => accountContext(auth),
+      onUnauthorized: () => accessDenied('unauthenticated'),
+    }),
+  );
   const machine = createAuthMachine({
     auth,
     api: accountApi,
     session: accountSession,
     setLoadingAuth: hooks.setLoadingAuth,
   });
-  machine.start();
+  // Embedded pages (another site's iframe) never touch the account session (spec §2).
+  if (isEmbeddedPath(window.location.pathname)) hooks.setLoadingAuth(false);
+  else machine.start();
   services = {
     config,
     identity,
@@ -105,6 +123,17 @@ export function initAuthServices(
     chatsHttp: productClient(() => config.chatsManagerUrl, auth),
   };
   return services;
+}
+
+/**
+ * The server refused the account session (a 401, or the agents socket closed 4401/4403): find out
+ * whether access is gone and, if so, sign this tab out with the reason (accessLost.ts).
+ */
+export function accessDenied(kind: 'unauthenticated' | 'forbidden'): void {
+  // Signed out already (or signing out): a refusal then is expected, nothing to find out.
+  if (!services || !isAuthenticated(accountSession.getState())) return;
+  const { auth, machine } = services;
+  void recheckAccess(kind, { refresh: () => auth.getIdToken(true), signOut: () => machine.signOut() });
 }
 
 export function authServices(): AuthServices {

@@ -61,6 +61,8 @@ export interface HttpClientConfig {
   readCookie?: (name: string) => string | null;
   /** The page's origin; XSRF tokens are only sent to it. */
   origin?: () => string;
+  /** A 401 came back for a request that carried a token: the session may have ended elsewhere. */
+  onUnauthorized?: () => void;
 }
 
 export interface HttpClient {
@@ -237,6 +239,7 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
           continue;
         }
       }
+      if (response.status === 401 && context.idToken) config.onUnauthorized?.();
       throw new HttpError({
         url: plainUrl,
         method,

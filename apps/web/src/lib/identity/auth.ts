@@ -210,6 +210,13 @@ export class IdentityAuth {
       }
       throw error;
     }
+    // Signed out (here or in another tab) while the renewal was in flight: storing its result
+    // would sign the user back in on the next load.
+    const still = await this.requirePersistence().get(this.storageKey);
+    if (!isIdentityUser(still) || still.uid !== storedUser.uid) {
+      this.options.client.revokeToken(response.refresh_token).catch(() => undefined);
+      throw new IdentityError('auth/user-token-expired');
+    }
     const updated: IdentityUser = {
       ...storedUser,
       stsTokenManager: {

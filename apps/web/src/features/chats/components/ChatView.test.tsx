@@ -37,6 +37,28 @@ vi.mock('../lib/upload.ts', () => ({
   uploadFile: async () => attachment,
 }));
 
+const santito = vi.hoisted(() => ({
+  _id: 'santito-1',
+  domain: 'acme.test',
+  name: 'Tradutor Jurídico',
+  description: '',
+  avatar: null,
+  avatarUrl: null,
+  instructions: '',
+  model: null,
+  starters: [],
+  knowledge: [],
+  visibility: 'domain' as const,
+  departmentId: null,
+  authorId: 'author@acme.test',
+  canEdit: false,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+}));
+vi.mock('../../santitos/hooks/useSantitos.ts', () => ({
+  useSantito: (id: string | null | undefined) => ({ data: id === santito._id ? santito : undefined }),
+}));
+
 /** Frames arrive inside act(): they re-render the view. */
 class FakeSocket extends FakeAgentsSocket {
   override receive(frame: unknown) {
@@ -186,4 +208,25 @@ describe('ChatView, a send the server refuses', () => {
     await screen.findByText('chat opened');
     expect(input.value).toBe('');
   });
+});
+
+describe('ChatView with a santito', () => {
+  afterEach(async () => {
+    await loadTestTexts();
+  });
+
+  it.each([
+    ['pt-BR', 'Pergunte ao santito Tradutor Jurídico'],
+    ['en', 'Ask Tradutor Jurídico'],
+    ['es', 'Pregúntale al santito Tradutor Jurídico'],
+  ] as const)(
+    'asks the santito by name in a form that is grammatical whatever the name (%s)',
+    async (locale, text) => {
+      await loadTestTexts(locale);
+      await connectedAgents();
+      renderFeature(<ChatView chatId={null} agentId={santito._id} />, { path: '/chats' });
+      // "Pergunte a Tradutor Jurídico" was not: a name's gender is not the app's to know.
+      expect(await screen.findByPlaceholderText(text)).toBeTruthy();
+    },
+  );
 });

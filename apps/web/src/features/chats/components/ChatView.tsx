@@ -1,5 +1,5 @@
 import type { Chat, ChatParams, Santito } from '@assistente/contracts';
-import { ActionIcon, Group, Loader, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Button, Group, Loader, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import {
   IconAdjustmentsHorizontal,
@@ -22,7 +22,8 @@ import {
   useRef,
   useState,
 } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
+import { ErrorPage } from '../../../app/error/ErrorPage.tsx';
 import { setUi, useUiFlag } from '../../../app/uiStore.ts';
 import { HttpError } from '../../../lib/http/errors.ts';
 import { useTranslation } from '../../../lib/i18n/index.ts';
@@ -185,13 +186,27 @@ export function ChatView({
   // stored, deleted if the user leaves without sending it (else every abandoned attachment left
   // an empty "untitled" chat behind).
   const draftKept = useRef(false);
-  const ensureChat = useCallback(async (): Promise<string> => {
-    if (effectiveId) return effectiveId;
-    const created = await chatsApi().createChat({ ...(agentId ? { agentId } : {}) });
-    agents.store.dispatch({ type: 'track-new', chatId: created.chatId });
-    draftKept.current = false;
-    setDraftChatId(created.chatId);
-    return created.chatId;
+  // Files dropped together all ask for the chat before it exists: one creation serves them all
+  // (two made two chats, and the cleanup of the first deleted it under its own upload).
+  const creatingDraft = useRef<Promise<string> | null>(null);
+  const ensureChat = useCallback((): Promise<string> => {
+    if (effectiveId) return Promise.resolve(effectiveId);
+    if (!creatingDraft.current) {
+      const creating = chatsApi()
+        .createChat({ ...(agentId ? { agentId } : {}) })
+        .then((created) => {
+          agents.store.dispatch({ type: 'track-new', chatId: created.chatId });
+          draftKept.current = false;
+          setDraftChatId(created.chatId);
+          return created.chatId;
+        });
+      // A failed creation may be tried again by the next file.
+      creating.catch(() => {
+        if (creatingDraft.current === creating) creatingDraft.current = null;
+      });
+      creatingDraft.current = creating;
+    }
+    return creatingDraft.current;
   }, [effectiveId, agentId, agents]);
   useEffect(() => {
     if (!draftChatId) return;
@@ -200,7 +215,8 @@ export function ChatView({
       chatsApi()
         .deleteChat(draftChatId)
         .catch(() => {
-          // Offline or already gone: nothing more to do here (the chat stays, empty, in the list).
+          // Offline or already gone: nothing more to do here (out of the lists, the server
+          // purges it a day later).
         });
     };
   }, [draftChatId]);
@@ -381,16 +397,7 @@ export function ChatView({
   useLoadFloatingAfterPaint(!loading);
 
   let body: ReactNode;
-  if (load === 'not-found') {
-    body = (
-      <Stack align="center" justify="center" className={classes.center} gap="xs">
-        <Title order={2} size="h4">
-          {t('chats.not_found_title')}
-        </Title>
-        <Text c="dimmed">{t('chats.not_found_description')}</Text>
-      </Stack>
-    );
-  } else if (load === 'error') {
+  if (load === 'error') {
     body = (
       <Stack align="center" justify="center" className={classes.center} gap="xs">
         <Text c="dimmed">{t('chats.load_error')}</Text>
@@ -457,6 +464,21 @@ export function ChatView({
         loadingOlder={loadingOlder}
         onLoadOlder={loadOlder}
         followSignal={followSignal}
+      />
+    );
+  }
+
+  // A chat that does not exist, or is another user's: the spec's 404 page, with nothing of a chat
+  // around it (no header, parameters or export that would then fail).
+  if (load === 'not-found') {
+    return (
+      <ErrorPage
+        statusCode={404}
+        renderBack={(label) => (
+          <Button component={Link} to={lp('/')} size="md" mt="sm">
+            {label}
+          </Button>
+        )}
       />
     );
   }
@@ -551,21 +573,19 @@ export function ChatView({
                 }}
               />
             ) : null}
-            {load === 'not-found' ? null : (
-              <Composer
-                ref={composer}
-                key={chatId ?? 'new'}
-                offline={offline}
-                busy={busy}
-                onSend={send}
-                onStop={stop}
-                uploads={uploads}
-                autoFocus={!mobile}
-                placeholder={
-                  santito ? t('chats.composer.placeholder_santito', { name: santito.name }) : undefined
-                }
-              />
-            )}
+            <Composer
+              ref={composer}
+              key={chatId ?? 'new'}
+              offline={offline}
+              busy={busy}
+              onSend={send}
+              onStop={stop}
+              uploads={uploads}
+              autoFocus={!mobile}
+              placeholder={
+                santito ? t('chats.composer.placeholder_santito', { name: santito.name }) : undefined
+              }
+            />
             <Text size="xs" c="dimmed" ta="center" className={classes.hint}>
               {t('chats.composer.hint')}
             </Text>

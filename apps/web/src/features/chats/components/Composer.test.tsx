@@ -166,7 +166,7 @@ describe('Composer', () => {
       size: 99,
       progress: 0,
       status: 'error',
-      error: { key: 'chats.attachments.too_large' },
+      error: { key: 'chats.attachments.too_large', vars: { size: '20 MB' } },
     };
     const files = uploads([refused]);
     const { onSend, input } = setup({ uploads: files });

@@ -56,7 +56,11 @@ export function isSendKey(
 
 function UploadChip({ item, onRemove }: { item: UploadItem; onRemove: () => void }) {
   const { t } = useTranslation();
-  const errorText = item.error ? ('key' in item.error ? t(item.error.key) : item.error.message) : '';
+  const errorText = item.error
+    ? 'key' in item.error
+      ? t(item.error.key, item.error.vars)
+      : item.error.message
+    : '';
   return (
     <div
       className={classes.chip}
@@ -80,7 +84,7 @@ function UploadChip({ item, onRemove }: { item: UploadItem; onRemove: () => void
             aria-label={t('chats.attachments.uploading', { name: item.name })}
           />
         ) : item.status === 'error' ? (
-          <Text size="xs" c="error.7" className={classes.chipName} role="alert">
+          <Text size="xs" c="error.7" className={classes.chipError} role="alert">
             {errorText}
           </Text>
         ) : (

@@ -33,10 +33,18 @@ describe('ErrorNotice', () => {
     expect(screen.queryByRole('link')).toBeNull();
   });
 
-  it("falls back to the server's message for codes without a text of their own", () => {
+  it('says an API error in the reader’s language, with what was wrong with the input under it', () => {
     installFakeServices();
     signInSession();
     show('VALIDATION_FAILED', 'content: The message is empty');
+    expect(screen.getByRole('alert').textContent).toContain('Alguns dados são inválidos');
     expect(screen.getByRole('alert').textContent).toContain('content: The message is empty');
+  });
+
+  it("falls back to the server's message only for a code it does not know", () => {
+    installFakeServices();
+    signInSession();
+    show('SOMETHING_NEW', 'A future failure');
+    expect(screen.getByRole('alert').textContent).toContain('A future failure');
   });
 });

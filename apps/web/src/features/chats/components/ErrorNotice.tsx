@@ -1,4 +1,4 @@
-import { hasRole } from '@assistente/contracts';
+import { ErrorCodes, hasRole } from '@assistente/contracts';
 import { Alert, Anchor, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { Link } from 'react-router';
@@ -23,6 +23,7 @@ export function ErrorNotice({
   const lp = useLocalePath();
   const { apiUser } = useAccountSession();
   const translated = isTranslatedCode(code);
+  const apiCode = !translated && (ErrorCodes as readonly string[]).includes(code);
   const admin = apiUser ? hasRole(apiUser.role, 'Admin') : false;
   return (
     <Alert
@@ -38,8 +39,10 @@ export function ErrorNotice({
       data-testid="chat-error"
       data-code={code}
     >
-      <Text size="sm">{translated ? t(`chats.errors.${code}`) : message}</Text>
-      {translated && showsServerDetail(code) && message ? (
+      <Text size="sm">
+        {translated ? t(`chats.errors.${code}`) : apiCode ? t(`errors.codes.${code}`) : message}
+      </Text>
+      {(translated || apiCode) && showsServerDetail(code, admin) && message ? (
         <Text size="xs" c="dimmed" mt={4}>
           {message}
         </Text>

@@ -244,7 +244,7 @@ export const MessageItem = memo(function MessageItem({
       {message.status === 'error' ? (
         <div className={classes.errorBox}>
           <ErrorNotice
-            code={errorCode ?? 'PROVIDER_ERROR'}
+            code={errorCode ?? message.errorCode ?? 'PROVIDER_ERROR'}
             message={message.error ?? t('chats.errors.PROVIDER_ERROR')}
             compact
           />

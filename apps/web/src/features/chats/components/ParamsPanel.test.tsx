@@ -44,9 +44,9 @@ describe('ParamsPanel', () => {
     expect(screen.getByText('Sem escolha, a conversa usa o modelo padrão do domínio.')).toBeTruthy();
   });
 
-  it('falls back to the id for a default model not in the list', async () => {
-    renderPanel({ models: [model('fixture-large')], defaultModel: 'openai:retired' });
+  it('falls back to the model’s name, never a provider id, for a default model not in the list', async () => {
+    renderPanel({ models: [model('fixture-large')], defaultModel: 'p4088f0b7e819:retired' });
     const field = screen.getByRole('combobox', { name: 'Modelo' });
-    await waitFor(() => expect(field.getAttribute('placeholder')).toBe('openai:retired (padrão)'));
+    await waitFor(() => expect(field.getAttribute('placeholder')).toBe('retired (padrão)'));
   });
 });

@@ -1,4 +1,4 @@
-import type { ChatParams, ModelInfo } from '@assistente/contracts';
+import { type ChatParams, type ModelInfo, modelDisplayName } from '@assistente/contracts';
 import {
   ActionIcon,
   Button,
@@ -76,11 +76,16 @@ export default function ParamsPanel({ chatId, params, onDraftChange, onClose }: 
 
   const defaultModel = models.data?.defaultModel ?? null;
   // The model's own name: the raw `provider:model` id made the placeholder too long to read.
-  const defaultModelName = models.data?.models.find((m) => m.id === defaultModel)?.name ?? defaultModel;
+  const defaultModelName = defaultModel
+    ? (models.data?.models.find((m) => m.id === defaultModel)?.name ?? modelDisplayName(defaultModel))
+    : null;
   const options = groupModels(models.data?.models ?? []);
   const known = new Set((models.data?.models ?? []).map((m) => m.id));
   if (model && !known.has(model))
-    options.push({ group: t('chats.params.other_model'), items: [{ value: model, label: model }] });
+    options.push({
+      group: t('chats.params.other_model'),
+      items: [{ value: model, label: modelDisplayName(model) }],
+    });
 
   return (
     <Stack gap="md" p="md" data-testid="params-panel">

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { authServices } from '../../auth/services.ts';
+import { accessDenied, authServices } from '../../auth/services.ts';
 import { accountSession } from '../../auth/session.ts';
 import { AgentsController, agentsController, stopAgents } from '../lib/agents.ts';
 import type { ConnectionState } from '../lib/agentsSocket.ts';
@@ -12,7 +12,11 @@ let watchingSession = false;
 export function getAgents(): AgentsController {
   const controller = agentsController(() => {
     const { config, auth } = authServices();
-    return new AgentsController({ url: config.agentsWsUrl, getToken: () => auth.getIdToken() });
+    return new AgentsController({
+      url: config.agentsWsUrl,
+      getToken: () => auth.getIdToken(),
+      onAccessDenied: accessDenied,
+    });
   });
   if (!watchingSession) {
     watchingSession = true;

@@ -1,5 +1,6 @@
 import { type Attachment, AttachmentLimits } from '@assistente/contracts';
 import { useCallback, useMemo, useRef, useState } from 'react';
+import { loadedRuntimeConfig } from '../../../lib/config/runtimeConfig.ts';
 import { attachmentsPath } from '../api.ts';
 import { authorizedRequest } from '../lib/authRequest.ts';
 import { UploadError, uploadFile } from '../lib/upload.ts';
@@ -13,8 +14,13 @@ export interface UploadItem {
   progress: number;
   status: 'uploading' | 'done' | 'error';
   attachment?: Attachment;
-  /** A translation key, or the server's message. */
-  error?: { key: string } | { message: string };
+  /** A translation key (with its values), or the server's message. */
+  error?: { key: string; vars?: Record<string, string> } | { message: string };
+}
+
+/** "20 MB": whole megabytes as people read file sizes. */
+function formatMegabytes(bytes: number): string {
+  return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
 }
 
 let keys = 0;
@@ -46,14 +52,16 @@ export function useUploads(ensureChat: () => Promise<string>) {
       for (const file of accepted) {
         keys += 1;
         const key = `u${keys}`;
-        if (file.size > AttachmentLimits.maxBytes) {
+        // The server's own limit (UPLOAD_MAX_BYTES), so the two never disagree.
+        const maxBytes = loadedRuntimeConfig()?.uploadMaxBytes ?? AttachmentLimits.maxBytes;
+        if (file.size > maxBytes) {
           added.push({
             key,
             name: file.name,
             size: file.size,
             progress: 0,
             status: 'error',
-            error: { key: 'chats.attachments.too_large' },
+            error: { key: 'chats.attachments.too_large', vars: { size: formatMegabytes(maxBytes) } },
           });
           continue;
         }

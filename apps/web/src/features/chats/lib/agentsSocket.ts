@@ -57,12 +57,16 @@ export interface AgentsSocketOptions {
   authTimeoutMs?: number;
   /** How often a fresher id token is handed to an open socket. */
   tokenCheckMs?: number;
+  /** The server refused the token (4401) or the account (4403): the session may be over. */
+  onAccessDenied?: (kind: 'unauthenticated' | 'forbidden') => void;
 }
 
 export const BACKOFF_BASE_MS = 500;
 export const BACKOFF_MAX_MS = 30_000;
 /** Closed by the server for an account that lost access (WsCloseCodes.forbidden). */
 const CLOSE_FORBIDDEN = 4403;
+/** Closed by the server for a token it does not accept (WsCloseCodes.unauthenticated). */
+const CLOSE_UNAUTHENTICATED = 4401;
 const OPEN = 1;
 
 /**
@@ -331,8 +335,10 @@ export class AgentsSocket {
     if (code === CLOSE_FORBIDDEN) {
       this.clearTimers();
       this.setState('forbidden');
+      this.options.onAccessDenied?.('forbidden');
       return;
     }
+    if (code === CLOSE_UNAUTHENTICATED) this.options.onAccessDenied?.('unauthenticated');
     // 4401 (bad or expired token) included: the next attempt asks the identity client for a fresh one.
     this.lose();
   }

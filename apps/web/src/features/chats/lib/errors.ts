@@ -3,6 +3,7 @@ export const TRANSLATED_ERROR_CODES = [
   'NO_PROVIDER',
   'MODEL_UNAVAILABLE',
   'PROVIDER_ERROR',
+  'PROVIDER_TIMEOUT',
   'TOO_MANY_GENERATIONS',
   'RATE_LIMITED',
   'CONFLICT',
@@ -13,6 +14,7 @@ export const TRANSLATED_ERROR_CODES = [
   'INTERNAL',
   'NOT_FOUND',
   'OFFLINE',
+  'BAD_FRAME',
 ] as const;
 export type TranslatedErrorCode = (typeof TRANSLATED_ERROR_CODES)[number];
 
@@ -20,7 +22,12 @@ export function isTranslatedCode(code: string | null | undefined): code is Trans
   return (TRANSLATED_ERROR_CODES as readonly string[]).includes(code ?? '');
 }
 
-/** Codes whose server message adds detail worth showing under the translated text. */
-export function showsServerDetail(code: string): boolean {
-  return code === 'PROVIDER_ERROR' || code === 'VALIDATION_FAILED' || code === 'BAD_REQUEST';
+/**
+ * Whether the server's message (English) is worth showing under the translated text: what was
+ * wrong with the user's own input, for everyone; a provider's technical failure, for the Admins
+ * who can fix it.
+ */
+export function showsServerDetail(code: string, admin: boolean): boolean {
+  if (code === 'VALIDATION_FAILED' || code === 'BAD_REQUEST') return true;
+  return admin && (code === 'PROVIDER_ERROR' || code === 'PROVIDER_TIMEOUT');
 }

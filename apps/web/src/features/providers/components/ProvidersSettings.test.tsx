@@ -37,7 +37,19 @@ function setup(providers: ProviderConfig[] = [stored]) {
         ? providers
         : path === '/api/v1/settings/ai'
           ? { domain: 'acme.com', defaultModel: null, effectiveDefaultModel: 'openai:gpt-4.1-mini' }
-          : { models: [], defaultModel: null };
+          : {
+              models: [
+                {
+                  id: 'openai:gpt-4.1-mini',
+                  name: 'gpt-4.1-mini',
+                  provider: 'openai',
+                  providerLabel: 'OpenAI',
+                  kind: 'openai',
+                  source: 'instance',
+                },
+              ],
+              defaultModel: null,
+            };
     return options?.schema ? options.schema.parse(data) : data;
   });
   const put = vi.fn(async (_path: string, options?: RequestOptions<unknown>) =>
@@ -72,7 +84,10 @@ describe('ProvidersSettings', { timeout: 30_000 }, () => {
     setup();
     expect(await screen.findByText('OpenAI da Acme')).toBeTruthy();
     expect(screen.getByText(/chave configurada ••••1234/)).toBeTruthy();
-    expect(screen.getByText(/Sem escolha do domínio: a instância usa openai:gpt-4.1-mini/)).toBeTruthy();
+    // The provider's name and the model, never its internal id.
+    expect(
+      await screen.findByText(/Sem escolha do domínio: a instância usa OpenAI · gpt-4.1-mini\./),
+    ).toBeTruthy();
   });
 
   it('edits a provider without resending its key when the key field stays empty', async () => {

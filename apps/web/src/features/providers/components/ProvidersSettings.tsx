@@ -1,4 +1,4 @@
-import type { ProviderConfig, ProviderTestResult } from '@assistente/contracts';
+import { modelDisplayName, type ProviderConfig, type ProviderTestResult } from '@assistente/contracts';
 import {
   ActionIcon,
   Alert,
@@ -129,17 +129,23 @@ function DefaultModel() {
   const save = useSaveDefaultModel();
   const options = (models.data?.models ?? []).map((m) => ({
     value: m.id,
-    label: `${m.providerLabel} · ${m.name}`,
+    label: modelDisplayName(m.id, m.providerLabel),
   }));
+  // Models as people read them: the provider's name, never its internal id.
+  const labelOf = (id: string) => {
+    const known = models.data?.models.find((m) => m.id === id);
+    return modelDisplayName(id, known?.providerLabel);
+  };
   const current = ai.data?.defaultModel ?? null;
-  if (current && !options.some((o) => o.value === current)) options.push({ value: current, label: current });
+  if (current && !options.some((o) => o.value === current))
+    options.push({ value: current, label: labelOf(current) });
   return (
     <Stack gap={6}>
       <Select
         label={t('providers.default_model')}
         description={
           ai.data?.effectiveDefaultModel && !current
-            ? t('providers.default_model_instance', { model: ai.data.effectiveDefaultModel })
+            ? t('providers.default_model_instance', { model: labelOf(ai.data.effectiveDefaultModel) })
             : t('providers.default_model_hint')
         }
         data={options}

@@ -2,6 +2,7 @@ import {
   AvatarTypes,
   type Department,
   EmojiSchema,
+  modelDisplayName,
   type Santito,
   type SantitoCreate,
   SantitoLimits,
@@ -131,10 +132,13 @@ export default function SantitoForm({ santito, onDone, onCancel }: SantitoFormPr
 
   const modelOptions = [
     { value: '', label: t('santitos.form.default_model') },
-    ...(models.data?.models ?? []).map((m) => ({ value: m.id, label: `${m.providerLabel} · ${m.name}` })),
+    ...(models.data?.models ?? []).map((m) => ({
+      value: m.id,
+      label: modelDisplayName(m.id, m.providerLabel),
+    })),
   ];
   if (model && !modelOptions.some((o) => o.value === model))
-    modelOptions.push({ value: model, label: model });
+    modelOptions.push({ value: model, label: modelDisplayName(model) });
 
   return (
     <form

@@ -2,19 +2,24 @@ import { describe, expect, it } from 'vitest';
 import { auditActionKey, changedRows, dayStart, targetLabel } from './AuditTab.tsx';
 
 describe('audit log helpers', () => {
-  it('lists only the fields a change touched, before → after', () => {
+  // A stand-in for the translator: the key, so the test sees which texts are asked for.
+  const t = (key: string) => `<${key}>`;
+
+  it('lists only the fields a change touched, before → after, named and valued in the reader’s language', () => {
     expect(
-      changedRows({
+      changedRows(t, {
         before: { displayName: 'Ana', role: 'Viewer', active: true },
         after: { displayName: 'Ana', role: 'Admin', active: false },
       }),
     ).toEqual([
-      { field: 'role', before: 'Viewer', after: 'Admin' },
-      { field: 'active', before: 'true', after: 'false' },
+      { field: 'role', label: '<audit.fields.role>', before: '<roles.Viewer>', after: '<roles.Admin>' },
+      { field: 'active', label: '<audit.fields.active>', before: '<common.yes>', after: '<common.no>' },
     ]);
-    expect(changedRows({ before: null, after: { displayName: 'Vendas' } })).toEqual([
-      { field: 'displayName', before: '—', after: 'Vendas' },
+    expect(changedRows(t, { before: null, after: { displayName: 'Vendas' } })).toEqual([
+      { field: 'displayName', label: '<audit.fields.displayName>', before: '—', after: 'Vendas' },
     ]);
+    // A field this version does not know still shows, by its name.
+    expect(changedRows(t, { before: null, after: { futureField: 'x' } })[0]?.label).toBe('futureField');
   });
 
   it('names the target by its display name when the change has one', () => {

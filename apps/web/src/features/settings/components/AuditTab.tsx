@@ -1,4 +1,11 @@
-import { type AuditAction, AuditActions, type AuditEntry, type User } from '@assistente/contracts';
+import {
+  type AuditAction,
+  AuditActions,
+  type AuditEntry,
+  AuditFields,
+  Roles,
+  type User,
+} from '@assistente/contracts';
 import {
   Badge,
   Button,
@@ -17,7 +24,7 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconChevronDown, IconChevronRight, IconHistory, IconSearch } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
-import { useTranslation } from '../../../lib/i18n/index.ts';
+import { type TFunction as Translate, useTranslation } from '../../../lib/i18n/index.ts';
 import { apiErrorText } from '../../../ui/apiError.ts';
 import { EmptyPanel } from '../../../ui/EmptyPanel.tsx';
 import { formatDateTime } from '../../../ui/format.ts';
@@ -36,19 +43,30 @@ export function dayStart(value: string, days = 0): string | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
-function show(value: unknown): string {
+/** A recorded value in the reader's language: roles and yes/no translated, the rest as stored. */
+function show(t: Translate, field: string, value: unknown): string {
   if (value === undefined || value === null) return '—';
+  if (typeof value === 'boolean') return t(value ? 'common.yes' : 'common.no');
+  if (field === 'role' && typeof value === 'string' && (Roles as readonly string[]).includes(value)) {
+    return t(`roles.${value}`);
+  }
   if (typeof value === 'string') return value === '' ? '""' : value;
   return JSON.stringify(value);
 }
 
-/** The fields a change touched: before → after. */
+/** The fields a change touched, named and valued in the reader's language: before → after. */
 export function changedRows(
+  t: Translate,
   entry: Pick<AuditEntry, 'before' | 'after'>,
-): { field: string; before: string; after: string }[] {
+): { field: string; label: string; before: string; after: string }[] {
   const keys = [...new Set([...Object.keys(entry.before ?? {}), ...Object.keys(entry.after ?? {})])];
   return keys
-    .map((field) => ({ field, before: show(entry.before?.[field]), after: show(entry.after?.[field]) }))
+    .map((field) => ({
+      field,
+      label: AuditFields.includes(field) ? t(`audit.fields.${field}`) : field,
+      before: show(t, field, entry.before?.[field]),
+      after: show(t, field, entry.after?.[field]),
+    }))
     .filter((row) => row.before !== row.after);
 }
 
@@ -61,7 +79,7 @@ export function targetLabel(entry: Pick<AuditEntry, 'target' | 'before' | 'after
 function AuditRow({ entry }: { entry: AuditEntry }) {
   const { t, i18n } = useTranslation();
   const [open, setOpen] = useState(false);
-  const rows = changedRows(entry);
+  const rows = changedRows(t, entry);
   return (
     <Card withBorder radius="md" padding="sm" data-testid="audit-row">
       <Group justify="space-between" align="flex-start" gap="xs" wrap="wrap">
@@ -111,7 +129,7 @@ function AuditRow({ entry }: { entry: AuditEntry }) {
                 <Table.Tbody>
                   {rows.map((row) => (
                     <Table.Tr key={row.field}>
-                      <Table.Td ff="monospace">{row.field}</Table.Td>
+                      <Table.Td>{row.label}</Table.Td>
                       <Table.Td style={{ overflowWrap: 'anywhere' }}>{row.before}</Table.Td>
                       <Table.Td style={{ overflowWrap: 'anywhere' }}>{row.after}</Table.Td>
                     </Table.Tr>

@@ -17,11 +17,19 @@ export interface UsersGridProps {
   mobile: boolean;
 }
 
-function StatusBadge({ active }: { active: boolean }) {
+/** Active, inactive, or invited and not signed up yet (active, but unable to sign in until then). */
+function StatusBadge({ user }: { user: User }) {
   const { t } = useTranslation();
+  if (user.active && user.invitePending) {
+    return (
+      <Badge variant="light" color="orange" radius="sm" data-testid="invite-pending">
+        {t('users.invite_pending')}
+      </Badge>
+    );
+  }
   return (
-    <Badge variant="light" color={active ? 'green' : 'neutral'} radius="sm">
-      {t(active ? 'common.active' : 'common.inactive')}
+    <Badge variant="light" color={user.active ? 'green' : 'neutral'} radius="sm">
+      {t(user.active ? 'common.active' : 'common.inactive')}
     </Badge>
   );
 }
@@ -60,7 +68,7 @@ export function UsersGrid(props: UsersGridProps) {
             </Group>
             <Group gap={6} mt="sm">
               <RoleBadge user={user} />
-              <StatusBadge active={user.active} />
+              <StatusBadge user={user} />
               <Badge variant="outline" color="neutral.6" radius="sm" tt="none">
                 {department(user)}
               </Badge>
@@ -123,7 +131,7 @@ export function UsersGrid(props: UsersGridProps) {
                 </Table.Td>
               ) : null}
               <Table.Td>
-                <StatusBadge active={user.active} />
+                <StatusBadge user={user} />
               </Table.Td>
               <Table.Td>
                 <UserActionsMenu user={user} allowed={userActions(caller, user)} onAction={onAction} />

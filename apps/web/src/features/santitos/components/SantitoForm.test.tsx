@@ -1,0 +1,75 @@
+import type { ModelList, Santito } from '@assistente/contracts';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { RequestOptions } from '../../../lib/http/client.ts';
+import { installFakeServices, resetSession, signInSession } from '../../../test/fakeServices.ts';
+import { loadTestTexts } from '../../../test/render.tsx';
+import { renderFeature } from '../../../test/renderFeature.tsx';
+import SantitoForm from './SantitoForm.tsx';
+
+beforeAll(async () => {
+  await loadTestTexts();
+});
+afterEach(() => resetSession());
+
+const models: ModelList = {
+  models: [
+    {
+      id: 'p4088f0b7e819:qa-fast',
+      name: 'qa-fast',
+      provider: 'p4088f0b7e819',
+      providerLabel: 'Servidor da equipe',
+      kind: 'openai-compatible',
+      source: 'domain',
+    },
+  ],
+  defaultModel: 'p4088f0b7e819:qa-fast',
+};
+
+const santito = (model: string | null): Santito => ({
+  _id: 'santito-1',
+  domain: 'acme.com',
+  name: 'Tradutor Jurídico',
+  description: '',
+  avatar: null,
+  avatarUrl: null,
+  instructions: 'Traduza.',
+  model,
+  starters: [],
+  knowledge: [],
+  visibility: 'domain',
+  departmentId: null,
+  authorId: 'ana@acme.com',
+  canEdit: true,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+});
+
+function renderForm(model: string | null) {
+  const services = installFakeServices();
+  signInSession({}, true);
+  const get = vi.fn(async (_path: string, options?: RequestOptions<unknown>) =>
+    options?.schema ? options.schema.parse(models) : models,
+  );
+  Object.assign(services.chatsHttp, { get });
+  renderFeature(<SantitoForm santito={santito(model)} onDone={() => {}} onCancel={() => {}} />);
+}
+
+describe('SantitoForm, the model', () => {
+  it('names each model by its provider’s name and its own, never the provider’s id', async () => {
+    renderForm('p4088f0b7e819:qa-fast');
+    const field = screen.getByRole('combobox', { name: 'Modelo' });
+    await waitFor(() => expect((field as HTMLInputElement).value).toBe('Servidor da equipe · qa-fast'));
+    await userEvent.click(field);
+    expect(await screen.findByRole('option', { name: 'Servidor da equipe · qa-fast' })).toBeTruthy();
+    expect(document.body.textContent).not.toContain('p4088f0b7e819');
+  });
+
+  it('names a model whose provider is gone by the model alone', async () => {
+    renderForm('p0ld00000000:retired');
+    const field = screen.getByRole('combobox', { name: 'Modelo' });
+    await waitFor(() => expect((field as HTMLInputElement).value).toBe('retired'));
+    expect(document.body.textContent).not.toContain('p0ld00000000');
+  });
+});
