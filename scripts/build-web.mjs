@@ -90,6 +90,9 @@ const r = spawnSync(
   {
     cwd: web,
     stdio: 'inherit',
+    // Always a production build, whoever runs this: under a test runner NODE_ENV is `test`, and
+    // Vite then bundles React's development build and sets import.meta.env.DEV.
+    env: { ...process.env, NODE_ENV: 'production' },
   },
 );
 if (r.status !== 0) {

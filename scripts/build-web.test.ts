@@ -23,6 +23,11 @@ describe('building the web app beside a running server', { timeout: 240_000 }, (
     build('--force');
     const served = realpathSync(dist);
     expect(referenced(served).length).toBeGreaterThan(0);
+    // Built from a test runner (NODE_ENV=test), it is still the production build e2e and users get.
+    expect(process.env.NODE_ENV).toBe('test');
+    for (const file of referenced(served).filter((f) => f.endsWith('.js'))) {
+      expect(readFileSync(path.join(served, file), 'utf8'), file).not.toContain('React DevTools');
+    }
     // What the server does when it starts (plugins/web.ts): mark the build with its pid.
     mkdirSync(path.join(served, '.in-use'), { recursive: true });
     const mark = path.join(served, '.in-use', String(process.pid));
