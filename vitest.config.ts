@@ -1,6 +1,15 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const serverTests = ['apps/server/src/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'scripts/**/*.test.ts'];
+/** Tests that need several server processes on one database: PostgreSQL only. */
+const POSTGRES_ONLY = 'apps/server/src/**/*.postgres.test.ts';
+
+if (!process.env.TEST_DATABASE_URL) {
+  // Said where it is seen: without PostgreSQL these tests do not run (CI sets it).
+  console.warn(
+    'TEST_DATABASE_URL is not set: the integration tests run on PGlite only, and the multi-replica tests (*.postgres.test.ts) do not run.',
+  );
+}
 
 export default defineConfig({
   test: {
@@ -9,6 +18,7 @@ export default defineConfig({
         test: {
           name: 'server',
           include: serverTests,
+          exclude: [...configDefaults.exclude, POSTGRES_ONLY],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,
@@ -20,7 +30,7 @@ export default defineConfig({
             {
               test: {
                 name: 'server-postgres',
-                include: ['apps/server/src/**/*.integration.test.ts'],
+                include: ['apps/server/src/**/*.integration.test.ts', POSTGRES_ONLY],
                 environment: 'node',
                 env: { TEST_DB: 'postgres' },
                 testTimeout: 60_000,

@@ -12,6 +12,7 @@ import { AppError } from './lib/errors.ts';
 import { humanLogStream } from './lib/log-format.ts';
 import { containsNul, NUL_MESSAGE } from './lib/nul.ts';
 import { createRedisClient, redisReady } from './lib/redis.ts';
+import { createScheduler } from './lib/scheduler.ts';
 import { accountsRoutes } from './modules/accounts/index.ts';
 import { agentsRoutes, websocketOptions } from './modules/agents/index.ts';
 import { chatsRoutes } from './modules/chats/index.ts';
@@ -81,6 +82,7 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
     ? createRedisBus(config.REDIS_URL, config.KEY_PREFIX, app.log)
     : createLocalBus();
   const mailer = opts.mailer ?? createMailer(config, app.log);
+  const scheduler = createScheduler({ db: database.db, log: app.log });
   const base = {
     config,
     db: database.db,
@@ -91,9 +93,16 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
     keyPrefix: config.KEY_PREFIX,
     mailer,
   };
-  const ctx: AppContext = { ...base, identity: await createIdentityService(base) };
+  const ctx: AppContext = {
+    ...base,
+    scheduler,
+    soleWriter: Boolean(database.lock && !opts.database),
+    identity: await createIdentityService(base),
+  };
 
   app.addHook('onClose', async () => {
+    // Before the database goes: a job in progress finishes, and leases held here are let go.
+    await scheduler.close();
     await Promise.allSettled([bus.close(), mailer.close()]);
     // quit() would wait for a Redis that is away; nothing is queued to flush.
     redis?.disconnect();

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import type { Bus } from './lib/bus.ts';
+import type { Scheduler } from './lib/scheduler.ts';
 import type { IdentityService } from './modules/identity/types.ts';
 import type { Mailer } from './modules/mail/types.ts';
 
@@ -19,6 +20,13 @@ export interface AppContext {
   keyPrefix: string;
   mailer: Mailer;
   identity: IdentityService;
+  /** Background jobs, each run by one replica at a time (lib/scheduler.ts). */
+  scheduler: Scheduler;
+  /**
+   * True when this process alone writes the database: the embedded one, held by its DATA_DIR lock.
+   * Then whatever a previous process left half-done is known dead at start.
+   */
+  soleWriter: boolean;
 }
 
 /** Channels on the bus. */

@@ -8,6 +8,8 @@ import { testDb } from './db.ts';
 
 export interface TestApp extends Built {
   dataDir: string;
+  /** The PostgreSQL database's URL (TEST_DB=postgres), for server processes a test starts on it. */
+  databaseUrl?: string;
   close(): Promise<void>;
 }
 
@@ -32,6 +34,7 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
   return {
     ...built,
     dataDir,
+    ...(database.url ? { databaseUrl: database.url } : {}),
     async close() {
       await built.app.close();
       await database.close();

@@ -6,7 +6,7 @@ import { type Database, openDatabase } from '../db/client.ts';
  * A fresh, migrated database for one test file: PGlite in memory by default, or — in the
  * `postgres` test project (TEST_DB=postgres) — a new database on TEST_DATABASE_URL, dropped on close.
  */
-export async function testDb(): Promise<Database> {
+export async function testDb(): Promise<Database & { url?: string }> {
   const url = process.env.TEST_DATABASE_URL;
   if (process.env.TEST_DB !== 'postgres' || !url) return openDatabase({});
   const name = `t_${randomBytes(6).toString('hex')}`;
@@ -19,6 +19,7 @@ export async function testDb(): Promise<Database> {
   const database = await openDatabase({ url: dbUrl.toString(), poolSize: 5 });
   return {
     ...database,
+    url: dbUrl.toString(),
     async close() {
       await database.close();
       const c = new pg.Client({ connectionString: url });

@@ -128,6 +128,8 @@ export const messages = pgTable(
       .using('gin', searchVector(t.content))
       .with({ gin_pending_list_limit: GIN_PENDING_KB })
       .where(sql`${t.status} <> 'streaming'`),
+    // The stale-answer sweep runs every few seconds: it reads only the few answers streaming.
+    index('messages_streaming_idx').on(t.updatedAt).where(sql`${t.status} = 'streaming'`),
   ],
 );
 

@@ -27,7 +27,7 @@ const FLUSH_MIN_GAP_MS = 50;
 /** Answers saved per statement of a flush. */
 const FLUSH_BATCH = 10;
 /** Touch a silent answer this often, so the stale sweep knows it is alive. */
-export const HEARTBEAT_MS = 30_000;
+export const HEARTBEAT_MS = 10_000;
 /** Total attachment bytes sent to a model in one call. */
 const MAX_ATTACHMENT_BYTES = 25 * 1024 * 1024;
 

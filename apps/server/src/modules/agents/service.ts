@@ -44,9 +44,12 @@ function sameParams(a: ChatParams, b: ChatParams): boolean {
   return [...new Set([...Object.keys(x), ...Object.keys(y)])].every((k) => x[k] === y[k]);
 }
 
-/** Streaming answers untouched for this long died with their process. */
-const STALE_AFTER_MS = 4 * HEARTBEAT_MS;
-const SWEEP_EVERY_MS = 60_000;
+/**
+ * Streaming answers untouched for this long died with their process (three missed heartbeats).
+ * With the sweep's period, a surviving replica ends a crashed one's answers within 40 s.
+ */
+const STALE_AFTER_MS = 3 * HEARTBEAT_MS;
+const SWEEP_EVERY_MS = 10_000;
 
 /** Sends one frame to the socket that asked (errors, acks); everything else goes through the hub. */
 export type Reply = (frame: ServerFrame) => void;
@@ -122,27 +125,27 @@ export function createAgentsService(ctx: AppContext) {
     });
   });
 
+  // A process that alone writes its database (the embedded one) knows, when it starts, that every
+  // answer still streaming died with the process before it.
+  let sweptAtStart = !ctx.soleWriter;
   async function sweep(): Promise<void> {
-    try {
-      const swept = await store.sweepStale(new Date(Date.now() - STALE_AFTER_MS), INTERRUPTED_MESSAGE);
-      for (const m of swept) {
-        if (registry.all().some((g) => g.messageId === m.messageId)) continue;
-        hub.publish(m.userId, {
-          type: 'message.done',
-          chatId: m.chatId,
-          messageId: m.messageId,
-          status: 'error',
-          finishReason: 'error',
-          usage: null,
-          error: { code: 'UNAVAILABLE', message: INTERRUPTED_MESSAGE },
-        });
-      }
-    } catch (err) {
-      ctx.log.warn({ err }, 'agents: stale answer sweep failed');
+    const before = sweptAtStart ? new Date(Date.now() - STALE_AFTER_MS) : new Date();
+    sweptAtStart = true;
+    const swept = await store.sweepStale(before, INTERRUPTED_MESSAGE);
+    for (const m of swept) {
+      if (registry.all().some((g) => g.messageId === m.messageId)) continue;
+      hub.publish(m.userId, {
+        type: 'message.done',
+        chatId: m.chatId,
+        messageId: m.messageId,
+        status: 'error',
+        finishReason: 'error',
+        usage: null,
+        error: { code: 'UNAVAILABLE', message: INTERRUPTED_MESSAGE },
+      });
     }
   }
-  const sweeper = setInterval(() => void sweep(), SWEEP_EVERY_MS);
-  sweeper.unref();
+  const stopSweep = ctx.scheduler.add({ name: 'agents.stale-answers', everyMs: SWEEP_EVERY_MS, run: sweep });
 
   /** Counts the send against the per-minute limit, or refuses it. */
   async function countSend(caller: Caller): Promise<void> {
@@ -402,7 +405,7 @@ export function createAgentsService(ctx: AppContext) {
 
     /** Stops the generations of this process (stored as interrupted) and the background work. */
     async close(): Promise<void> {
-      clearInterval(sweeper);
+      stopSweep();
       unsubscribeControl();
       unsubscribeAuth();
       await registry.shutdown();

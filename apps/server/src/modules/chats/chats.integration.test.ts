@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { attachments, chats, messages } from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
 import { makeChat, makeDomain, makeSantito, makeUser, type TestUser } from '../../test/factories.ts';
+import { INTERRUPTED_MESSAGE } from '../agents/model-calls.ts';
 import { chatsService } from './service.ts';
 import { multipartFile, TINY_PNG } from './test-helpers.ts';
 
@@ -934,14 +935,16 @@ describe('the service the agents websocket uses', () => {
       .update(messages)
       .set({ updatedAt: new Date(Date.now() - 20 * 60_000) })
       .where(eq(messages.id, dead.messageId));
-    expect(await service.expireStaleStreams()).toBe(1);
+    // The one sweep, run by the scheduler under its lease (the agents module owns answers).
+    expect(await t.ctx.scheduler.runNow('agents.stale-answers')).toBe(true);
     const list = z
       .array(MessageSchema)
       .parse((await call('GET', `/api/v1/chats/${chat.chatId}/messages`, alice)).json());
     expect(list.find((m) => m.messageId === dead.messageId)).toMatchObject({
       status: 'error',
       content: 'meia resp',
-      error: 'The answer was interrupted',
+      error: INTERRUPTED_MESSAGE,
+      errorCode: 'UNAVAILABLE',
     });
     expect(list.find((m) => m.messageId === live.messageId)?.status).toBe('streaming');
   });

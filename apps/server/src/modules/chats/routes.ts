@@ -17,7 +17,7 @@ import { chatsService } from './service.ts';
 const ChatParams = z.object({ chatId: z.string().min(1).max(100) });
 const AttachmentParams = ChatParams.extend({ attachmentId: z.string().min(1).max(100) });
 
-/** How often deleted chats past their undo window and abandoned drafts are purged, and dead streams ended. */
+/** How often deleted chats past their undo window and abandoned drafts are purged. */
 const PURGE_EVERY_MS = 60_000;
 
 /** The chats manager, mounted at /api/v1/chats (DESIGN §5): authenticate → validate → service. */
@@ -32,16 +32,21 @@ export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promis
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
 
-  const sweeper = setInterval(() => {
-    service.purgeDeleted().catch((err: unknown) => ctx.log.error({ err }, 'purging deleted chats failed'));
-    service.purgeDrafts().catch((err: unknown) => ctx.log.error({ err }, 'purging abandoned drafts failed'));
-    service
-      .expireStaleStreams()
-      .catch((err: unknown) => ctx.log.error({ err }, 'expiring stale answers failed'));
-  }, PURGE_EVERY_MS);
-  sweeper.unref();
+  // Answers left streaming by a dead process are the agents module's (its stale-answer job).
+  const stopJobs = [
+    ctx.scheduler.add({
+      name: 'chats.purge-deleted',
+      everyMs: PURGE_EVERY_MS,
+      run: async () => void (await service.purgeDeleted()),
+    }),
+    ctx.scheduler.add({
+      name: 'chats.purge-drafts',
+      everyMs: PURGE_EVERY_MS,
+      run: async () => void (await service.purgeDrafts()),
+    }),
+  ];
   app.addHook('onClose', async () => {
-    clearInterval(sweeper);
+    for (const stop of stopJobs) stop();
     closeStorage(ctx);
   });
 

@@ -50,8 +50,6 @@ export const CHAT_RESTORE_WINDOW_MS = 30_000;
  * meanwhile); then it is purged with its files, which would otherwise hold the domain's quota.
  */
 export const DRAFT_CHAT_TTL_MS = 24 * 60 * 60_000;
-/** An answer not flushed for this long has lost its writer (a crashed or killed process). */
-export const STALE_STREAM_MS = 15 * 60_000;
 /** Longest user message accepted. */
 export const MAX_MESSAGE_CHARS = 100_000;
 
@@ -563,14 +561,6 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
         throw new AppError('CONFLICT', 'This file belongs to a sent message and stays with the chat');
       }
       await deleteObjects([result.storageKey]);
-    },
-
-    /**
-     * Ends answers left 'streaming' by a process that died mid-answer (no flush for `staleMs`), so
-     * they do not spin forever; their partial text stays.
-     */
-    async expireStaleStreams(staleMs = STALE_STREAM_MS): Promise<number> {
-      return store.failStaleStreams(new Date(Date.now() - staleMs), 'The answer was interrupted', new Date());
     },
 
     /** Purges chats deleted before `before` (default: past the restore window), with their files. */

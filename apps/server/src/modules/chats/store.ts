@@ -452,16 +452,6 @@ export function chatsStore(db: Db) {
 
     // ---- Housekeeping ----
 
-    /** Ends answers whose writer died (no flush since `before`): status 'error', partial text kept. */
-    async failStaleStreams(before: Date, error: string, at: Date): Promise<number> {
-      const rows = await db
-        .update(messages)
-        .set({ status: 'error', error, errorCode: 'UNAVAILABLE', updatedAt: at })
-        .where(and(eq(messages.status, 'streaming'), lt(messages.updatedAt, before)))
-        .returning({ id: messages.id });
-      return rows.length;
-    },
-
     /**
      * Deletes drafts made before `before` that never became chats (no title, no message): the user
      * left without sending the files they attached. Answers the removed files' storage keys.

@@ -23,7 +23,15 @@ export async function identityRoutes(app: FastifyInstance, ctx: AppContext): Pro
   if (!(identity instanceof IdentityServiceImpl)) {
     throw new Error('identityRoutes needs the built-in identity service from createIdentityService()');
   }
-  // Reset mails leave after their response; let them finish before the database closes.
-  app.addHook('onClose', () => identity.drain());
+  const stopPurge = ctx.scheduler.add({
+    name: 'identity.purge',
+    everyMs: 60 * 60_000,
+    run: () => identity.purgeLeftovers(),
+  });
+  app.addHook('onClose', async () => {
+    stopPurge();
+    // Reset mails leave after their response; let them finish before the database closes.
+    await identity.drain();
+  });
   await registerIdentityRoutes(app, identity, ctx.config);
 }

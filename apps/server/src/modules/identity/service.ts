@@ -26,7 +26,7 @@ import type { IdentityAccount, IdentityService, SessionInfo, SessionMeta, TokenP
 import { describeUserAgent } from './user-agent.ts';
 import { MAX_DISPLAY_NAME_LENGTH } from './validation.ts';
 
-export type IdentityDeps = Omit<AppContext, 'identity'>;
+export type IdentityDeps = Omit<AppContext, 'identity' | 'scheduler' | 'soleWriter'>;
 
 /** Who is calling an identity route. */
 export interface ClientInfo {
@@ -67,7 +67,6 @@ export const SESSION_IDLE_MS = 30 * DAY;
 export const SESSION_MAX_AGE_MS = 90 * DAY;
 /** Changing the password through accounts:update needs a sign-in this recent (as Firebase). */
 export const RECENT_AUTH_MS = 5 * MINUTE;
-const PURGE_EVERY_MS = HOUR;
 const MAX_SECRET_LENGTH = 512;
 
 export interface SignedIn {
@@ -130,7 +129,6 @@ export class IdentityServiceImpl implements IdentityService {
   private readonly resetPerEmail: Quota;
   private readonly resetPerIp: Quota;
   private readonly inflight = new Set<Promise<void>>();
-  private lastPurge = Date.now();
 
   private constructor(
     private readonly deps: IdentityDeps,
@@ -438,7 +436,6 @@ export class IdentityServiceImpl implements IdentityService {
       await this.endReplayedSession(session);
       throw identityError('TOKEN_EXPIRED');
     }
-    this.maybePurge();
     return { account, tokens: await this.tokensFor(account, session, next) };
   }
 
@@ -664,7 +661,6 @@ export class IdentityServiceImpl implements IdentityService {
       await store.insertRefreshToken(tx, hashSecret(refreshToken), s.id, now);
       return s;
     });
-    this.maybePurge();
     return this.tokensFor(account, session, refreshToken);
   }
 
@@ -715,18 +711,15 @@ export class IdentityServiceImpl implements IdentityService {
     this.inflight.add(tracked);
   }
 
-  /** Housekeeping at most hourly, piggy-backed on sign-ins: no timer to stop at shutdown. */
-  private maybePurge(): void {
-    const now = Date.now();
-    if (now - this.lastPurge < PURGE_EVERY_MS) return;
-    this.lastPurge = now;
-    this.inBackground(
-      store.purgeStale(this.deps.db, {
-        codesBefore: new Date(now - DAY),
-        revokedBefore: new Date(now - 30 * DAY),
-        idleBefore: new Date(now - SESSION_IDLE_MS - 30 * DAY),
-      }),
-      'housekeeping',
-    );
+  /**
+   * Deletes what no sign-in can use any more: used or expired codes after a day, revoked sessions
+   * after 30 days (kept that long for the audit of who was signed in), idle ones 30 days past idling out.
+   */
+  async purgeLeftovers(now = Date.now()): Promise<void> {
+    await store.purgeStale(this.deps.db, {
+      codesBefore: new Date(now - DAY),
+      revokedBefore: new Date(now - 30 * DAY),
+      idleBefore: new Date(now - SESSION_IDLE_MS - 30 * DAY),
+    });
   }
 }

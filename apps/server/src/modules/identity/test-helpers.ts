@@ -9,6 +9,7 @@ import { Redis } from 'ioredis';
 import { type Config, loadConfig } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
 import { type Bus, createLocalBus, createRedisBus } from '../../lib/bus.ts';
+import { createScheduler } from '../../lib/scheduler.ts';
 import { registerErrorHandler } from '../../plugins/errors.ts';
 import { testDb } from '../../test/db.ts';
 import { createMailer } from '../mail/index.ts';
@@ -72,7 +73,8 @@ export async function buildIdentityTestApp(
   };
   const identity = await createIdentityService(base);
   if (!(identity instanceof IdentityServiceImpl)) throw new Error('unexpected identity service');
-  const ctx: AppContext = { ...base, identity };
+  const scheduler = createScheduler({ db: database.db, log: app.log });
+  const ctx: AppContext = { ...base, identity, scheduler, soleWriter: false };
   registerErrorHandler(app);
   await app.register(formbody);
   await app.register(async (scope) => identityRoutes(scope, ctx));
@@ -86,6 +88,7 @@ export async function buildIdentityTestApp(
     logs,
     async close() {
       await app.close();
+      await scheduler.close();
       await Promise.allSettled([bus.close(), mailer.close(), redis?.quit()]);
       await database.close();
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });

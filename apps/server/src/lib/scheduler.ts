@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/client.ts';
+import { jobLeases } from '../db/schema/index.ts';
+
+export interface Job {
+  /** Unique across the cluster: replicas agree on who runs a job by its name. */
+  name: string;
+  everyMs: number;
+  run(): Promise<void>;
+}
+
+export interface Scheduler {
+  /**
+   * Runs `job` every `everyMs` on whichever replica takes its lease first; the first try is at once.
+   * Answers a function that removes the job (for a module closing before the app).
+   */
+  add(job: Job): () => void;
+  /** Tries `name` now, under its lease: true when this replica ran it. For tests and start-up work. */
+  runNow(name: string): Promise<boolean>;
+  /** Stops the timers and waits for the runs in progress. */
+  close(): Promise<void>;
+}
+
+/**
+ * One scheduler per process for every background job (DESIGN §10). Each run takes the job's lease
+ * row for one period, so however many replicas tick, each job runs once a period in the cluster; a
+ * replica killed mid-run loses the lease when the period ends and another takes over.
+ */
+export function createScheduler(deps: { db: Db; log: FastifyBaseLogger }): Scheduler {
+  const holder = randomUUID();
+  const jobs = new Map<string, Job>();
+  const timers = new Set<NodeJS.Timeout>();
+  const running = new Set<Promise<unknown>>();
+  let closed = false;
+
+  async function takeLease(job: Job): Promise<boolean> {
+    // The database's clock decides, so replicas whose clocks differ still agree.
+    const rows = await deps.db
+      .insert(jobLeases)
+      .values({ name: job.name, holder, until: sql`now() + ${job.everyMs} * interval '1 millisecond'` })
+      .onConflictDoUpdate({
+        target: jobLeases.name,
+        set: { holder, until: sql`now() + ${job.everyMs} * interval '1 millisecond'` },
+        setWhere: sql`${jobLeases.until} <= now() or ${jobLeases.holder} = ${holder}`,
+      })
+      .returning({ holder: jobLeases.holder });
+    return rows.length > 0;
+  }
+
+  async function attempt(job: Job): Promise<boolean> {
+    if (closed) return false;
+    let mine: boolean;
+    try {
+      mine = await takeLease(job);
+    } catch (err) {
+      deps.log.warn({ err, job: job.name }, 'scheduler: could not take a job lease');
+      return false;
+    }
+    if (!mine) return false;
+    try {
+      await job.run();
+      await deps.db
+        .update(jobLeases)
+        .set({ lastRunAt: sql`now()` })
+        .where(sql`${jobLeases.name} = ${job.name} and ${jobLeases.holder} = ${holder}`);
+    } catch (err) {
+      deps.log.error({ err, job: job.name }, 'scheduler: a background job failed');
+    }
+    return true;
+  }
+
+  function track<T>(p: Promise<T>): Promise<T> {
+    running.add(p);
+    void p.finally(() => running.delete(p));
+    return p;
+  }
+
+  return {
+    add(job) {
+      if (jobs.has(job.name)) throw new Error(`scheduler: job ${job.name} is already added`);
+      jobs.set(job.name, job);
+      let busy = false;
+      const tick = () => {
+        // A run longer than its period is not started twice on one replica.
+        if (busy || closed || jobs.get(job.name) !== job) return;
+        busy = true;
+        void track(attempt(job)).finally(() => {
+          busy = false;
+        });
+      };
+      const timer = setInterval(tick, job.everyMs);
+      timer.unref();
+      timers.add(timer);
+      setImmediate(tick);
+      return () => {
+        clearInterval(timer);
+        timers.delete(timer);
+        jobs.delete(job.name);
+      };
+    },
+
+    async runNow(name) {
+      const job = jobs.get(name);
+      if (!job) throw new Error(`scheduler: no job ${name}`);
+      return track(attempt(job));
+    },
+
+    async close() {
+      closed = true;
+      for (const t of timers) clearInterval(t);
+      timers.clear();
+      await Promise.allSettled([...running]);
+      // Leases this replica holds end now: another replica need not wait out the period.
+      await deps.db
+        .update(jobLeases)
+        .set({ until: sql`now()` })
+        .where(sql`${jobLeases.holder} = ${holder}`)
+        .catch(() => undefined);
+    },
+  };
+}

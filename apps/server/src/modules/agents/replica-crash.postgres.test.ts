@@ -1,0 +1,128 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { MessageSchema } from '@assistente/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { makeUser, type TestUser } from '../../test/factories.ts';
+import { type AgentsTestApp, startAgentsTestApp } from './test-app.ts';
+import { TestSocket } from './test-client.ts';
+
+/**
+ * A replica killed (-9) mid-answer, with a second replica alive on the same PostgreSQL: the survivor
+ * ends the orphaned answer as interrupted within a minute (issue 15), keeping the text that was
+ * stored. Real server processes on the test's own database; only the model provider is a fixture.
+ */
+const serverDir = path.resolve(import.meta.dirname, '../../..');
+const FINALISED_WITHIN_MS = 60_000;
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+interface Replica {
+  child: ChildProcess;
+  base: string;
+}
+
+async function startReplica(app: AgentsTestApp): Promise<Replica> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: serverDir,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      // The in-process app's: the same signing key (DATA_DIR), issuer, database and key prefix.
+      PUBLIC_URL: app.t.ctx.config.PUBLIC_URL,
+      DATA_DIR: app.t.dataDir,
+      DATABASE_URL: app.t.databaseUrl,
+      KEY_PREFIX: app.t.ctx.keyPrefix,
+      WEB_DIST: path.join(app.t.dataDir, 'no-web'),
+      PROVIDER_URL_ALLOWLIST: `127.0.0.1:${app.fx.port}`,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (c: Buffer) => {
+    stderr += c.toString();
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`a replica exited with ${child.exitCode}:\n${stderr}`);
+    const ready = await fetch(`${base}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ready) return { child, base };
+    if (Date.now() > deadline) throw new Error(`a replica did not become ready:\n${stderr}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+let app: AgentsTestApp;
+let alice: TestUser;
+const replicas: Replica[] = [];
+
+beforeAll(async () => {
+  // A long, slow answer: the kill lands in its middle.
+  app = await startAgentsTestApp({
+    script: { text: Array.from({ length: 400 }, (_, i) => `w${i}`).join(' '), delayMs: 50 },
+  });
+  if (!app.t.databaseUrl) throw new Error('this test runs on PostgreSQL only (TEST_DB=postgres)');
+  alice = await makeUser(app.t.ctx, { domain: app.domain });
+  // Only the replicas sweep: the in-process app is here to set up and to read.
+  await app.t.ctx.scheduler.close();
+  replicas.push(await startReplica(app), await startReplica(app));
+}, 180_000);
+
+afterAll(async () => {
+  for (const r of replicas) r.child.kill('SIGKILL');
+  await app?.close();
+}, 60_000);
+
+describe('a replica killed mid-answer', () => {
+  it('leaves nothing streaming: the surviving replica ends the answer as interrupted within a minute, its stored text kept', async () => {
+    const [doomed, survivor] = replicas as [Replica, Replica];
+    const s = await TestSocket.open(`${doomed.base.replace('http', 'ws')}/api/v1/agents/chat/`, {
+      token: alice.idToken,
+    });
+    s.send({ type: 'chat.send', requestId: 'r', chatId: null, content: 'A long answer, please' });
+    const created = await s.next(
+      'message.created',
+      (f) => f.requestId === 'r' && f.message.role === 'assistant',
+    );
+    const { chatId, messageId } = created.message;
+    await s.next('message.delta', (f) => f.messageId === messageId && s.textOf(messageId).length > 200);
+
+    doomed.child.kill('SIGKILL');
+    const killedAt = Date.now();
+    const seen = s.textOf(messageId);
+
+    const messagesOf = async () => {
+      const res = await fetch(`${survivor.base}/api/v1/chats/${chatId}/messages`, {
+        headers: { authorization: `Bearer ${alice.idToken}` },
+      });
+      expect(res.status).toBe(200);
+      return z.array(MessageSchema).parse(await res.json());
+    };
+    let answer = (await messagesOf()).find((m) => m.messageId === messageId);
+    expect(answer?.status).toBe('streaming');
+    while (answer?.status === 'streaming' && Date.now() - killedAt < FINALISED_WITHIN_MS + 5_000) {
+      await new Promise((r) => setTimeout(r, 250));
+      answer = (await messagesOf()).find((m) => m.messageId === messageId);
+    }
+    const tookMs = Date.now() - killedAt;
+    expect(answer).toMatchObject({ status: 'error', errorCode: 'UNAVAILABLE' });
+    expect(tookMs).toBeLessThanOrEqual(FINALISED_WITHIN_MS);
+    // What was stored is what the reader saw, up to the last flush before the kill.
+    expect(answer?.content.length).toBeGreaterThan(0);
+    expect(seen.startsWith(answer?.content ?? '')).toBe(true);
+  }, 120_000);
+});
