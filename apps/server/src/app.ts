@@ -23,7 +23,8 @@ import type { Mailer } from './modules/mail/types.ts';
 import { providersRoutes } from './modules/providers/index.ts';
 import { santitosRoutes } from './modules/santitos/index.ts';
 import { registerAuth } from './plugins/auth.ts';
-import { registerErrorHandler } from './plugins/errors.ts';
+import { frameworkErrors, registerErrorHandler } from './plugins/errors.ts';
+import { registerDeclaredRoutes } from './plugins/routes.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerWeb } from './plugins/web.ts';
 
@@ -68,6 +69,7 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
       disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace',
     }),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+    frameworkErrors,
   });
 
   const database =
@@ -134,6 +136,7 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
   const hosts = (s: Config['SERVICES'][number]) =>
     config.SERVICES.includes('all') || config.SERVICES.includes(s);
   await registerAuth(app, ctx);
+  await registerDeclaredRoutes(app, config);
   if (hosts('identity')) await app.register(async (scope) => identityRoutes(scope, ctx));
   if (hosts('accounts'))
     await app.register(async (scope) => accountsRoutes(scope, ctx), { prefix: '/api/v1' });

@@ -27,6 +27,10 @@ export const IdentityErrorMessages = [
 ] as const;
 export type IdentityErrorMessage = (typeof IdentityErrorMessages)[number];
 
+/**
+ * Every failure of the identity service, in Identity Toolkit's envelope rather than the API's:
+ * `error.message` is one of `IdentityErrorMessages`, possibly followed by " : " and a detail.
+ */
 export const IdentityErrorBodySchema = z.object({
   error: z.object({
     code: z.number().int(),
@@ -46,6 +50,7 @@ export function splitIdentityErrorMessage(message: string): { code: string; deta
   return i === -1 ? { code: message } : { code: message.slice(0, i), detail: message.slice(i + 3) };
 }
 
+/** POST accounts:signInWithPassword, as the Firebase SDK sends it. */
 export const SignInWithPasswordRequestSchema = z.object({
   email: z.string(),
   password: z.string(),
@@ -56,6 +61,7 @@ export const SignInWithPasswordRequestSchema = z.object({
 });
 export type SignInWithPasswordRequest = z.infer<typeof SignInWithPasswordRequestSchema>;
 
+/** A signed-in session: who, and the tokens for it. */
 export const SignInResponseSchema = z.object({
   kind: z.string().optional(),
   localId: z.string(),
@@ -63,15 +69,18 @@ export const SignInResponseSchema = z.object({
   displayName: z.string(),
   idToken: z.string(),
   refreshToken: z.string(),
+  /** Seconds the id token lives, as a string ("3600"). */
   expiresIn: z.string(),
   registered: z.boolean(),
 });
 export type SignInResponse = z.infer<typeof SignInResponseSchema>;
 
+/** POST /identity/v1/token: a form body from the Firebase SDK, JSON from other clients. */
 export const RefreshTokenRequestSchema = z.object({
   grant_type: z.literal('refresh_token'),
   refresh_token: z.string().min(1),
 });
+/** New tokens; the refresh token given is rotated and must not be used again. */
 export const RefreshTokenResponseSchema = z.object({
   id_token: z.string(),
   refresh_token: z.string(),
@@ -79,17 +88,23 @@ export const RefreshTokenResponseSchema = z.object({
   token_type: z.literal('Bearer'),
   user_id: z.string(),
   project_id: z.string(),
+  /** The id token again, under the name OAuth clients look for. */
   access_token: z.string().optional(),
 });
 export type RefreshTokenResponse = z.infer<typeof RefreshTokenResponseSchema>;
 
+/** POST accounts:revokeToken: `token` is a refresh token; its whole session ends. */
 export const RevokeTokenRequestSchema = z.object({
   token: z.string().min(1),
   tokenType: z.string().optional(),
   providerId: z.string().optional(),
   idToken: z.string().optional(),
 });
+/** Nothing to say: the session is over, or never was. */
+export const RevokeTokenResponseSchema = z.object({});
+export type RevokeTokenResponse = z.infer<typeof RevokeTokenResponseSchema>;
 
+/** POST accounts:sendOobCode: mails a reset link; the same answer whether the account exists or not. */
 export const SendOobCodeRequestSchema = z.object({
   requestType: z.literal('PASSWORD_RESET'),
   email: z.string(),
@@ -100,6 +115,7 @@ export const SendOobCodeResponseSchema = z.object({ kind: z.string().optional(),
 export type SendOobCodeRequest = z.infer<typeof SendOobCodeRequestSchema>;
 export type SendOobCodeResponse = z.infer<typeof SendOobCodeResponseSchema>;
 
+/** POST accounts:resetPassword: without `newPassword` it only checks the code. */
 export const ResetPasswordRequestSchema = z.object({
   oobCode: z.string().min(1),
   newPassword: z.string().optional(),
@@ -112,6 +128,7 @@ export const ResetPasswordResponseSchema = z.object({
 export type ResetPasswordResponse = z.infer<typeof ResetPasswordResponseSchema>;
 export type ResetPasswordRequest = z.infer<typeof ResetPasswordRequestSchema>;
 
+/** POST accounts:update: a new password ends every other session and answers new tokens. */
 export const UpdateAccountRequestSchema = z.object({
   idToken: z.string().min(1),
   password: z.string().optional(),
@@ -162,12 +179,14 @@ export const AccountLookupResponseSchema = z.object({
       /** Milliseconds since the epoch, as strings. */
       lastLoginAt: z.string().optional(),
       createdAt: z.string(),
+      /** ISO 8601 date and time. */
       lastRefreshAt: z.string().optional(),
     }),
   ),
 });
 export type AccountLookupResponse = z.infer<typeof AccountLookupResponseSchema>;
 
+/** GET v2/passwordPolicy: what the Firebase SDK checks a new password against before sending it. */
 export const PasswordPolicySchema = z.object({
   customStrengthOptions: z.object({
     minPasswordLength: z.number().int().optional(),
@@ -183,6 +202,36 @@ export const PasswordPolicySchema = z.object({
   schemaVersion: z.literal(1),
 });
 export type PasswordPolicy = z.infer<typeof PasswordPolicySchema>;
+
+/** A public key of GET /identity/jwks.json (EC P-256 or RSA). */
+export const JwkSchema = z.object({
+  kty: z.string(),
+  kid: z.string(),
+  alg: z.string(),
+  use: z.string(),
+  crv: z.string().optional(),
+  x: z.string().optional(),
+  y: z.string().optional(),
+  n: z.string().optional(),
+  e: z.string().optional(),
+});
+/** The keys that verify id tokens: every service checks them here, never with a shared secret. */
+export const JwksSchema = z.object({ keys: z.array(JwkSchema) });
+export type Jwks = z.infer<typeof JwksSchema>;
+
+/** GET /identity/.well-known/openid-configuration: the issuer's metadata. */
+export const OpenIdConfigurationSchema = z.object({
+  issuer: z.string(),
+  jwks_uri: z.string(),
+  token_endpoint: z.string(),
+  revocation_endpoint: z.string(),
+  grant_types_supported: z.array(z.string()),
+  response_types_supported: z.array(z.string()),
+  subject_types_supported: z.array(z.string()),
+  id_token_signing_alg_values_supported: z.array(z.string()),
+  claims_supported: z.array(z.string()),
+});
+export type OpenIdConfiguration = z.infer<typeof OpenIdConfigurationSchema>;
 
 /** Claims of an id token minted by the identity service. */
 export const IdTokenClaimsSchema = z.object({

@@ -57,6 +57,20 @@ export const ProviderConfigSchema = z.object({
 });
 export type ProviderConfig = z.infer<typeof ProviderConfigSchema>;
 
+/**
+ * `?domain=` of the settings endpoints: the domain a SuperAdmin acts on. The web also adds it to
+ * every call as a logging hint, so anything but a non-empty string is ignored, never refused.
+ */
+export const ProviderSettingsQuerySchema = z.object({
+  domain: z
+    .string()
+    .describe('The domain a SuperAdmin acts on; anyone else may name only their own')
+    .optional()
+    .catch(undefined)
+    .transform((d) => d || undefined),
+});
+export type ProviderSettingsQuery = z.infer<typeof ProviderSettingsQuerySchema>;
+
 /** POST /api/v1/settings/providers */
 export const ProviderConfigCreateSchema = z
   .strictObject({

@@ -45,6 +45,12 @@ export type Session = z.infer<typeof SessionSchema>;
 export const RevokeAllSessionsSchema = z.strictObject({ keepCurrent: z.boolean().default(false) });
 export type RevokeAllSessions = z.infer<typeof RevokeAllSessionsSchema>;
 
+/**
+ * The revoke-all body as the route reads it: a client may leave it out (it then arrives as null),
+ * which has always meant `{}`, signing out everywhere.
+ */
+export const RevokeAllSessionsBodySchema = z.preprocess((body) => body ?? {}, RevokeAllSessionsSchema);
+
 /** GET /api/v1/settings/eula: the caller's record and the version their domain asks for now. */
 export const EulaStatusSchema = z.object({ eula: EulaSchema, currentVersion: z.string() });
 export type EulaStatus = z.infer<typeof EulaStatusSchema>;

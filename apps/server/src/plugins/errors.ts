@@ -1,4 +1,5 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
 import { AppError } from '../lib/errors.ts';
 
@@ -20,8 +21,13 @@ export function toAppError(err: unknown): AppError {
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new AppError('BAD_REQUEST', 'Request body is not valid JSON');
+    // Refused by the router, before any route: the address itself is unusable.
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new AppError('BAD_REQUEST', 'A part of the address is too long');
+    case 'FST_ERR_BAD_URL':
+      return new AppError('BAD_REQUEST', 'The address is not valid');
     case 'FST_ERR_VALIDATION':
-      return new AppError('VALIDATION_FAILED', fe.message ?? 'Invalid request');
+      return validationError(err as FastifyError);
   }
   if (fe.statusCode === 429) return new AppError('RATE_LIMITED', 'Too many requests, try again later');
   if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
@@ -30,6 +36,35 @@ export function toAppError(err: unknown): AppError {
     return new AppError('BAD_REQUEST', fe.message ?? 'Bad request');
   }
   return new AppError('INTERNAL', 'Internal server error');
+}
+
+/**
+ * A declared route's refused input, in the words `Schema.parse` used to give: the first issue as
+ * `path: message`, every issue in `details`.
+ */
+function validationError(err: FastifyError): AppError {
+  if (!hasZodFastifySchemaValidationErrors(err)) {
+    return new AppError('VALIDATION_FAILED', err.message || 'Invalid request');
+  }
+  const where = err.validationContext ?? 'body';
+  const details = err.validation.map((v) => ({
+    path: v.instancePath.slice(1).replaceAll('/', '.'),
+    message: v.message ?? 'Invalid value',
+    code: v.keyword,
+    in: where,
+  }));
+  const first = details[0];
+  const msg = first ? `${first.path || where}: ${first.message}` : 'Invalid request';
+  return new AppError('VALIDATION_FAILED', msg, details);
+}
+
+/**
+ * For Fastify's `frameworkErrors` option: errors the router raises before any route or hook (an
+ * address it cannot decode, a path parameter over maxParamLength) get the API's error body too.
+ */
+export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const appErr = toAppError(err);
+  reply.status(appErr.status).send(appErr.toBody());
 }
 
 export function registerErrorHandler(app: FastifyInstance): void {

@@ -1,18 +1,26 @@
 import {
   DepartmentCreateSchema,
   DepartmentListQuerySchema,
+  DepartmentSchema,
   DepartmentUpdateSchema,
   DomainCreateSchema,
   DomainListQuerySchema,
+  DomainSchema,
   DomainUpdateSchema,
+  InvitationSentSchema,
+  SessionsRevokedSchema,
+  UserCreatedSchema,
   UserCreateSchema,
   UserListQuerySchema,
+  UserSchema,
   UserUpdateSchema,
 } from '@assistente/contracts';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { sendPage } from '../../lib/paging.ts';
+import { errorResponses } from '../../plugins/routes.ts';
 import { auditMeta, auditRoutes } from '../audit/index.ts';
 import { settingsRoutes } from '../settings/index.ts';
 import { localeHints } from './locale.ts';
@@ -25,9 +33,9 @@ const IdParams = z.object({ id: z.string().min(1).max(320) });
 const BODY_LIMIT = 64 * 1024;
 
 /**
- * Account manager, mounted at /api/v1. Every handler authenticates first, then validates, then
- * asks the service; the client's `domain`/`department`/`user`/`email` query hints are ignored
- * (only a SuperAdmin's `?domain=` filters a list).
+ * Account manager, mounted at /api/v1. The client's `domain`/`department`/`user`/`email` query
+ * hints are ignored (only a SuperAdmin's `?domain=` filters a list). Finer rules than a route's
+ * least role (whose user, which domain) live in the services.
  */
 export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const users = accountsService(ctx);
@@ -41,115 +49,283 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
 
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const user = { auth: 'user' } as const;
+  const admin = { auth: 'user', role: 'Admin' } as const;
+  const superAdmin = { auth: 'user', role: 'SuperAdmin' } as const;
+
   // ── users ──────────────────────────────────────────────────────────────────────────────────
 
-  app.get('/user', async (request, reply) => {
-    const caller = await request.caller();
-    const query = UserListQuerySchema.parse(request.query);
-    return sendPage(reply, await users.listUsers(caller, query));
-  });
+  const userTags = ['users'];
 
-  app.post('/user', async (request, reply) => {
-    const caller = await request.caller();
-    const body = UserCreateSchema.parse(request.body);
-    const created = await users.createUser(caller, body, auditMeta(request), localeHints(request));
-    return reply.status(201).send(created);
-  });
+  r.get(
+    '/user',
+    {
+      config: admin,
+      schema: {
+        tags: userTags,
+        summary: 'Users of the caller’s domain (a SuperAdmin: every domain, or `?domain=`)',
+        querystring: UserListQuerySchema,
+        response: { 200: z.array(UserSchema), ...errorResponses('DOMAIN_NOT_FOUND') },
+      },
+    },
+    async (request, reply) => sendPage(reply, await users.listUsers(await request.caller(), request.query)),
+  );
 
-  /** Also the fetch by email: the user id is the lowercased email (GET /api/v1/user/{email}). */
-  app.get('/user/:id', async (request) => {
-    const caller = await request.caller();
-    const { id } = IdParams.parse(request.params);
-    return users.getUser(caller, id);
-  });
+  r.post(
+    '/user',
+    {
+      config: admin,
+      schema: {
+        tags: userTags,
+        summary: 'Create a user and mail them an invitation',
+        body: UserCreateSchema,
+        response: { 201: UserCreatedSchema, ...errorResponses('CONFLICT') },
+      },
+    },
+    async (request, reply) => {
+      const caller = await request.caller();
+      const created = await users.createUser(caller, request.body, auditMeta(request), localeHints(request));
+      return reply.status(201).send(created);
+    },
+  );
 
-  app.put('/user/:id', async (request) => {
-    const caller = await request.caller();
-    const { id } = IdParams.parse(request.params);
-    const body = UserUpdateSchema.parse(request.body);
-    return users.updateUser(caller, id, body, auditMeta(request));
-  });
+  r.get(
+    '/user/:id',
+    {
+      config: user,
+      schema: {
+        tags: userTags,
+        // The user id is the lowercased email, so this is also the fetch by email.
+        summary: 'One user, by id or email (oneself, or a user the caller manages)',
+        params: IdParams,
+        response: { 200: UserSchema, ...errorResponses('USER_NOT_FOUND') },
+      },
+    },
+    async (request) => users.getUser(await request.caller(), request.params.id),
+  );
 
-  app.delete('/user/:id', async (request, reply) => {
-    const caller = await request.caller();
-    const { id } = IdParams.parse(request.params);
-    await users.deleteUser(caller, id, auditMeta(request));
-    return reply.status(204).send();
-  });
+  r.put(
+    '/user/:id',
+    {
+      config: user,
+      schema: {
+        tags: userTags,
+        summary: 'Change a user (the full record; each changed field is checked)',
+        params: IdParams,
+        body: UserUpdateSchema,
+        response: { 200: UserSchema, ...errorResponses('USER_NOT_FOUND', 'CONFLICT') },
+      },
+    },
+    async (request) =>
+      users.updateUser(await request.caller(), request.params.id, request.body, auditMeta(request)),
+  );
 
-  app.post('/user/:id/invitation', async (request) => {
-    const caller = await request.caller();
-    const { id } = IdParams.parse(request.params);
-    return users.resendInvitation(caller, id, auditMeta(request), localeHints(request));
-  });
+  r.delete(
+    '/user/:id',
+    {
+      config: admin,
+      schema: {
+        tags: userTags,
+        summary: 'Delete a user and their identity account',
+        params: IdParams,
+        response: { 204: z.null(), ...errorResponses('USER_NOT_FOUND', 'CONFLICT') },
+      },
+    },
+    async (request, reply) => {
+      await users.deleteUser(await request.caller(), request.params.id, auditMeta(request));
+      return reply.status(204).send(null);
+    },
+  );
 
-  app.post('/user/:id/sessions/revoke-all', async (request) => {
-    const caller = await request.caller();
-    const { id } = IdParams.parse(request.params);
-    return users.revokeUserSessions(caller, id, auditMeta(request));
-  });
+  r.post(
+    '/user/:id/invitation',
+    {
+      config: admin,
+      schema: {
+        tags: userTags,
+        summary: 'Mail a new set-password link to a user who has none yet',
+        params: IdParams,
+        response: {
+          200: InvitationSentSchema,
+          ...errorResponses('USER_NOT_FOUND', 'CONFLICT', 'UNAVAILABLE'),
+        },
+      },
+    },
+    async (request) =>
+      users.resendInvitation(
+        await request.caller(),
+        request.params.id,
+        auditMeta(request),
+        localeHints(request),
+      ),
+  );
+
+  r.post(
+    '/user/:id/sessions/revoke-all',
+    {
+      config: admin,
+      schema: {
+        tags: userTags,
+        summary: 'Sign a user out everywhere',
+        params: IdParams,
+        response: { 200: SessionsRevokedSchema, ...errorResponses('USER_NOT_FOUND') },
+      },
+    },
+    async (request) =>
+      users.revokeUserSessions(await request.caller(), request.params.id, auditMeta(request)),
+  );
 
   // ── domains ────────────────────────────────────────────────────────────────────────────────
 
-  app.get('/domain', async (request, reply) => {
-    const caller = await request.caller();
-    const query = DomainListQuerySchema.parse(request.query);
-    return sendPage(reply, await org.listDomains(caller, query));
-  });
+  const domainTags = ['domains'];
 
-  app.post('/domain', async (request, reply) => {
-    const caller = await request.caller();
-    const body = DomainCreateSchema.parse(request.body);
-    return reply.status(201).send(await org.createDomain(caller, body, auditMeta(request)));
-  });
+  r.get(
+    '/domain',
+    {
+      config: user,
+      schema: {
+        tags: domainTags,
+        summary: 'The caller’s domain (a SuperAdmin: every domain)',
+        querystring: DomainListQuerySchema,
+        response: { 200: z.array(DomainSchema) },
+      },
+    },
+    async (request, reply) => sendPage(reply, await org.listDomains(await request.caller(), request.query)),
+  );
 
-  app.get('/domain/:id', async (request) => {
-    const caller = await request.caller();
-    const { id } = IdParams.parse(request.params);
-    return org.getDomain(caller, id);
-  });
+  r.post(
+    '/domain',
+    {
+      config: superAdmin,
+      schema: {
+        tags: domainTags,
+        summary: 'Create a domain with a first department',
+        body: DomainCreateSchema,
+        response: { 201: DomainSchema, ...errorResponses('CONFLICT') },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(await org.createDomain(await request.caller(), request.body, auditMeta(request))),
+  );
 
-  app.put('/domain/:id', async (request) => {
-    const caller = await request.caller();
-    const { id } = IdParams.parse(request.params);
-    const body = DomainUpdateSchema.parse(request.body);
-    return org.updateDomain(caller, id, body, auditMeta(request));
-  });
+  r.get(
+    '/domain/:id',
+    {
+      config: user,
+      schema: {
+        tags: domainTags,
+        summary: 'One domain (the caller’s own; a SuperAdmin: any)',
+        params: IdParams,
+        response: { 200: DomainSchema, ...errorResponses('DOMAIN_NOT_FOUND') },
+      },
+    },
+    async (request) => org.getDomain(await request.caller(), request.params.id),
+  );
 
-  app.delete('/domain/:id', async (request, reply) => {
-    const caller = await request.caller();
-    const { id } = IdParams.parse(request.params);
-    await org.deleteDomain(caller, id, auditMeta(request));
-    return reply.status(204).send();
-  });
+  r.put(
+    '/domain/:id',
+    {
+      config: superAdmin,
+      schema: {
+        tags: domainTags,
+        summary: 'Change a domain (any subset of its editable fields)',
+        params: IdParams,
+        body: DomainUpdateSchema,
+        response: { 200: DomainSchema, ...errorResponses('DOMAIN_NOT_FOUND') },
+      },
+    },
+    async (request) =>
+      org.updateDomain(await request.caller(), request.params.id, request.body, auditMeta(request)),
+  );
+
+  r.delete(
+    '/domain/:id',
+    {
+      config: superAdmin,
+      schema: {
+        tags: domainTags,
+        summary: 'Delete a domain without users, with its departments',
+        params: IdParams,
+        response: { 204: z.null(), ...errorResponses('DOMAIN_NOT_FOUND', 'CONFLICT') },
+      },
+    },
+    async (request, reply) => {
+      await org.deleteDomain(await request.caller(), request.params.id, auditMeta(request));
+      return reply.status(204).send(null);
+    },
+  );
 
   // ── departments ────────────────────────────────────────────────────────────────────────────
 
-  app.get('/department', async (request, reply) => {
-    const caller = await request.caller();
-    const query = DepartmentListQuerySchema.parse(request.query);
-    return sendPage(reply, await org.listDepartments(caller, query));
-  });
+  const departmentTags = ['departments'];
 
-  app.post('/department', async (request, reply) => {
-    const caller = await request.caller();
-    const body = DepartmentCreateSchema.parse(request.body);
-    return reply.status(201).send(await org.createDepartment(caller, body, auditMeta(request)));
-  });
+  r.get(
+    '/department',
+    {
+      config: user,
+      schema: {
+        tags: departmentTags,
+        summary: 'Departments of the caller’s domain (a SuperAdmin may pick one with `?domain=`)',
+        querystring: DepartmentListQuerySchema,
+        response: { 200: z.array(DepartmentSchema), ...errorResponses('DOMAIN_NOT_FOUND') },
+      },
+    },
+    async (request, reply) =>
+      sendPage(reply, await org.listDepartments(await request.caller(), request.query)),
+  );
 
-  app.put('/department/:id', async (request) => {
-    const caller = await request.caller();
-    const { id } = IdParams.parse(request.params);
-    const body = DepartmentUpdateSchema.parse(request.body);
-    return org.updateDepartment(caller, id, body, auditMeta(request));
-  });
+  r.post(
+    '/department',
+    {
+      config: admin,
+      schema: {
+        tags: departmentTags,
+        summary: 'Create a department',
+        body: DepartmentCreateSchema,
+        response: { 201: DepartmentSchema, ...errorResponses('CONFLICT') },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(await org.createDepartment(await request.caller(), request.body, auditMeta(request))),
+  );
 
-  app.delete('/department/:id', async (request, reply) => {
-    const caller = await request.caller();
-    const { id } = IdParams.parse(request.params);
-    await org.deleteDepartment(caller, id, auditMeta(request));
-    return reply.status(204).send();
-  });
+  r.put(
+    '/department/:id',
+    {
+      config: admin,
+      schema: {
+        tags: departmentTags,
+        summary: 'Rename, deactivate or reactivate a department',
+        params: IdParams,
+        body: DepartmentUpdateSchema,
+        response: { 200: DepartmentSchema, ...errorResponses('DEPARTMENT_NOT_FOUND', 'CONFLICT') },
+      },
+    },
+    async (request) =>
+      org.updateDepartment(await request.caller(), request.params.id, request.body, auditMeta(request)),
+  );
+
+  r.delete(
+    '/department/:id',
+    {
+      config: admin,
+      schema: {
+        tags: departmentTags,
+        summary: 'Delete a department without users',
+        params: IdParams,
+        response: { 204: z.null(), ...errorResponses('DEPARTMENT_NOT_FOUND', 'CONFLICT') },
+      },
+    },
+    async (request, reply) => {
+      await org.deleteDepartment(await request.caller(), request.params.id, auditMeta(request));
+      return reply.status(204).send(null);
+    },
+  );
 
   // ── settings and audit log: part of the account manager ───────────────────────────────────
 

@@ -1,9 +1,12 @@
 import { WsCloseCodes } from '@assistente/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { type AppContext, Channels } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { isAppOrigin } from '../../lib/origin.ts';
 import type { AuthInvalidateMessage } from '../../plugins/auth.ts';
+import { errorResponses } from '../../plugins/routes.ts';
 import { createAgentsService } from './service.ts';
 import { AgentSocket } from './socket.ts';
 
@@ -53,9 +56,37 @@ export async function agentsRoutes(app: FastifyInstance, ctx: AppContext): Promi
     }
   };
 
+  const r = app.withTypeProvider<ZodTypeProvider>();
   for (const url of ['/agents/chat/', '/agents/chat']) {
-    app.get(url, { websocket: true, preValidation: checkOrigin }, (socket) => {
-      new AgentSocket(socket, ctx, agents, sockets);
+    // `wsHandler` rather than `websocket: true`: the latter makes @fastify/websocket hide the route
+    // from the OpenAPI document. `handler` answers a plain GET as `websocket: true` would.
+    r.route({
+      method: 'GET',
+      url,
+      config: { auth: 'public' },
+      schema: {
+        tags: ['agents'],
+        summary: 'The agents websocket: chat with the models, streamed',
+        description:
+          'Upgrade to a websocket. It takes no bearer token: its first frame, ' +
+          '`{"type":"auth","token":"<id token>"}` within 5 s, authenticates the socket (a token never ' +
+          'goes in the URL); without it the socket closes with 4401, and with 4403 when the account ' +
+          'loses access. A browser may open it from the app’s own origin only; a client without Origin ' +
+          '(the editor extension) goes on to the auth frame. Frames are JSON, each checked against its ' +
+          'schema: a bad one gets an `error` frame, one over 1 MiB closes the socket (1009).',
+        // Served with and without the slash: documented once.
+        hide: url === '/agents/chat',
+        response: {
+          101: z.undefined().describe('Switching Protocols: the websocket upgrade'),
+          404: z.undefined().describe('A plain GET, without the upgrade (no body)'),
+          ...errorResponses('FORBIDDEN'),
+        },
+      },
+      preValidation: checkOrigin,
+      handler: (_request, reply) => reply.code(404).send(),
+      wsHandler: (socket) => {
+        new AgentSocket(socket, ctx, agents, sockets);
+      },
     });
   }
 }

@@ -1,5 +1,7 @@
-import { AuditQuerySchema } from '@assistente/contracts';
+import { AuditEntrySchema, AuditQuerySchema } from '@assistente/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { sendPage } from '../../lib/paging.ts';
 import { auditService } from './service.ts';
@@ -14,9 +16,17 @@ export function auditMeta(request: FastifyRequest): AuditMeta {
 /** GET /api/v1/audit: the audit log, newest first (mounted by the account manager). */
 export async function auditRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const service = auditService(ctx);
-  app.get('/audit', async (request, reply) => {
-    const caller = await request.caller();
-    const query = AuditQuerySchema.parse(request.query);
-    return sendPage(reply, await service.list(caller, query));
-  });
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/audit',
+    {
+      config: { auth: 'user', role: 'Admin' },
+      schema: {
+        tags: ['audit'],
+        summary: 'The audit log, newest first (Admin: own domain; SuperAdmin: all, or `?domain=`)',
+        querystring: AuditQuerySchema,
+        response: { 200: z.array(AuditEntrySchema) },
+      },
+    },
+    async (request, reply) => sendPage(reply, await service.list(await request.caller(), request.query)),
+  );
 }

@@ -16,6 +16,7 @@ import { attachments, chats, messages } from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
 import { makeChat, makeDomain, makeSantito, makeUser, type TestUser } from '../../test/factories.ts';
 import { INTERRUPTED_MESSAGE } from '../agents/model-calls.ts';
+import { agentsStore } from '../agents/store.ts';
 import { chatsService } from './service.ts';
 import { multipartFile, TINY_PNG } from './test-helpers.ts';
 
@@ -51,6 +52,10 @@ async function createChat(who: TestUser, body: object = {}): Promise<Chat> {
   const res = await call('POST', '/api/v1/chats', who, body);
   expect(res.statusCode).toBe(201);
   return ChatSchema.strict().parse(res.json());
+}
+/** Streamed text of an answer, written as the agents' flush writes it (appended while still streaming). */
+async function flush(messageId: string, delta: string) {
+  await agentsStore(t.ctx.db).appendStreaming([{ id: messageId, delta }]);
 }
 async function chatRow(id: string) {
   const [row] = await t.ctx.db.select().from(chats).where(eq(chats.id, id));
@@ -377,7 +382,7 @@ describe('search', () => {
     const { chat, messages: rows } = await makeChat(t.ctx, owner, { title: 'Em andamento', messages: ['?'] });
     const service = chatsService(t.ctx);
     const answer = await service.createAssistantMessage(chat.id, rows[0]?.id ?? null, null);
-    await service.appendAssistantContent(answer.messageId, 'Um ornitorrinco escreve');
+    await flush(answer.messageId, 'Um ornitorrinco escreve');
     expect(await search('ornitorrinco')).toEqual([]);
     await service.finishAssistantMessage(answer.messageId, { status: 'complete' });
     expect(await search('ornitorrinco')).toEqual([chat.id]);
@@ -866,7 +871,7 @@ describe('the service the agents websocket uses', () => {
       content: '',
       parentId: user.messageId,
     });
-    expect(await service.appendAssistantContent(answer.messageId, 'Parcial')).toBe(true);
+    await flush(answer.messageId, 'Parcial');
     const mid = await call('GET', `/api/v1/chats/${chat.chatId}/messages`, alice);
     expect((mid.json() as Array<{ content: string; status: string }>)[1]).toMatchObject({
       content: 'Parcial',
@@ -883,7 +888,7 @@ describe('the service the agents websocket uses', () => {
       model: 'openai:gpt-4.1-mini',
     });
     // A late flush or a second end (a stop racing the natural end) changes nothing.
-    expect(await service.appendAssistantContent(answer.messageId, 'tarde')).toBe(false);
+    await flush(answer.messageId, ' tarde');
     const again = await service.finishAssistantMessage(answer.messageId, { status: 'stopped', content: 'x' });
     expect(again).toMatchObject({ status: 'complete', content: 'Parcial e final' });
 
@@ -929,7 +934,7 @@ describe('the service the agents websocket uses', () => {
     const chat = await service.createChat(caller, {});
     const q = await service.appendUserMessage(caller, chat.chatId, { content: 'q' });
     const dead = await service.createAssistantMessage(chat.chatId, q.messageId, null);
-    await service.appendAssistantContent(dead.messageId, 'meia resp');
+    await flush(dead.messageId, 'meia resp');
     const live = await service.createAssistantMessage(chat.chatId, q.messageId, null);
     await t.ctx.db
       .update(messages)

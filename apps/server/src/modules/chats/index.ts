@@ -7,7 +7,6 @@
  * - `prepareUserMessage` + `commitExchange(prepared, model, chat)`: a question and its empty answer,
  *   with what they do to the chat (`newChat(caller, …)` creates it), in one statement
  * - `createAssistantMessage(chatId, parentId, model)` → Message with status 'streaming'
- * - `appendAssistantContent(messageId, fullContent)` → false once the message has finished
  * - `finishAssistantMessage(messageId, { status, content?, usage?, error?, model? })` → Message
  * - `listMessagesForContext(chatId, leafMessageId)` → ContextMessage[] root → leaf
  * - `getAttachmentsForModel(caller, ids)` → AttachmentForModel[] (bytes + contentType)

@@ -1,26 +1,38 @@
 import {
+  AttachmentSchema,
   ChatCreateSchema,
   ChatExportQuerySchema,
+  ChatExportSchema,
   ChatListQuerySchema,
+  ChatSchema,
   ChatUpdateSchema,
   MessageListQuerySchema,
+  MessageSchema,
+  PageHeaders,
 } from '@assistente/contracts';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { sendPage } from '../../lib/paging.ts';
+import { BinaryBody, errorResponses } from '../../plugins/routes.ts';
 import { localeHints } from '../accounts/locale.ts';
 import { providersService } from '../providers/index.ts';
 import { closeStorage, contentDisposition, readSingleUpload, sendStoredObject } from '../storage/index.ts';
 import { chatsService } from './service.ts';
 
-const ChatParams = z.object({ chatId: z.string().min(1).max(100) });
-const AttachmentParams = ChatParams.extend({ attachmentId: z.string().min(1).max(100) });
+/**
+ * Not `ChatIdSchema`: an id that is no chat's, UUID or not, answers 404 "Chat not found" like an
+ * unknown one, so a stale or mistyped link reads the same as a deleted chat.
+ */
+const ChatIdParams = z.object({ chatId: z.string().min(1).max(100) });
+const AttachmentIdParams = ChatIdParams.extend({ attachmentId: z.string().min(1).max(100) });
 
 /** How often deleted chats past their undo window and abandoned drafts are purged. */
 const PURGE_EVERY_MS = 60_000;
 
-/** The chats manager, mounted at /api/v1/chats (DESIGN §5): authenticate → validate → service. */
+/** The chats manager, mounted at /api/v1/chats (DESIGN §5). */
 export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const service = chatsService(ctx);
   await app.register(multipart, {
@@ -50,89 +62,216 @@ export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promis
     closeStorage(ctx);
   });
 
-  app.get('/', async (request, reply) => {
-    const caller = await request.caller();
-    const query = ChatListQuerySchema.parse(request.query);
-    const page = await service.listChats(caller, query);
-    reply.header('x-total-count', String(page.total));
-    if (page.nextCursor) reply.header('x-next-cursor', page.nextCursor);
-    return page.items;
-  });
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const user = { auth: 'user' } as const;
+  const tags = ['chats'];
 
-  app.post('/', async (request, reply) => {
-    const caller = await request.caller();
-    const body = ChatCreateSchema.parse(request.body ?? {});
-    return reply.status(201).send(await service.createChat(caller, body));
-  });
+  r.get(
+    '/',
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: 'The caller’s chats: pinned first, then newest activity first; `q` searches',
+        querystring: ChatListQuerySchema,
+        response: { 200: z.array(ChatSchema), ...errorResponses('BAD_REQUEST') },
+      },
+    },
+    async (request, reply) => sendPage(reply, await service.listChats(await request.caller(), request.query)),
+  );
 
-  app.get('/:chatId', async (request) => {
-    const caller = await request.caller();
-    const { chatId } = ChatParams.parse(request.params);
-    return service.getChatForCaller(caller, chatId);
-  });
+  r.post(
+    '/',
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: 'Create a chat',
+        // No body at all makes an untitled chat with the default assistant.
+        body: ChatCreateSchema.nullish(),
+        response: { 201: ChatSchema },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await service.createChat(await request.caller(), request.body ?? {})),
+  );
 
-  app.put('/:chatId', async (request) => {
-    const caller = await request.caller();
-    const { chatId } = ChatParams.parse(request.params);
-    const body = ChatUpdateSchema.parse(request.body);
-    return service.updateChat(caller, chatId, body);
-  });
+  r.get(
+    '/:chatId',
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: 'One chat',
+        params: ChatIdParams,
+        response: { 200: ChatSchema, ...errorResponses('NOT_FOUND') },
+      },
+    },
+    async (request) => service.getChatForCaller(await request.caller(), request.params.chatId),
+  );
 
-  app.delete('/:chatId', async (request, reply) => {
-    const caller = await request.caller();
-    const { chatId } = ChatParams.parse(request.params);
-    await service.deleteChat(caller, chatId);
-    return reply.status(204).send();
-  });
+  r.put(
+    '/:chatId',
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: 'Rename, pin or set the parameters of a chat',
+        params: ChatIdParams,
+        body: ChatUpdateSchema,
+        response: { 200: ChatSchema, ...errorResponses('NOT_FOUND') },
+      },
+    },
+    async (request) => service.updateChat(await request.caller(), request.params.chatId, request.body),
+  );
 
-  app.post('/:chatId/restore', async (request) => {
-    const caller = await request.caller();
-    const { chatId } = ChatParams.parse(request.params);
-    return service.restoreChat(caller, chatId);
-  });
+  r.delete(
+    '/:chatId',
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: 'Delete a chat (restorable for a short while)',
+        params: ChatIdParams,
+        response: { 204: z.null(), ...errorResponses('NOT_FOUND') },
+      },
+    },
+    async (request, reply) => {
+      await service.deleteChat(await request.caller(), request.params.chatId);
+      return reply.status(204).send(null);
+    },
+  );
 
-  app.get('/:chatId/messages', async (request, reply) => {
-    const caller = await request.caller();
-    const { chatId } = ChatParams.parse(request.params);
-    const query = MessageListQuerySchema.parse(request.query);
-    const page = await service.listMessages(caller, chatId, query);
-    if (page.nextCursor) reply.header('x-next-cursor', page.nextCursor);
-    return page.items;
-  });
+  r.post(
+    '/:chatId/restore',
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: 'Undo a delete within its window',
+        params: ChatIdParams,
+        response: { 200: ChatSchema, ...errorResponses('NOT_FOUND') },
+      },
+    },
+    async (request) => service.restoreChat(await request.caller(), request.params.chatId),
+  );
 
-  app.get('/:chatId/export', async (request, reply) => {
-    const caller = await request.caller();
-    const { chatId } = ChatParams.parse(request.params);
-    const query = ChatExportQuerySchema.parse(request.query);
-    const labels = await providersService(ctx).providerLabels(caller.domain.id);
-    const file = await service.exportChat(caller, chatId, query, localeHints(request), labels);
-    return reply
-      .header('content-type', file.contentType)
-      .header('content-disposition', contentDisposition(file.fileName))
-      .header('x-content-type-options', 'nosniff')
-      .send(file.body);
-  });
+  r.get(
+    '/:chatId/messages',
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: 'A page of a chat’s messages, oldest → newest; `X-Next-Cursor` is the older page’s `before`',
+        params: ChatIdParams,
+        querystring: MessageListQuerySchema,
+        response: { 200: z.array(MessageSchema), ...errorResponses('NOT_FOUND') },
+      },
+    },
+    async (request, reply) => {
+      const page = await service.listMessages(await request.caller(), request.params.chatId, request.query);
+      if (page.nextCursor) reply.header(PageHeaders.nextCursor, page.nextCursor);
+      return page.items;
+    },
+  );
 
-  app.post('/:chatId/attachments', async (request, reply) => {
-    const caller = await request.caller();
-    const { chatId } = ChatParams.parse(request.params);
-    // Refuse before reading the body when the chat is not theirs or the domain is out of room.
-    await service.checkUpload(caller, chatId);
-    const file = await readSingleUpload(request, ctx.config.UPLOAD_MAX_BYTES);
-    return reply.status(201).send(await service.uploadAttachment(caller, chatId, file));
-  });
+  r.get(
+    '/:chatId/export',
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: 'Download a chat as Markdown (the branch on screen) or JSON (every message)',
+        params: ChatIdParams,
+        querystring: ChatExportQuerySchema,
+        response: {
+          200: {
+            description: 'The file, as a download',
+            content: {
+              'text/markdown': { schema: z.string() },
+              'application/json': { schema: ChatExportSchema },
+            },
+          },
+          ...errorResponses('NOT_FOUND'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const caller = await request.caller();
+      const labels = await providersService(ctx).providerLabels(caller.domain.id);
+      const file = await service.exportChat(
+        caller,
+        request.params.chatId,
+        request.query,
+        localeHints(request),
+        labels,
+      );
+      return reply
+        .header('content-type', file.contentType)
+        .header('content-disposition', contentDisposition(file.fileName))
+        .header('x-content-type-options', 'nosniff')
+        .send(file.body);
+    },
+  );
 
-  app.get('/:chatId/attachments/:attachmentId', async (request, reply) => {
-    const caller = await request.caller();
-    const { chatId, attachmentId } = AttachmentParams.parse(request.params);
-    const { object, fileName } = await service.openAttachment(caller, chatId, attachmentId);
-    return sendStoredObject(reply, object, fileName);
-  });
+  r.post(
+    '/:chatId/attachments',
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: 'Upload a file for a message of this chat (multipart, one file)',
+        consumes: ['multipart/form-data'],
+        params: ChatIdParams,
+        response: {
+          201: AttachmentSchema,
+          ...errorResponses('NOT_FOUND', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'QUOTA_EXCEEDED'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const caller = await request.caller();
+      const { chatId } = request.params;
+      // Refuse before reading the body when the chat is not theirs or the domain is out of room.
+      await service.checkUpload(caller, chatId);
+      const file = await readSingleUpload(request, ctx.config.UPLOAD_MAX_BYTES);
+      return reply.status(201).send(await service.uploadAttachment(caller, chatId, file));
+    },
+  );
 
-  app.delete('/:chatId/attachments/:attachmentId', async (request, reply) => {
-    const caller = await request.caller();
-    const { chatId, attachmentId } = AttachmentParams.parse(request.params);
-    await service.deleteAttachment(caller, chatId, attachmentId);
-    return reply.status(204).send();
-  });
+  r.get(
+    '/:chatId/attachments/:attachmentId',
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: 'Download an attachment',
+        params: AttachmentIdParams,
+        response: { 200: BinaryBody, ...errorResponses('NOT_FOUND') },
+      },
+    },
+    async (request, reply) => {
+      const { chatId, attachmentId } = request.params;
+      const { object, fileName } = await service.openAttachment(await request.caller(), chatId, attachmentId);
+      return sendStoredObject(reply, object, fileName);
+    },
+  );
+
+  r.delete(
+    '/:chatId/attachments/:attachmentId',
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: 'Remove an upload no message uses yet',
+        params: AttachmentIdParams,
+        response: { 204: z.null(), ...errorResponses('NOT_FOUND', 'CONFLICT') },
+      },
+    },
+    async (request, reply) => {
+      const { chatId, attachmentId } = request.params;
+      await service.deleteAttachment(await request.caller(), chatId, attachmentId);
+      return reply.status(204).send(null);
+    },
+  );
 }

@@ -332,11 +332,6 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
       return toMessage(toRow(row));
     },
 
-    /** Saves the whole text so far of a streaming answer (a flush); false once it has finished. */
-    async appendAssistantContent(messageId: string, fullContent: string): Promise<boolean> {
-      return store.streamSetContent(messageId, fullContent, new Date());
-    },
-
     /**
      * Ends an answer: final status, optionally the final text, token usage and a user-facing error.
      * Only the first end counts; later calls answer the message as it was ended.

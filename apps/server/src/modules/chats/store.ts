@@ -384,30 +384,6 @@ export function chatsStore(db: Db) {
 
     // ---- The agents websocket's writer: ids it already checked through a caller-scoped call. ----
 
-    async streamFindChat(chatId: string): Promise<ChatRow | undefined> {
-      const [row] = await db
-        .select()
-        .from(chats)
-        .where(and(eq(chats.id, chatId), isNull(chats.deletedAt)))
-        .limit(1);
-      return row;
-    },
-
-    async streamFindMessage(messageId: string): Promise<MessageRow | undefined> {
-      const [row] = await db.select().from(messages).where(eq(messages.id, messageId)).limit(1);
-      return row;
-    },
-
-    /** Replaces the text of a message still streaming; a finished one is left alone. */
-    async streamSetContent(messageId: string, content: string, at: Date): Promise<boolean> {
-      const rows = await db
-        .update(messages)
-        .set({ content, updatedAt: at })
-        .where(and(eq(messages.id, messageId), eq(messages.status, 'streaming')))
-        .returning({ id: messages.id });
-      return rows.length > 0;
-    },
-
     /** Ends a streaming answer; on one already ended it changes nothing and answers it as it is. */
     async streamFinish(
       messageId: string,

@@ -1,21 +1,35 @@
 import {
   AccountLookupRequestSchema,
   type AccountLookupResponse,
+  AccountLookupResponseSchema,
+  IdentityErrorBodySchema,
   type IdentityErrorMessage,
+  type Jwks,
+  JwksSchema,
+  OpenIdConfigurationSchema,
+  PasswordPolicySchema,
   RefreshTokenRequestSchema,
   type RefreshTokenResponse,
+  RefreshTokenResponseSchema,
   ResetPasswordRequestSchema,
   type ResetPasswordResponse,
+  ResetPasswordResponseSchema,
   RevokeTokenRequestSchema,
+  type RevokeTokenResponse,
+  RevokeTokenResponseSchema,
   SendOobCodeRequestSchema,
   type SendOobCodeResponse,
+  SendOobCodeResponseSchema,
   type SignInResponse,
+  SignInResponseSchema,
   SignInWithPasswordRequestSchema,
   UpdateAccountRequestSchema,
   type UpdateAccountResponse,
+  UpdateAccountResponseSchema,
 } from '@assistente/contracts';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../lib/errors.ts';
 import { linkBase } from '../../lib/origin.ts';
@@ -39,6 +53,41 @@ const ALLOWED_HEADERS = [
   'x-firebase-client',
   'x-firebase-appcheck',
 ].join(', ');
+
+/** Operations Identity Toolkit has and this service refuses: accounts are made by admins. */
+const NOT_OFFERED = ['signUp', 'signInWithIdp', 'signInWithEmailLink', 'signInWithCustomToken', 'delete'];
+
+const PUBLIC = { auth: 'public' } as const;
+const TAGS = ['identity'];
+/** Any failure of any identity route answers in Identity Toolkit's envelope, never the API's. */
+const FAILURES = { 400: IdentityErrorBodySchema, 500: IdentityErrorBodySchema };
+/** A refused operation never succeeds: its declared 200 is "nothing", so the document says so. */
+const NeverAnswered = z.never();
+const MIRROR_NOTE =
+  'The same operation at the path the Firebase JS SDK calls in emulator mode (`connectAuthEmulator`).';
+
+/**
+ * The declaration of the identity routes under `path`. The body schema documents what the Firebase
+ * SDK sends but does not judge it: with `attachValidation` a body it refuses still reaches the
+ * handler, whose parseBody answers Identity Toolkit's own code for the first bad field, in
+ * Identity Toolkit's order, as the SDK expects. That is also why `request.body` stays `unknown`.
+ */
+function operation(path: string) {
+  const mirror = !/^\/identity(\/|$)/.test(path);
+  return <R extends z.ZodType>(summary: string, ok: R, body?: z.ZodType, consumes?: string[]) => ({
+    config: PUBLIC,
+    bodyLimit: BODY_LIMIT,
+    attachValidation: true,
+    schema: {
+      tags: TAGS,
+      summary,
+      ...(mirror ? { description: MIRROR_NOTE } : {}),
+      ...(body ? { body } : {}),
+      ...(consumes ? { consumes } : {}),
+      response: { 200: ok, ...FAILURES },
+    },
+  });
+}
 
 type FieldCodes = Record<string, { missing: IdentityErrorMessage; invalid: IdentityErrorMessage }>;
 
@@ -126,183 +175,234 @@ export async function registerIdentityRoutes(
       reply.header('access-control-allow-origin', '*');
       reply.header('cache-control', 'no-store');
     });
+
+    const r = scope.withTypeProvider<ZodTypeProvider>();
     for (const path of CORS_PREFIXES) {
-      scope.options(path, async (_request, reply) => {
-        reply
-          .header('access-control-allow-methods', 'GET, POST, OPTIONS')
-          .header('access-control-allow-headers', ALLOWED_HEADERS)
-          .header('access-control-max-age', '600')
-          .status(204)
-          .send();
-      });
+      // A preflight is not an operation: public like every identity route, but kept out of the document.
+      r.options(
+        path,
+        { config: PUBLIC, schema: { hide: true, response: { 204: z.undefined() } } },
+        async (_request, reply) => {
+          reply
+            .header('access-control-allow-methods', 'GET, POST, OPTIONS')
+            .header('access-control-allow-headers', ALLOWED_HEADERS)
+            .header('access-control-max-age', '600')
+            .status(204)
+            .send();
+        },
+      );
     }
 
-    const post = (
-      path: string,
-      handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
-    ) => scope.post(path, { bodyLimit: BODY_LIMIT }, handler);
-
     for (const base of TOOLKIT_BASES) {
-      // "::" is a literal ":" for Fastify's router.
-      post(`${base}/v1/accounts::signInWithPassword`, async (request): Promise<SignInResponse> => {
-        const body = parseBody(SignInWithPasswordRequestSchema, request.body, {
-          email: { missing: 'MISSING_EMAIL', invalid: 'INVALID_EMAIL' },
-          password: { missing: 'MISSING_PASSWORD', invalid: 'MISSING_PASSWORD' },
-        });
-        const { account, tokens } = await identity.signInWithPassword(
-          body.email,
-          body.password,
-          client(request, config),
+      const op = operation(base);
+      // "::" is a literal ":" for Fastify's router; the document shows it as one ":".
+      r.post(
+        `${base}/v1/accounts::signInWithPassword`,
+        op('Sign in with email and password', SignInResponseSchema, SignInWithPasswordRequestSchema),
+        async (request): Promise<SignInResponse> => {
+          const body = parseBody(SignInWithPasswordRequestSchema, request.body, {
+            email: { missing: 'MISSING_EMAIL', invalid: 'INVALID_EMAIL' },
+            password: { missing: 'MISSING_PASSWORD', invalid: 'MISSING_PASSWORD' },
+          });
+          const { account, tokens } = await identity.signInWithPassword(
+            body.email,
+            body.password,
+            client(request, config),
+          );
+          return {
+            kind: 'identitytoolkit#VerifyPasswordResponse',
+            localId: account.uid,
+            email: account.email,
+            displayName: account.displayName,
+            idToken: tokens.idToken,
+            refreshToken: tokens.refreshToken,
+            expiresIn: tokens.expiresIn,
+            registered: true,
+          };
+        },
+      );
+
+      r.post(
+        `${base}/v1/accounts::sendOobCode`,
+        op('Mail a password-reset link', SendOobCodeResponseSchema, SendOobCodeRequestSchema),
+        async (request): Promise<SendOobCodeResponse> => {
+          const body = parseBody(SendOobCodeRequestSchema, request.body, {
+            requestType: { missing: 'MISSING_REQ_TYPE', invalid: 'INVALID_REQ_TYPE' },
+            email: { missing: 'MISSING_EMAIL', invalid: 'INVALID_EMAIL' },
+          });
+          const locale = resolveLocale(
+            body.locale,
+            header(request, 'x-firebase-locale'),
+            header(request, 'accept-language'),
+          );
+          await identity.requestPasswordReset(body.email, locale, client(request, config));
+          return { kind: 'identitytoolkit#GetOobConfirmationCodeResponse', email: body.email };
+        },
+      );
+
+      r.post(
+        `${base}/v1/accounts::resetPassword`,
+        op(
+          'Check a reset code, or set a new password with it',
+          ResetPasswordResponseSchema,
+          ResetPasswordRequestSchema,
+        ),
+        async (request): Promise<ResetPasswordResponse> => {
+          const body = parseBody(ResetPasswordRequestSchema, request.body, {
+            oobCode: { missing: 'MISSING_OOB_CODE', invalid: 'INVALID_OOB_CODE' },
+            newPassword: { missing: 'PASSWORD_DOES_NOT_MEET_REQUIREMENTS', invalid: 'INVALID_ARGUMENT' },
+          });
+          const { email } =
+            body.newPassword === undefined
+              ? await identity.checkResetCode(body.oobCode, client(request, config))
+              : await identity.resetPassword(body.oobCode, body.newPassword, client(request, config));
+          return { kind: 'identitytoolkit#ResetPasswordResponse', email, requestType: 'PASSWORD_RESET' };
+        },
+      );
+
+      r.post(
+        `${base}/v1/accounts::update`,
+        op('Change the password or display name', UpdateAccountResponseSchema, UpdateAccountRequestSchema),
+        async (request): Promise<UpdateAccountResponse> => {
+          const body = parseBody(UpdateAccountRequestSchema, request.body, {
+            idToken: { missing: 'INVALID_ID_TOKEN', invalid: 'INVALID_ID_TOKEN' },
+            password: { missing: 'PASSWORD_DOES_NOT_MEET_REQUIREMENTS', invalid: 'INVALID_ARGUMENT' },
+          });
+          const { account, tokens } = await identity.updateAccount(body.idToken, {
+            ...(body.password !== undefined ? { password: body.password } : {}),
+            ...(body.displayName !== undefined ? { displayName: body.displayName } : {}),
+          });
+          return {
+            kind: 'identitytoolkit#SetAccountInfoResponse',
+            localId: account.uid,
+            email: account.email,
+            displayName: account.displayName,
+            ...(tokens
+              ? { idToken: tokens.idToken, refreshToken: tokens.refreshToken, expiresIn: tokens.expiresIn }
+              : {}),
+          };
+        },
+      );
+
+      r.post(
+        `${base}/v1/accounts::lookup`,
+        op('The signed-in account', AccountLookupResponseSchema, AccountLookupRequestSchema),
+        async (request): Promise<AccountLookupResponse> => {
+          const body = parseBody(AccountLookupRequestSchema, request.body, {
+            idToken: { missing: 'INVALID_ID_TOKEN', invalid: 'INVALID_ID_TOKEN' },
+          });
+          const { account, session } = await identity.lookup(body.idToken);
+          const email = account.email;
+          return {
+            kind: 'identitytoolkit#GetAccountInfoResponse',
+            users: [
+              {
+                localId: account.uid,
+                email,
+                emailVerified: account.emailVerified,
+                displayName: account.displayName,
+                disabled: account.disabled,
+                providerUserInfo: [
+                  {
+                    providerId: 'password',
+                    federatedId: email,
+                    email,
+                    rawId: email,
+                    displayName: account.displayName,
+                  },
+                ],
+                ...(account.passwordUpdatedAt
+                  ? { passwordUpdatedAt: account.passwordUpdatedAt.getTime() }
+                  : {}),
+                validSince: String(
+                  Math.floor((account.passwordUpdatedAt ?? account.createdAt).getTime() / 1000),
+                ),
+                ...(account.lastLoginAt ? { lastLoginAt: String(account.lastLoginAt.getTime()) } : {}),
+                createdAt: String(account.createdAt.getTime()),
+                lastRefreshAt: session.lastUsedAt.toISOString(),
+              },
+            ],
+          };
+        },
+      );
+
+      r.post(
+        `${base}/v2/accounts::revokeToken`,
+        op('End the session of a refresh token', RevokeTokenResponseSchema, RevokeTokenRequestSchema),
+        async (request): Promise<RevokeTokenResponse> => {
+          const body = parseBody(RevokeTokenRequestSchema, request.body, {
+            token: { missing: 'MISSING_REFRESH_TOKEN', invalid: 'INVALID_REFRESH_TOKEN' },
+          });
+          await identity.revokeRefreshToken(body.token);
+          return {};
+        },
+      );
+
+      r.get(
+        `${base}/v2/passwordPolicy`,
+        op('The password policy', PasswordPolicySchema),
+        async (_request, reply) => {
+          reply.header('cache-control', 'public, max-age=300');
+          return identity.passwordPolicy();
+        },
+      );
+
+      for (const method of NOT_OFFERED) {
+        r.post(
+          `${base}/v1/accounts::${method}`,
+          op('Not offered (accounts are made by admins): always OPERATION_NOT_ALLOWED', NeverAnswered),
+          async () => {
+            throw new IdentityError('OPERATION_NOT_ALLOWED');
+          },
         );
-        return {
-          kind: 'identitytoolkit#VerifyPasswordResponse',
-          localId: account.uid,
-          email: account.email,
-          displayName: account.displayName,
-          idToken: tokens.idToken,
-          refreshToken: tokens.refreshToken,
-          expiresIn: tokens.expiresIn,
-          registered: true,
-        };
-      });
-
-      post(`${base}/v1/accounts::sendOobCode`, async (request): Promise<SendOobCodeResponse> => {
-        const body = parseBody(SendOobCodeRequestSchema, request.body, {
-          requestType: { missing: 'MISSING_REQ_TYPE', invalid: 'INVALID_REQ_TYPE' },
-          email: { missing: 'MISSING_EMAIL', invalid: 'INVALID_EMAIL' },
-        });
-        const locale = resolveLocale(
-          body.locale,
-          header(request, 'x-firebase-locale'),
-          header(request, 'accept-language'),
-        );
-        await identity.requestPasswordReset(body.email, locale, client(request, config));
-        return { kind: 'identitytoolkit#GetOobConfirmationCodeResponse', email: body.email };
-      });
-
-      post(`${base}/v1/accounts::resetPassword`, async (request): Promise<ResetPasswordResponse> => {
-        const body = parseBody(ResetPasswordRequestSchema, request.body, {
-          oobCode: { missing: 'MISSING_OOB_CODE', invalid: 'INVALID_OOB_CODE' },
-          newPassword: { missing: 'PASSWORD_DOES_NOT_MEET_REQUIREMENTS', invalid: 'INVALID_ARGUMENT' },
-        });
-        const { email } =
-          body.newPassword === undefined
-            ? await identity.checkResetCode(body.oobCode, client(request, config))
-            : await identity.resetPassword(body.oobCode, body.newPassword, client(request, config));
-        return { kind: 'identitytoolkit#ResetPasswordResponse', email, requestType: 'PASSWORD_RESET' };
-      });
-
-      post(`${base}/v1/accounts::update`, async (request): Promise<UpdateAccountResponse> => {
-        const body = parseBody(UpdateAccountRequestSchema, request.body, {
-          idToken: { missing: 'INVALID_ID_TOKEN', invalid: 'INVALID_ID_TOKEN' },
-          password: { missing: 'PASSWORD_DOES_NOT_MEET_REQUIREMENTS', invalid: 'INVALID_ARGUMENT' },
-        });
-        const { account, tokens } = await identity.updateAccount(body.idToken, {
-          ...(body.password !== undefined ? { password: body.password } : {}),
-          ...(body.displayName !== undefined ? { displayName: body.displayName } : {}),
-        });
-        return {
-          kind: 'identitytoolkit#SetAccountInfoResponse',
-          localId: account.uid,
-          email: account.email,
-          displayName: account.displayName,
-          ...(tokens
-            ? { idToken: tokens.idToken, refreshToken: tokens.refreshToken, expiresIn: tokens.expiresIn }
-            : {}),
-        };
-      });
-
-      post(`${base}/v1/accounts::lookup`, async (request): Promise<AccountLookupResponse> => {
-        const body = parseBody(AccountLookupRequestSchema, request.body, {
-          idToken: { missing: 'INVALID_ID_TOKEN', invalid: 'INVALID_ID_TOKEN' },
-        });
-        const { account, session } = await identity.lookup(body.idToken);
-        const email = account.email;
-        return {
-          kind: 'identitytoolkit#GetAccountInfoResponse',
-          users: [
-            {
-              localId: account.uid,
-              email,
-              emailVerified: account.emailVerified,
-              displayName: account.displayName,
-              disabled: account.disabled,
-              providerUserInfo: [
-                {
-                  providerId: 'password',
-                  federatedId: email,
-                  email,
-                  rawId: email,
-                  displayName: account.displayName,
-                },
-              ],
-              ...(account.passwordUpdatedAt
-                ? { passwordUpdatedAt: account.passwordUpdatedAt.getTime() }
-                : {}),
-              validSince: String(
-                Math.floor((account.passwordUpdatedAt ?? account.createdAt).getTime() / 1000),
-              ),
-              ...(account.lastLoginAt ? { lastLoginAt: String(account.lastLoginAt.getTime()) } : {}),
-              createdAt: String(account.createdAt.getTime()),
-              lastRefreshAt: session.lastUsedAt.toISOString(),
-            },
-          ],
-        };
-      });
-
-      post(`${base}/v2/accounts::revokeToken`, async (request) => {
-        const body = parseBody(RevokeTokenRequestSchema, request.body, {
-          token: { missing: 'MISSING_REFRESH_TOKEN', invalid: 'INVALID_REFRESH_TOKEN' },
-        });
-        await identity.revokeRefreshToken(body.token);
-        return {};
-      });
-
-      scope.get(`${base}/v2/passwordPolicy`, async (_request, reply) => {
-        reply.header('cache-control', 'public, max-age=300');
-        return identity.passwordPolicy();
-      });
-
-      // Self sign-up and the other sign-in methods are not offered: accounts are made by admins.
-      for (const method of [
-        'signUp',
-        'signInWithIdp',
-        'signInWithEmailLink',
-        'signInWithCustomToken',
-        'delete',
-      ]) {
-        post(`${base}/v1/accounts::${method}`, async () => {
-          throw new IdentityError('OPERATION_NOT_ALLOWED');
-        });
       }
     }
 
     for (const path of TOKEN_PATHS) {
-      post(path, async (request): Promise<RefreshTokenResponse> => {
-        const body = parseBody(RefreshTokenRequestSchema, request.body, {
-          grant_type: { missing: 'INVALID_GRANT_TYPE', invalid: 'INVALID_GRANT_TYPE' },
-          refresh_token: { missing: 'MISSING_REFRESH_TOKEN', invalid: 'INVALID_REFRESH_TOKEN' },
-        });
-        const { account, tokens } = await identity.refresh(body.refresh_token);
-        return {
-          access_token: tokens.idToken,
-          expires_in: tokens.expiresIn,
-          token_type: 'Bearer',
-          refresh_token: tokens.refreshToken,
-          id_token: tokens.idToken,
-          user_id: account.uid,
-          project_id: identity.signer.audience,
-        };
-      });
+      r.post(
+        path,
+        operation(path)(
+          'Exchange a refresh token for new tokens',
+          RefreshTokenResponseSchema,
+          RefreshTokenRequestSchema,
+          ['application/x-www-form-urlencoded', 'application/json'],
+        ),
+        async (request): Promise<RefreshTokenResponse> => {
+          const body = parseBody(RefreshTokenRequestSchema, request.body, {
+            grant_type: { missing: 'INVALID_GRANT_TYPE', invalid: 'INVALID_GRANT_TYPE' },
+            refresh_token: { missing: 'MISSING_REFRESH_TOKEN', invalid: 'INVALID_REFRESH_TOKEN' },
+          });
+          const { account, tokens } = await identity.refresh(body.refresh_token);
+          return {
+            access_token: tokens.idToken,
+            expires_in: tokens.expiresIn,
+            token_type: 'Bearer',
+            refresh_token: tokens.refreshToken,
+            id_token: tokens.idToken,
+            user_id: account.uid,
+            project_id: identity.signer.audience,
+          };
+        },
+      );
     }
 
-    scope.get('/identity/.well-known/openid-configuration', async (_request, reply) => {
-      reply.header('cache-control', 'public, max-age=300');
-      return identity.openIdConfiguration();
-    });
-    scope.get('/identity/jwks.json', async (_request, reply) => {
-      reply.header('cache-control', 'public, max-age=300');
-      return identity.jwks();
-    });
+    const own = operation('/identity');
+    r.get(
+      '/identity/.well-known/openid-configuration',
+      own('The issuer’s OpenID metadata', OpenIdConfigurationSchema),
+      async (_request, reply) => {
+        reply.header('cache-control', 'public, max-age=300');
+        return identity.openIdConfiguration();
+      },
+    );
+    r.get(
+      '/identity/jwks.json',
+      own('The keys that verify id tokens', JwksSchema),
+      async (_request, reply) => {
+        reply.header('cache-control', 'public, max-age=300');
+        // jose types every member of a JWK optional; keys.ts always sets the ones Jwks requires.
+        return identity.jwks() as Jwks;
+      },
+    );
   });
 }

@@ -11,6 +11,7 @@ import type { AppContext } from '../../context.ts';
 import { type Bus, createLocalBus, createRedisBus } from '../../lib/bus.ts';
 import { createScheduler } from '../../lib/scheduler.ts';
 import { registerErrorHandler } from '../../plugins/errors.ts';
+import { registerDeclaredRoutes } from '../../plugins/routes.ts';
 import { testDb } from '../../test/db.ts';
 import { createMailer } from '../mail/index.ts';
 import { createIdentityService, identityRoutes } from './index.ts';
@@ -77,6 +78,7 @@ export async function buildIdentityTestApp(
   const ctx: AppContext = { ...base, identity, scheduler, soleWriter: false };
   registerErrorHandler(app);
   await app.register(formbody);
+  await registerDeclaredRoutes(app, config);
   await app.register(async (scope) => identityRoutes(scope, ctx));
   await app.ready();
   return {

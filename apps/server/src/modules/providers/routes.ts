@@ -1,21 +1,22 @@
 import {
+  AiSettingsSchema,
   AiSettingsUpdateSchema,
+  ModelListSchema,
   ProviderConfigCreateSchema,
+  ProviderConfigSchema,
   ProviderConfigUpdateSchema,
+  ProviderSettingsQuerySchema,
+  ProviderTestResultSchema,
 } from '@assistente/contracts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { errorResponses } from '../../plugins/routes.ts';
 import { auditMeta } from '../audit/index.ts';
 import { closeProvidersService, providersService } from './service.ts';
 
 const IdParams = z.object({ id: z.string().min(1).max(100) });
-
-/** `?domain=` picks another domain for a SuperAdmin; it is also the web's logging hint, read leniently. */
-function domainParam(request: FastifyRequest): string | undefined {
-  const raw = (request.query as Record<string, unknown> | undefined)?.domain;
-  return typeof raw === 'string' && raw !== '' ? raw : undefined;
-}
 
 /**
  * AI provider settings (Admin+ of the domain; SuperAdmin any via `?domain=`) and the model list
@@ -28,52 +29,141 @@ export async function providersRoutes(app: FastifyInstance, ctx: AppContext): Pr
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
 
-  app.get('/models', async (request) => {
-    const caller = await request.caller();
-    return service.models(caller);
-  });
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const admin = { auth: 'user', role: 'Admin' } as const;
+  const tags = ['providers'];
+  const query = ProviderSettingsQuerySchema;
 
-  app.get('/settings/providers', async (request) => {
-    const caller = await request.caller();
-    return service.list(caller, domainParam(request));
-  });
+  r.get(
+    '/models',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags,
+        summary: 'Models the caller’s domain can use, and its default one',
+        response: { 200: ModelListSchema },
+      },
+    },
+    async (request) => service.models(await request.caller()),
+  );
 
-  app.post('/settings/providers', async (request, reply) => {
-    const caller = await request.caller();
-    const body = ProviderConfigCreateSchema.parse(request.body);
-    return reply
-      .status(201)
-      .send(await service.create(caller, body, auditMeta(request), domainParam(request)));
-  });
+  r.get(
+    '/settings/providers',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'The domain’s provider configurations (API keys never shown)',
+        querystring: query,
+        response: { 200: z.array(ProviderConfigSchema), ...errorResponses('DOMAIN_NOT_FOUND') },
+      },
+    },
+    async (request) => service.list(await request.caller(), request.query.domain),
+  );
 
-  app.put('/settings/providers/:id', async (request) => {
-    const caller = await request.caller();
-    const { id } = IdParams.parse(request.params);
-    const body = ProviderConfigUpdateSchema.parse(request.body);
-    return service.update(caller, id, body, auditMeta(request), domainParam(request));
-  });
+  r.post(
+    '/settings/providers',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'Add a provider configuration',
+        querystring: query,
+        body: ProviderConfigCreateSchema,
+        response: { 201: ProviderConfigSchema, ...errorResponses('DOMAIN_NOT_FOUND') },
+      },
+    },
+    async (request, reply) => {
+      const caller = await request.caller();
+      const made = await service.create(caller, request.body, auditMeta(request), request.query.domain);
+      return reply.status(201).send(made);
+    },
+  );
 
-  app.delete('/settings/providers/:id', async (request, reply) => {
-    const caller = await request.caller();
-    const { id } = IdParams.parse(request.params);
-    await service.remove(caller, id, auditMeta(request), domainParam(request));
-    return reply.status(204).send();
-  });
+  r.put(
+    '/settings/providers/:id',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'Change a provider configuration (an empty or absent key keeps the stored one)',
+        params: IdParams,
+        querystring: query,
+        body: ProviderConfigUpdateSchema,
+        response: { 200: ProviderConfigSchema, ...errorResponses('NOT_FOUND', 'DOMAIN_NOT_FOUND') },
+      },
+    },
+    async (request) =>
+      service.update(
+        await request.caller(),
+        request.params.id,
+        request.body,
+        auditMeta(request),
+        request.query.domain,
+      ),
+  );
 
-  app.post('/settings/providers/:id/test', async (request) => {
-    const caller = await request.caller();
-    const { id } = IdParams.parse(request.params);
-    return service.test(caller, id, domainParam(request));
-  });
+  r.delete(
+    '/settings/providers/:id',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'Remove a provider configuration (and a default model only it offered)',
+        params: IdParams,
+        querystring: query,
+        response: { 204: z.null(), ...errorResponses('NOT_FOUND', 'DOMAIN_NOT_FOUND') },
+      },
+    },
+    async (request, reply) => {
+      const caller = await request.caller();
+      await service.remove(caller, request.params.id, auditMeta(request), request.query.domain);
+      return reply.status(204).send(null);
+    },
+  );
 
-  app.get('/settings/ai', async (request) => {
-    const caller = await request.caller();
-    return service.getAiSettings(caller, domainParam(request));
-  });
+  r.post(
+    '/settings/providers/:id/test',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'List the provider’s models with the stored settings, proving the URL and key work',
+        params: IdParams,
+        querystring: query,
+        response: { 200: ProviderTestResultSchema, ...errorResponses('NOT_FOUND', 'DOMAIN_NOT_FOUND') },
+      },
+    },
+    async (request) => service.test(await request.caller(), request.params.id, request.query.domain),
+  );
 
-  app.put('/settings/ai', async (request) => {
-    const caller = await request.caller();
-    const body = AiSettingsUpdateSchema.parse(request.body);
-    return service.putAiSettings(caller, body, auditMeta(request), domainParam(request));
-  });
+  r.get(
+    '/settings/ai',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'The domain’s default model',
+        querystring: query,
+        response: { 200: AiSettingsSchema, ...errorResponses('DOMAIN_NOT_FOUND') },
+      },
+    },
+    async (request) => service.getAiSettings(await request.caller(), request.query.domain),
+  );
+
+  r.put(
+    '/settings/ai',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'Choose the domain’s default model (null falls back to the instance default)',
+        querystring: query,
+        body: AiSettingsUpdateSchema,
+        response: { 200: AiSettingsSchema, ...errorResponses('DOMAIN_NOT_FOUND') },
+      },
+    },
+    async (request) =>
+      service.putAiSettings(await request.caller(), request.body, auditMeta(request), request.query.domain),
+  );
 }

@@ -2,12 +2,16 @@ import {
   SantitoCreateSchema,
   SantitoLimits,
   SantitoListQuerySchema,
+  SantitoSchema,
   SantitoUpdateSchema,
 } from '@assistente/contracts';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { sendPage } from '../../lib/paging.ts';
+import { BinaryBody, errorResponses } from '../../plugins/routes.ts';
 import { closeStorage, readSingleUpload, sendStoredObject } from '../storage/index.ts';
 import { santitosService } from './service.ts';
 
@@ -24,53 +28,122 @@ export async function santitosRoutes(app: FastifyInstance, ctx: AppContext): Pro
   });
   app.addHook('onClose', async () => closeStorage(ctx));
 
-  app.get('/', async (request, reply) => {
-    const caller = await request.caller();
-    const query = SantitoListQuerySchema.parse(request.query);
-    const page = await service.list(caller, query);
-    reply.header('x-total-count', String(page.total));
-    if (page.nextCursor) reply.header('x-next-cursor', page.nextCursor);
-    return page.items;
-  });
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const user = { auth: 'user' } as const;
+  const tags = ['santitos'];
 
-  app.post('/', async (request, reply) => {
-    const caller = await request.caller();
-    const body = SantitoCreateSchema.parse(request.body);
-    return reply.status(201).send(await service.create(caller, body));
-  });
+  r.get(
+    '/',
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: 'Santitos the caller may use or edit (premium domains)',
+        querystring: SantitoListQuerySchema,
+        response: { 200: z.array(SantitoSchema), ...errorResponses('NOT_FOUND') },
+      },
+    },
+    async (request, reply) => sendPage(reply, await service.list(await request.caller(), request.query)),
+  );
 
-  app.get('/:id', async (request) => {
-    const caller = await request.caller();
-    const { id } = IdParams.parse(request.params);
-    return service.get(caller, id);
-  });
+  r.post(
+    '/',
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: 'Create a santito',
+        body: SantitoCreateSchema,
+        response: { 201: SantitoSchema, ...errorResponses('NOT_FOUND', 'CONFLICT') },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await service.create(await request.caller(), request.body)),
+  );
 
-  app.put('/:id', async (request) => {
-    const caller = await request.caller();
-    const { id } = IdParams.parse(request.params);
-    const body = SantitoUpdateSchema.parse(request.body);
-    return service.update(caller, id, body);
-  });
+  r.get(
+    '/:id',
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: 'One santito',
+        params: IdParams,
+        response: { 200: SantitoSchema, ...errorResponses('NOT_FOUND') },
+      },
+    },
+    async (request) => service.get(await request.caller(), request.params.id),
+  );
 
-  app.delete('/:id', async (request, reply) => {
-    const caller = await request.caller();
-    const { id } = IdParams.parse(request.params);
-    await service.remove(caller, id);
-    return reply.status(204).send();
-  });
+  r.put(
+    '/:id',
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: 'Change a santito (author or Admin)',
+        params: IdParams,
+        body: SantitoUpdateSchema,
+        response: { 200: SantitoSchema, ...errorResponses('NOT_FOUND', 'CONFLICT') },
+      },
+    },
+    async (request) => service.update(await request.caller(), request.params.id, request.body),
+  );
 
-  app.post('/:id/avatar', async (request) => {
-    const caller = await request.caller();
-    const { id } = IdParams.parse(request.params);
-    await service.checkAvatarUpload(caller, id);
-    const file = await readSingleUpload(request, avatarMax);
-    return service.setAvatarImage(caller, id, file);
-  });
+  r.delete(
+    '/:id',
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: 'Delete a santito (author or Admin)',
+        params: IdParams,
+        response: { 204: z.null(), ...errorResponses('NOT_FOUND') },
+      },
+    },
+    async (request, reply) => {
+      await service.remove(await request.caller(), request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
 
-  app.get('/:id/avatar', async (request, reply) => {
-    const caller = await request.caller();
-    const { id } = IdParams.parse(request.params);
-    const { object, fileName } = await service.openAvatar(caller, id);
-    return sendStoredObject(reply, object, fileName);
-  });
+  r.post(
+    '/:id/avatar',
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: 'Upload an avatar image (multipart, one file)',
+        consumes: ['multipart/form-data'],
+        params: IdParams,
+        response: {
+          200: SantitoSchema,
+          ...errorResponses('NOT_FOUND', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'QUOTA_EXCEEDED'),
+        },
+      },
+    },
+    async (request) => {
+      const caller = await request.caller();
+      await service.checkAvatarUpload(caller, request.params.id);
+      const file = await readSingleUpload(request, avatarMax);
+      return service.setAvatarImage(caller, request.params.id, file);
+    },
+  );
+
+  r.get(
+    '/:id/avatar',
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: 'The uploaded avatar image',
+        params: IdParams,
+        response: { 200: BinaryBody, ...errorResponses('NOT_FOUND') },
+      },
+    },
+    async (request, reply) => {
+      const { object, fileName } = await service.openAvatar(await request.caller(), request.params.id);
+      return sendStoredObject(reply, object, fileName);
+    },
+  );
 }

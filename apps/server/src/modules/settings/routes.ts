@@ -1,13 +1,20 @@
 import {
   DomainHintSchema,
+  DomainSettingsSchema,
   DomainSettingsUpdateSchema,
   EulaAcceptSchema,
+  EulaStatusSchema,
+  ProfileSchema,
   ProfileUpdateSchema,
-  RevokeAllSessionsSchema,
+  RevokeAllSessionsBodySchema,
+  SessionSchema,
+  SessionsRevokedSchema,
 } from '@assistente/contracts';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { errorResponses } from '../../plugins/routes.ts';
 import { auditMeta } from '../audit/index.ts';
 import { settingsService } from './service.ts';
 
@@ -18,44 +25,141 @@ const DomainQuery = z.object({ domain: DomainHintSchema });
 export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const service = settingsService(ctx);
 
-  app.get('/profile', async (request) => service.getProfile(await request.caller()));
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const user = { auth: 'user' } as const;
+  const admin = { auth: 'user', role: 'Admin' } as const;
+  const tags = ['settings'];
 
-  app.put('/profile', async (request) => {
-    const caller = await request.caller();
-    return service.updateProfile(caller, ProfileUpdateSchema.parse(request.body));
-  });
+  r.get(
+    '/profile',
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: 'The caller’s profile',
+        response: { 200: ProfileSchema, ...errorResponses('USER_NOT_FOUND') },
+      },
+    },
+    async (request) => service.getProfile(await request.caller()),
+  );
 
-  app.get('/sessions', async (request) => service.listSessions(await request.caller()));
+  r.put(
+    '/profile',
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: 'Change the caller’s name or language',
+        body: ProfileUpdateSchema,
+        response: { 200: ProfileSchema, ...errorResponses('USER_NOT_FOUND') },
+      },
+    },
+    async (request) => service.updateProfile(await request.caller(), request.body),
+  );
 
-  app.delete('/sessions/:id', async (request, reply) => {
-    const caller = await request.caller();
-    const { id } = SessionParams.parse(request.params);
-    await service.revokeSession(caller, id);
-    return reply.status(204).send();
-  });
+  r.get(
+    '/sessions',
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: 'The caller’s live sessions, most recently used first',
+        response: { 200: z.array(SessionSchema) },
+      },
+    },
+    async (request) => service.listSessions(await request.caller()),
+  );
 
-  app.post('/sessions/revoke-all', async (request) => {
-    const caller = await request.caller();
-    return service.revokeAllSessions(caller, RevokeAllSessionsSchema.parse(request.body ?? {}));
-  });
+  r.delete(
+    '/sessions/:id',
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: 'End one of the caller’s sessions',
+        params: SessionParams,
+        response: { 204: z.null(), ...errorResponses('NOT_FOUND') },
+      },
+    },
+    async (request, reply) => {
+      await service.revokeSession(await request.caller(), request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
 
-  app.get('/eula', async (request) => service.getEula(await request.caller()));
+  r.post(
+    '/sessions/revoke-all',
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: 'Sign the caller out everywhere, or everywhere else (the body may be left out)',
+        body: RevokeAllSessionsBodySchema,
+        response: { 200: SessionsRevokedSchema },
+      },
+    },
+    async (request) => service.revokeAllSessions(await request.caller(), request.body),
+  );
 
-  app.post('/eula/accept', async (request) => {
-    const caller = await request.caller();
-    return service.acceptEula(caller, EulaAcceptSchema.parse(request.body));
-  });
+  r.get(
+    '/eula',
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: 'The caller’s terms-of-use record and the version their domain asks for',
+        response: { 200: EulaStatusSchema, ...errorResponses('USER_NOT_FOUND') },
+      },
+    },
+    async (request) => service.getEula(await request.caller()),
+  );
 
-  app.get('/domain', async (request) => {
-    const caller = await request.caller();
-    const { domain } = DomainQuery.parse(request.query);
-    return service.getDomainSettings(caller, domain);
-  });
+  r.post(
+    '/eula/accept',
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: 'Accept the current terms of use',
+        body: EulaAcceptSchema,
+        response: { 200: EulaStatusSchema, ...errorResponses('USER_NOT_FOUND', 'CONFLICT') },
+      },
+    },
+    async (request) => service.acceptEula(await request.caller(), request.body),
+  );
 
-  app.put('/domain', async (request) => {
-    const caller = await request.caller();
-    const { domain } = DomainQuery.parse(request.query);
-    const body = DomainSettingsUpdateSchema.parse(request.body);
-    return service.updateDomainSettings(caller, domain, body, auditMeta(request));
-  });
+  r.get(
+    '/domain',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'The caller’s domain settings (a SuperAdmin may name a domain)',
+        querystring: DomainQuery,
+        response: { 200: DomainSettingsSchema, ...errorResponses('DOMAIN_NOT_FOUND') },
+      },
+    },
+    async (request) => service.getDomainSettings(await request.caller(), request.query.domain),
+  );
+
+  r.put(
+    '/domain',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'Change the domain settings; a new EULA version asks every user to accept again',
+        querystring: DomainQuery,
+        body: DomainSettingsUpdateSchema,
+        response: { 200: DomainSettingsSchema, ...errorResponses('DOMAIN_NOT_FOUND') },
+      },
+    },
+    async (request) =>
+      service.updateDomainSettings(
+        await request.caller(),
+        request.query.domain,
+        request.body,
+        auditMeta(request),
+      ),
+  );
 }

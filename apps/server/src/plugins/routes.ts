@@ -1,0 +1,145 @@
+import { ErrorBodySchema, type ErrorCode, ErrorStatus, hasRole, type Role } from '@assistente/contracts';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
+import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
+import { type ZodType, z } from 'zod';
+import type { Config } from '../config.ts';
+import { AppError } from '../lib/errors.ts';
+
+/**
+ * Who may call a route (DESIGN §10). `user`: a signed-in person's id token. Visitors of an embedded
+ * chat and API keys join this list with their modules.
+ */
+export type AuthKind = 'public' | 'user';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** API routes registered without `config.auth` or declared responses (the openapi test lists them). */
+    undeclaredRoutes: readonly string[];
+    /** Every API route registered, as `METHOD /path/{param}`: what the document must hold. */
+    apiRoutes: readonly string[];
+  }
+  interface FastifyContextConfig {
+    /** Every route under /api declares it; the auth hook resolves the caller before validation. */
+    auth?: AuthKind;
+    /** Least role a user caller needs for every use of the route (finer rules live in policies). */
+    role?: Role;
+  }
+}
+
+/** Route prefixes that are the product's HTTP API: each of their routes must be declared. */
+const API_PREFIXES = ['/api/', '/identity/'];
+const isApi = (url: string) => API_PREFIXES.some((p) => url.startsWith(p));
+/** The document and its reference page, served by this plugin itself. */
+const isDocs = (url: string) => url === '/api/openapi.json' || url.startsWith('/api/docs');
+
+/** The error body under `status` for each code's status: for a route's `response` declaration. */
+export function errorResponses(...codes: ErrorCode[]): Record<number, ZodType> {
+  const out: Record<number, ZodType> = {};
+  for (const code of codes) out[ErrorStatus[code]] = ErrorBodySchema;
+  return out;
+}
+
+/** What any declared route may answer besides its own responses. */
+function commonErrors(schema: FastifySchema, auth: AuthKind | undefined): ErrorCode[] {
+  const codes: ErrorCode[] = ['RATE_LIMITED', 'INTERNAL'];
+  if (schema.body || schema.querystring || schema.params) codes.push('VALIDATION_FAILED');
+  if (auth === 'user') codes.push('UNAUTHENTICATED', 'FORBIDDEN');
+  return codes;
+}
+
+/**
+ * Declared routes: zod schemas from contracts validate params, query and body before the handler
+ * (fastify-type-provider-zod) and document every operation at GET /api/openapi.json, with a
+ * reference page at /api/docs served from this server (nothing fetched from elsewhere).
+ * One onRequest hook resolves the caller of `auth: 'user'` routes — before the body is read, so an
+ * anonymous upload is refused without reading it — and checks the route's least role.
+ */
+export async function registerDeclaredRoutes(app: FastifyInstance, config: Config): Promise<void> {
+  const undeclared: string[] = [];
+  const routes: string[] = [];
+  app.decorate('undeclaredRoutes', undeclared);
+  app.decorate('apiRoutes', routes);
+  app.setValidatorCompiler(validatorCompiler);
+  // Responses are declared for the document and checked by the tests (every test parses what it
+  // reads with the contract); serialising them through zod again on every request would cost
+  // each answer for nothing the tests do not already prove.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const url = route.url;
+    // HEAD shadows each GET and OPTIONS answers CORS preflights: neither is an operation.
+    const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter(
+      (m) => m !== 'HEAD' && m !== 'OPTIONS',
+    );
+    if (!isApi(url) || isDocs(url) || methods.length === 0) return;
+    // A literal colon is written '::' in a Fastify path (Identity Toolkit's accounts:signUp).
+    const path = url.replace(/\/:(\w+)/g, '/{$1}').replaceAll('::', ':');
+    for (const m of methods) routes.push(`${m} ${path}`);
+    const auth = route.config?.auth;
+    if (!auth || (!route.schema?.response && !route.websocket)) {
+      undeclared.push(`${String(route.method)} ${url}`);
+      return;
+    }
+    // The identity service answers in Identity Toolkit's envelope, declared by its routes.
+    if (route.schema?.response && !url.startsWith('/identity/')) {
+      route.schema.response = {
+        ...errorResponses(...commonErrors(route.schema, auth)),
+        ...(route.schema.response as Record<number, unknown>),
+      };
+    }
+  });
+
+  app.addHook('onRequest', async (request) => {
+    const { auth, role } = request.routeOptions.config;
+    if (auth !== 'user') return;
+    const caller = await request.caller();
+    if (role && !hasRole(caller.role, role)) {
+      throw new AppError('FORBIDDEN', 'You do not have permission to do this');
+    }
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Assistente API',
+        version: '1',
+        description:
+          'Every service of an Assistente server. Errors answer `{"error":{"status","code","message"}}`, ' +
+          'except the identity service (/identity), which answers as Google Identity Toolkit does.',
+      },
+      servers: [{ url: config.PUBLIC_URL ? config.publicUrl : '/' }],
+      components: {
+        securitySchemes: { idToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
+    },
+    transform: (input) => {
+      // CORS preflights and HEAD shadows are not operations.
+      if (input.route.method === 'OPTIONS' || input.route.method === 'HEAD') {
+        return { schema: { hide: true }, url: input.url };
+      }
+      const out = jsonSchemaTransform(input);
+      const auth = input.route.config?.auth;
+      if (auth === 'user') (out.schema as Record<string, unknown>).security = [{ idToken: [] }];
+      return out;
+    },
+    // Untagged routes are not the API: health checks, the web app's files and pages.
+    hideUntagged: true,
+  });
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    theme: { title: 'Assistente API' },
+    // No validator badge: it would send the document to validator.swagger.io.
+    uiConfig: { url: '/api/openapi.json', deepLinking: true, validatorUrl: null },
+    // The app's own CSP (plugins/security.ts) holds: every script is a file of this server. The
+    // plugin's would add upgrade-insecure-requests, which breaks a server reached over plain http.
+    staticCSP: false,
+    transformSpecificationClone: true,
+  });
+}
+
+/** A file's bytes (avatars, attachments, exports): sent as stored, with their own content type. */
+export const BinaryBody = z.unknown().describe('The file’s bytes, with its own content type');
