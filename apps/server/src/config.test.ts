@@ -33,6 +33,9 @@ describe('loadConfig', () => {
 
   it('refuses an unknown service name and a short SECRET_KEY', () => {
     expect(() => loadConfig({ SERVICES: 'identity,mystery' })).toThrow(/SERVICES/);
+    // Names that hosted nothing are refused rather than silently ignored.
+    expect(() => loadConfig({ SERVICES: 'storage' })).toThrow(/SERVICES/);
+    expect(() => loadConfig({ SERVICES: 'embedded' })).toThrow(/SERVICES/);
     expect(() => loadConfig({ SECRET_KEY: 'short' })).toThrow(/SECRET_KEY/);
   });
 

@@ -108,8 +108,8 @@ const ConfigSchema = z.object({
           'chats',
           'agents',
           'codeassist',
-          'embedded',
-          'storage',
+          // Only what a process can really host: a name that did nothing would split a cluster
+          // in a way nobody could see.
           'web',
         ]),
       ),

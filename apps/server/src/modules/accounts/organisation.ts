@@ -15,8 +15,9 @@ import { type Caller, invalidateCallers, isPremiumDomain } from '../../plugins/a
 import { type AuditMeta, changedFields, recordAudit } from '../audit/index.ts';
 import { toDepartment, toDomain } from './dto.ts';
 import { departmentNotFound, domainNotFound } from './errors.ts';
+import { requireAdmin } from './policy.ts';
 import { DEFAULT_DEPARTMENT, newDepartmentId } from './provision.ts';
-import { normalizeId, requireAdmin } from './service.ts';
+import { normalizeId } from './service.ts';
 import {
   type AccountsStore,
   accountsStore,

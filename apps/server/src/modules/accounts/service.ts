@@ -18,6 +18,7 @@ import { type AuditMeta, changedFields, recordAudit } from '../audit/index.ts';
 import { toUser } from './dto.ts';
 import { domainNotFound, userNotFound } from './errors.ts';
 import { callerLocale, type LocaleHints } from './locale.ts';
+import { managesUser, requireAdmin } from './policy.ts';
 import { eulaRecord, parseEmail } from './provision.ts';
 import { type AccountsStore, accountsStore, type UserPatch, userCursorTag } from './store.ts';
 
@@ -42,19 +43,6 @@ const sameCreator = (a: UserRow['creator'], b: UserUpdate['creator']) =>
 
 const validation = (path: string, message: string) =>
   new AppError('VALIDATION_FAILED', `${path}: ${message}`, [{ path, message }]);
-
-/** Admin APIs: Viewer and Editor are refused before anything is looked up. */
-export function requireAdmin(caller: Caller): void {
-  if (!hasRole(caller.role, 'Admin')) throw forbidden();
-}
-
-/** A SuperAdmin manages everyone; an Admin the non-SuperAdmins of their own domain. */
-export function managesUser(caller: Caller, target: UserRow): boolean {
-  if (caller.role === 'SuperAdmin') return true;
-  return (
-    caller.role === 'Admin' && caller.domain.id === target.domainId && !hasRole(target.role, 'SuperAdmin')
-  );
-}
 
 export function accountsService(ctx: AppContext, store: AccountsStore = accountsStore(ctx.db)) {
   const lastSuperAdminGuard = async (caller: Caller, target: UserRow) => {

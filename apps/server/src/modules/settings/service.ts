@@ -14,8 +14,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { type Caller, invalidateCallers, type UserRow } from '../../plugins/auth.ts';
 import { domainNotFound, userNotFound } from '../accounts/errors.ts';
-import { actingDomain } from '../accounts/policy.ts';
-import { requireAdmin } from '../accounts/service.ts';
+import { actingDomain, requireAdmin } from '../accounts/policy.ts';
 import { type AccountsStore, accountsStore } from '../accounts/store.ts';
 import { type AuditMeta, recordAudit } from '../audit/index.ts';
 
