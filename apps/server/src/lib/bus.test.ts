@@ -2,15 +2,32 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { type Bus, createLocalBus, createRedisBus } from './bus.ts';
 
+/** Resolves with the first message on `channel` of `bus`, published by `from` until it arrives. */
+async function firstOn(from: Bus, bus: Bus, channel: string): Promise<unknown> {
+  let got: unknown;
+  const off = bus.subscribe(channel, (m) => {
+    got ??= m;
+  });
+  // A Redis subscription is ready some time after subscribe(): publish until it is heard.
+  for (let i = 0; i < 100 && got === undefined; i++) {
+    await from.publish(channel, { marker: i });
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  off();
+  return got;
+}
+
 async function roundTrip(a: Bus, b: Bus) {
   const got: unknown[] = [];
   const off = b.subscribe('ch', (m) => got.push(m));
-  await new Promise((r) => setTimeout(r, 100));
+  await firstOn(a, b, 'ready');
   await a.publish('ch', { uid: 'u1' });
-  for (let i = 0; i < 50 && got.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+  // Messages from one publisher arrive in order: once the marker after u1 is in, so is u1.
+  await firstOn(a, b, 'after-u1');
   off();
   await a.publish('ch', { uid: 'u2' });
-  await new Promise((r) => setTimeout(r, 100));
+  // The same for u2: had the unsubscribed handler still been called, it would have been by now.
+  await firstOn(a, b, 'after-u2');
   return got;
 }
 

@@ -648,8 +648,13 @@ describe('no loss', () => {
       'message.delta',
       (f) => f.messageId === a.message.messageId && s.textOf(a.message.messageId).length > 20,
     );
-    await new Promise((r) => setTimeout(r, 400));
-    const mid = await messageRow(a.message.messageId);
+    // Stored while it still streams: the first flush, however soon it comes.
+    const deadline = Date.now() + 5_000;
+    let mid = await messageRow(a.message.messageId);
+    while ((mid?.content.length ?? 0) <= 10 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 25));
+      mid = await messageRow(a.message.messageId);
+    }
     expect(mid?.status).toBe('streaming');
     expect(mid?.content.length).toBeGreaterThan(10);
     await s.next('message.done', (f) => f.messageId === a.message.messageId);
@@ -702,8 +707,10 @@ describe('who sees what', () => {
       r.user.messageId,
       r.assistant.messageId,
     ]);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(other.frames.map((f) => f.type)).toEqual(['ready']);
+    // A round trip of Bob's own: a frame meant for Alice's chat would have reached him before it.
+    other.send({ type: 'chat.subscribe', requestId: 'mine', chatId: crypto.randomUUID() });
+    await other.next('error', (f) => f.requestId === 'mine');
+    expect(other.frames.map((f) => f.type)).toEqual(['ready', 'error']);
   });
 
   it("cannot send to, regenerate, edit, stop or subscribe to another user's chat", async () => {
