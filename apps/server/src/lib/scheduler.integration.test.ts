@@ -78,14 +78,14 @@ describe('one scheduler for background jobs, one replica a run', () => {
   it('a replica that died holding a lease loses it when its period ends', async () => {
     const dead = replica();
     const survivor = replica();
-    const onDead = countingJob('short', 3_000);
+    const onDead = countingJob('short', 5_000);
     const stop = dead.add(onDead.job);
     await onDead.ran;
     // Killed: its timers are gone, its lease is not let go.
     stop();
-    survivor.add(countingJob('short', 3_000).job);
+    survivor.add(countingJob('short', 5_000).job);
     expect(await survivor.runNow('short')).toBe(false);
-    await eventually(() => survivor.runNow('short'), 10_000);
+    await eventually(() => survivor.runNow('short'), 15_000);
   });
 
   it('a failing job is logged and runs again next time; jobs do not share leases', async () => {

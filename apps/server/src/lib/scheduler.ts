@@ -33,6 +33,8 @@ export function createScheduler(deps: { db: Db; log: FastifyBaseLogger }): Sched
   const jobs = new Map<string, Job>();
   const timers = new Set<NodeJS.Timeout>();
   const running = new Set<Promise<unknown>>();
+  /** The timer's try of each job, while it runs. */
+  const inFlight = new Map<string, Promise<boolean>>();
   let closed = false;
 
   async function takeLease(job: Job): Promise<boolean> {
@@ -81,14 +83,12 @@ export function createScheduler(deps: { db: Db; log: FastifyBaseLogger }): Sched
     add(job) {
       if (jobs.has(job.name)) throw new Error(`scheduler: job ${job.name} is already added`);
       jobs.set(job.name, job);
-      let busy = false;
       const tick = () => {
         // A run longer than its period is not started twice on one replica.
-        if (busy || closed || jobs.get(job.name) !== job) return;
-        busy = true;
-        void track(attempt(job)).finally(() => {
-          busy = false;
-        });
+        if (inFlight.has(job.name) || closed || jobs.get(job.name) !== job) return;
+        const run = track(attempt(job));
+        inFlight.set(job.name, run);
+        void run.finally(() => inFlight.delete(job.name));
       };
       const timer = setInterval(tick, job.everyMs);
       timer.unref();
@@ -104,6 +104,8 @@ export function createScheduler(deps: { db: Db; log: FastifyBaseLogger }): Sched
     async runNow(name) {
       const job = jobs.get(name);
       if (!job) throw new Error(`scheduler: no job ${name}`);
+      // After a timer's try already under way, so the two never race for the lease.
+      await inFlight.get(name);
       return track(attempt(job));
     },
 
