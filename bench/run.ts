@@ -140,7 +140,7 @@ async function main(): Promise<void> {
       `Streaming, time to first token: fixture direct p50 ${ttft.directP50Ms} ms, through the server p50 ${ttft.serverP50Ms} ms; added ${ttft.addedP50Ms} ms (budget ≤ 10 ms) ${streaming.ok.addedTtftP50 ? 'OK' : 'OVER BUDGET'}; per token added p50 ${perToken.addedP50Ms} ms`,
     );
     console.log(
-      `Streaming, ${concurrent.streams} concurrent sockets: ${concurrent.completed} completed, ${concurrent.failed} failed; added inter-token p50 ${concurrent.addedInterTokenMs.p50} ms p99 ${concurrent.addedInterTokenMs.p99} ms (budget ≤ 50 ms) ${streaming.ok.p99AddedInterToken ? 'OK' : 'OVER BUDGET'}; server CPU ${concurrent.serverCpuPercentOfOneCore} % of one core, ${concurrent.memoryPerConnectionKiB} KiB per connection`,
+      `Streaming, ${concurrent.streams} concurrent sockets: ${concurrent.completed} completed, ${concurrent.failed} failed; added inter-token p50 ${concurrent.addedInterTokenMs.p50} ms p99 ${concurrent.addedInterTokenMs.p99} ms (budget ≤ 50 ms) ${streaming.ok.p99AddedInterToken ? 'OK' : 'OVER BUDGET'}; server CPU ${concurrent.serverCpuPercentOfOneCore} % of one core, ${concurrent.memoryPerConnectionKiB} KiB heap and buffers per connection, ${concurrent.rssWithSocketsMiB} MiB RSS with all open`,
     );
     console.log(
       `Cold start to /healthz on an existing data dir: compiled ${start.compiled.toHealthzMs.toFixed(0)} ms vs TypeScript loader ${start.tsLoader.toHealthzMs.toFixed(0)} ms, ratio ${(start.ratio.toHealthz * 100).toFixed(0)} % (budget ≤ 60 %); idle RSS ${start.compiled.idleRssMiB.toFixed(0)} vs ${start.tsLoader.idleRssMiB.toFixed(0)} MiB, ratio ${(start.ratio.idleRss * 100).toFixed(0)} % (budget ≤ 75 %) ${start.budget.ok ? 'OK' : 'OVER BUDGET'}`,

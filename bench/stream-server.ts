@@ -112,7 +112,14 @@ process.on('message', (msg) => {
     };
     loopDelay.reset();
     gcPauses = [];
-    process.send?.({ cpu, rss: mem.rss, heapUsed: mem.heapUsed, at: performance.now(), loop });
+    process.send?.({
+      cpu,
+      rss: mem.rss,
+      heapUsed: mem.heapUsed,
+      external: mem.external,
+      at: performance.now(),
+      loop,
+    });
   }
 });
 process.on('SIGTERM', async () => {

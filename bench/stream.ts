@@ -37,7 +37,10 @@ export interface StreamBenchResult {
     completed: number;
     failed: number;
     serverCpuPercentOfOneCore: number;
+    /** Heap and external buffers per open socket, after collection. */
     memoryPerConnectionKiB: number;
+    /** The server's whole resident memory with every socket open. */
+    rssWithSocketsMiB: number;
     heapPerConnectionKiB: number;
     /** Steady state: the window when every stream has started and none has ended. */
     addedInterTokenMs: { p50: number; p99: number; max: number; samples: number };
@@ -106,6 +109,7 @@ interface Stats {
   cpu: NodeJS.CpuUsage;
   rss: number;
   heapUsed: number;
+  external: number;
   at: number;
   /** The server's main thread since the previous `stats`. */
   loop: { p99Ms: number; maxMs: number; gcMaxMs: number; gcTotalMs: number };
@@ -116,6 +120,19 @@ function stats(child: ChildProcess, collect = false): Promise<Stats> {
     child.once('message', (m) => resolve(m as Stats));
     child.send(collect ? 'stats:gc' : 'stats');
   });
+}
+
+/**
+ * Memory after garbage from earlier work is collected and its pages handed back: one collection
+ * read at once leaves the process shrinking for a while, and a later reading then came out below
+ * the baseline (a negative memory per connection).
+ */
+async function settledStats(child: ChildProcess): Promise<Stats> {
+  await stats(child, true);
+  await new Promise((r) => setTimeout(r, 1_000));
+  await stats(child, true);
+  await new Promise((r) => setTimeout(r, 1_000));
+  return stats(child, true);
 }
 
 /** One SSE stream straight from the fixture: arrival time and stamp of every chunk. */
@@ -294,7 +311,7 @@ export async function benchStreaming(): Promise<StreamBenchResult> {
     probe.ws.close();
 
     // 2. Many concurrent streams: a socket per user, all streaming at once.
-    const before = await stats(server.child, true);
+    const before = await settledStats(server.child);
     const sockets: BenchSocket[] = [];
     for (let i = 0; i < streams; i += 100) {
       sockets.push(
@@ -303,9 +320,14 @@ export async function benchStreaming(): Promise<StreamBenchResult> {
         )),
       );
     }
-    const connected = await stats(server.child, true);
-    const memoryPerConnectionKiB = (connected.rss - before.rss) / 1024 / streams;
+    const connected = await settledStats(server.child);
+    // What the connections hold: the JavaScript heap and the buffers outside it. The difference of
+    // RSS is not attributable: the allocator hands back pages of earlier work while the sockets
+    // open, and it came out negative however long the baseline settled. RSS is reported whole.
+    const memoryPerConnectionKiB =
+      (connected.heapUsed + connected.external - before.heapUsed - before.external) / 1024 / streams;
     const heapPerConnectionKiB = (connected.heapUsed - before.heapUsed) / 1024 / streams;
+    const rssWithSocketsMiB = connected.rss / 1024 / 1024;
 
     const started = epochNow();
     const cpu0 = await stats(server.child);
@@ -393,6 +415,7 @@ export async function benchStreaming(): Promise<StreamBenchResult> {
         failed: streams - completed,
         serverCpuPercentOfOneCore: round(cpuPercent),
         memoryPerConnectionKiB: round(memoryPerConnectionKiB),
+        rssWithSocketsMiB: round(rssWithSocketsMiB),
         heapPerConnectionKiB: round(heapPerConnectionKiB),
         addedInterTokenMs: {
           p50: round(pct(adds, 50)),
