@@ -26,6 +26,7 @@ function countingJob(name: string, everyMs: number) {
     job: {
       name,
       everyMs,
+      runAtStart: true,
       run: async () => {
         runs++;
         first();
@@ -94,6 +95,7 @@ describe('one scheduler for background jobs, one replica a run', () => {
     s.add({
       name: 'flaky',
       everyMs: 60_000,
+      runAtStart: true,
       run: async () => {
         calls++;
         if (calls === 1) throw new Error('boom');
@@ -106,5 +108,10 @@ describe('one scheduler for background jobs, one replica a run', () => {
     s.add(other.job);
     await other.ran;
     expect(() => s.add(countingJob('other', 1_000).job)).toThrow(/already added/);
+    // Housekeeping waits its first period: a start does not purge at once.
+    const later = countingJob('later', 60_000);
+    s.add({ ...later.job, runAtStart: false });
+    await new Promise((r) => setImmediate(r));
+    expect(later.runs()).toBe(0);
   });
 });

@@ -8,12 +8,14 @@ export interface Job {
   /** Unique across the cluster: replicas agree on who runs a job by its name. */
   name: string;
   everyMs: number;
+  /** Also try at once when added, not only after the first period (start-up recovery work). */
+  runAtStart?: boolean;
   run(): Promise<void>;
 }
 
 export interface Scheduler {
   /**
-   * Runs `job` every `everyMs` on whichever replica takes its lease first; the first try is at once.
+   * Runs `job` every `everyMs` on whichever replica takes its lease first (and at once with `runAtStart`).
    * Answers a function that removes the job (for a module closing before the app).
    */
   add(job: Job): () => void;
@@ -93,7 +95,8 @@ export function createScheduler(deps: { db: Db; log: FastifyBaseLogger }): Sched
       const timer = setInterval(tick, job.everyMs);
       timer.unref();
       timers.add(timer);
-      setImmediate(tick);
+      // Housekeeping waits its period: every start (and every test app) need not purge at once.
+      if (job.runAtStart) setImmediate(tick);
       return () => {
         clearInterval(timer);
         timers.delete(timer);

@@ -145,7 +145,13 @@ export function createAgentsService(ctx: AppContext) {
       });
     }
   }
-  const stopSweep = ctx.scheduler.add({ name: 'agents.stale-answers', everyMs: SWEEP_EVERY_MS, run: sweep });
+  const stopSweep = ctx.scheduler.add({
+    name: 'agents.stale-answers',
+    everyMs: SWEEP_EVERY_MS,
+    // A sole writer ends its dead predecessor's answers as it starts.
+    runAtStart: ctx.soleWriter,
+    run: sweep,
+  });
 
   /** Counts the send against the per-minute limit, or refuses it. */
   async function countSend(caller: Caller): Promise<void> {
