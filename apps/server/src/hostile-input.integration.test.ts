@@ -50,6 +50,19 @@ describe('a malformed upload', () => {
   });
 });
 
+describe('an address the router refuses', () => {
+  it('a path segment over the router limit answers 400 in the API shape, not the framework’s', async () => {
+    const res = await t.app.inject({
+      url: `/api/v1/user/${'x'.repeat(600)}`,
+      headers: admin.headers,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      error: { status: 400, code: 'BAD_REQUEST', message: 'A part of the address is too long' },
+    });
+  });
+});
+
 describe('a NUL character', () => {
   it('in a body, a search query or a path answers 400 in the API shape and stores nothing', async () => {
     const before = { chats: await tableCount(chats), departments: await tableCount(departments) };

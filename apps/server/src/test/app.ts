@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Built, buildApp } from '../app.ts';
@@ -41,4 +42,16 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A second replica of `t`: the same configuration (Redis prefix included) and database, listening
+ * on loopback. Closing it leaves `t`'s database open.
+ */
+export async function startReplica(t: TestApp): Promise<{ built: Built; wsUrl: string }> {
+  const shared = { db: t.ctx.db, kind: t.ctx.dbKind, close: async () => {} };
+  const built = await buildApp({ config: t.ctx.config, database: shared, bootstrap: false, logger: false });
+  await built.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = built.app.server.address() as AddressInfo;
+  return { built, wsUrl: `ws://127.0.0.1:${port}/api/v1/agents/chat/` };
 }

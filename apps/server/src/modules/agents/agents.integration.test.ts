@@ -2,10 +2,10 @@ import type { AddressInfo } from 'node:net';
 import { type Chat, ChatSchema, type Message, WsLimits } from '@assistente/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Built, buildApp } from '../../app.ts';
+import type { Built } from '../../app.ts';
 import { chats, messages, agents as santitos, users } from '../../db/schema/index.ts';
 import { invalidateCallers } from '../../plugins/auth.ts';
-import { buildTestApp, type TestApp } from '../../test/app.ts';
+import { buildTestApp, startReplica, type TestApp } from '../../test/app.ts';
 import { makeDomain, makeSantito, makeUser, type TestDomain, type TestUser } from '../../test/factories.ts';
 import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
 import { multipartFile, TINY_PNG } from '../chats/test-helpers.ts';
@@ -786,10 +786,7 @@ if (process.env.REDIS_URL)
     let replica: Built;
     let replicaUrl: string;
     beforeAll(async () => {
-      const shared = { db: t.ctx.db, kind: t.ctx.dbKind, close: async () => {} };
-      replica = await buildApp({ config: t.ctx.config, database: shared, bootstrap: false, logger: false });
-      await replica.app.listen({ port: 0, host: '127.0.0.1' });
-      replicaUrl = `ws://127.0.0.1:${(replica.app.server.address() as AddressInfo).port}/api/v1/agents/chat/`;
+      ({ built: replica, wsUrl: replicaUrl } = await startReplica(t));
     });
     afterAll(async () => {
       await replica?.app.close();

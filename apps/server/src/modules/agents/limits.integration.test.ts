@@ -1,7 +1,6 @@
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Built, buildApp } from '../../app.ts';
-import type { TestApp } from '../../test/app.ts';
+import type { Built } from '../../app.ts';
+import { startReplica, type TestApp } from '../../test/app.ts';
 import { makeUser, type TestUser } from '../../test/factories.ts';
 import { type AgentsTestApp, startAgentsTestApp } from './test-app.ts';
 import { TestSocket } from './test-client.ts';
@@ -98,10 +97,7 @@ if (process.env.REDIS_URL)
     let replica: Built;
     let replicaUrl: string;
     beforeAll(async () => {
-      const shared = { db: t.ctx.db, kind: t.ctx.dbKind, close: async () => {} };
-      replica = await buildApp({ config: t.ctx.config, database: shared, bootstrap: false, logger: false });
-      await replica.app.listen({ port: 0, host: '127.0.0.1' });
-      replicaUrl = `ws://127.0.0.1:${(replica.app.server.address() as AddressInfo).port}/api/v1/agents/chat/`;
+      ({ built: replica, wsUrl: replicaUrl } = await startReplica(t));
     });
     afterAll(async () => {
       await replica?.app.close();
