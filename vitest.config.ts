@@ -40,6 +40,15 @@ export default defineConfig({
           ]
         : []),
       './apps/web/vite.config.ts',
+      {
+        test: {
+          name: 'vscode',
+          include: ['apps/vscode/src/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
     ],
   },
 });

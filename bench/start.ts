@@ -1,23 +1,13 @@
 // Cold start and idle memory of the production server (compiled, as `npm start` runs it) against
 // the same sources run through the TypeScript loader (how production ran before), in one run.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { spawnServerProcess } from '../apps/server/src/test/server-process.ts';
 
-const root = path.resolve(import.meta.dirname, '..');
 const RUNS = Number(process.env.BENCH_START_RUNS ?? 3);
 /** How long a started server is left alone before its memory is read. */
 const SETTLE_MS = 3_000;
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 /** Resident memory of a process, from /proc (every thread of the process included). */
 function rssMiB(pid: number): number {
@@ -26,39 +16,22 @@ function rssMiB(pid: number): number {
   return kib / 1024;
 }
 
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-}
-
 interface StartSample {
   toHealthzMs: number;
   idleRssMiB: number;
 }
 
-async function startOnce(args: string[], dataDir: string): Promise<StartSample> {
-  const port = await freePort();
+async function startOnce(run: 'compiled' | 'source', dataDir: string): Promise<StartSample> {
   const started = performance.now();
-  const child = spawn(process.execPath, args, {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      REDIS_URL: '',
-      PUBLIC_URL: '',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const server = await spawnServerProcess(
+    { DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', PUBLIC_URL: '', LOG_LEVEL: 'warn' },
+    run,
+  );
+  const { child } = server;
   try {
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);
-      const up = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      if (child.exitCode !== null) throw new Error(`the ${run} server exited:\n${server.output()}`);
+      const up = await fetch(`${server.base}/healthz`).then(
         (r) => r.ok,
         () => false,
       );
@@ -69,7 +42,8 @@ async function startOnce(args: string[], dataDir: string): Promise<StartSample> 
     await new Promise((r) => setTimeout(r, SETTLE_MS));
     return { toHealthzMs, idleRssMiB: rssMiB(child.pid ?? 0) };
   } finally {
-    await stop(child);
+    child.kill('SIGTERM');
+    await server.exited();
   }
 }
 
@@ -86,16 +60,14 @@ export interface StartBench {
 /** Medians over RUNS alternating starts of each kind, on one existing data dir (first run done). */
 export async function benchStart(): Promise<StartBench> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'assistente-bench-start-'));
-  const compiledArgs = ['apps/server/dist/main.js'];
-  const tsArgs = ['--import', 'tsx', 'apps/server/src/main.ts'];
   try {
     // Creates and migrates the database: what is measured is a start on an existing data dir.
-    await startOnce(compiledArgs, dataDir);
+    await startOnce('compiled', dataDir);
     const compiled: StartSample[] = [];
     const ts: StartSample[] = [];
     for (let i = 0; i < RUNS; i++) {
-      compiled.push(await startOnce(compiledArgs, dataDir));
-      ts.push(await startOnce(tsArgs, dataDir));
+      compiled.push(await startOnce('compiled', dataDir));
+      ts.push(await startOnce('source', dataDir));
     }
     const c = {
       toHealthzMs: median(compiled.map((s) => s.toHealthzMs)),

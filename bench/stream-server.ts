@@ -1,94 +1,77 @@
 // The app for the streaming bench (embedded default: PGlite, one process), with BENCH_USERS
 // signed-in users and the model fixture as the domain's provider. Prints one JSON line; answers
 // `stats` over IPC with its CPU time and memory.
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
-import pg from 'pg';
-import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
-import { departments, domains, users } from '../apps/server/src/db/schema/index.ts';
-import { eulaRecord, newDepartmentId } from '../apps/server/src/modules/accounts/provision.ts';
-import { providersService } from '../apps/server/src/modules/providers/index.ts';
+import { VirtualAccountCreateSchema, VirtualAccountLimits } from '@assistente/contracts';
+import Fastify from 'fastify';
 import { resolveCaller } from '../apps/server/src/plugins/auth.ts';
+import { BENCH_DOMAIN, startBenchApp } from './bench-app.ts';
 
 const fixturePort = Number(process.env.FIXTURE_PORT);
+const EMBED_ORIGIN = 'http://shop.bench.test';
 
-/** With BENCH_DATABASE_URL, a fresh database on that server, dropped on exit. */
-async function benchDatabase(): Promise<{ url?: string; drop: () => Promise<void> }> {
-  const base = process.env.BENCH_DATABASE_URL;
-  if (!base) return { drop: async () => {} };
-  const name = `bench_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
-const database = await benchDatabase();
 const count = Number(process.env.BENCH_USERS ?? 1000);
-const dataDir = mkdtempSync(path.join(tmpdir(), 'assistente-bench-stream-'));
-const config = loadConfig({
-  DATA_DIR: dataDir,
-  HOST: '127.0.0.1',
-  LOG_LEVEL: 'warn',
-  RATE_LIMITS: 'off',
-  PUBLIC_URL: 'http://127.0.0.1:1',
+const bench = await startBenchApp('stream', {
+  // Visitors' per-IP limits count each bench visitor at its own forwarded address.
+  TRUST_PROXY: 'true',
   PROVIDER_URL_ALLOWLIST: `127.0.0.1:${fixturePort}`,
-  // The scale-out shape (PostgreSQL) when asked; the embedded default (PGlite) otherwise.
-  ...(database.url ? { DATABASE_URL: database.url } : {}),
 });
-const { app, ctx } = await buildApp({ config, bootstrap: false, logger: { level: 'warn' } });
-await app.listen({ port: 0, host: '127.0.0.1' });
-const port = (app.server.address() as { port: number }).port;
+const { ctx, port } = bench;
+const domainId = BENCH_DOMAIN;
 
-const domainId = 'bench.test';
-await ctx.db.insert(domains).values({
-  id: domainId,
-  displayName: 'Bench',
-  premium: true,
-  creator: { name: 'Bench', email: 'bench@bench.test' },
-});
-const departmentId = newDepartmentId();
-await ctx.db.insert(departments).values({ id: departmentId, domainId, displayName: 'Geral' });
-
-// Accounts without passwords: nothing to hash, so a thousand users take seconds.
 const tokens: string[] = [];
 for (let i = 0; i <= count; i++) {
-  const email = `u${i}@bench.test`;
-  const account = await ctx.identity.createAccount({ email, displayName: `User ${i}`, emailVerified: true });
-  await ctx.db.insert(users).values({
-    id: email,
-    email,
-    displayName: `User ${i}`,
-    domainId,
-    departmentId,
-    role: i === 0 ? 'Admin' : 'Viewer',
-    creator: { name: 'Bench', email: 'bench@bench.test' },
-    eula: eulaRecord(true),
-  });
-  tokens.push((await ctx.identity.issueSession(account.uid, { kind: 'web', name: 'bench' })).idToken);
+  tokens.push(await bench.user(`u${i}@bench.test`, `User ${i}`, i === 0 ? 'Admin' : 'Viewer'));
 }
 const admin = await resolveCaller(ctx, tokens[0] as string);
-const provider = await providersService(ctx).create(
+const provider = await ctx.services.providers.create(
   admin,
   { kind: 'openai-compatible', label: 'Fixture', baseUrl: `http://127.0.0.1:${fixturePort}/v1` },
   { ip: null, userAgent: 'bench' },
 );
 
-process.stdout.write(`${JSON.stringify({ port, providerId: provider.id, tokens: tokens.slice(1) })}\n`);
+// For the OpenAI-compatible API's bench: a key of the Admin's.
+const apiKey = (await ctx.services.apiKeys.create(admin, { name: 'bench' }, { ip: null, userAgent: 'bench' }))
+  .secret;
+
+// For the embedded chat's bench: an embed on the fixture's model for anonymous visitors, with the
+// widest limits (each bench visitor comes from its own forwarded address), and a bare Fastify route
+// answering a session-shaped body, for the requests/s ratio.
+const embed = await ctx.services.virtualAccounts.create(
+  admin,
+  VirtualAccountCreateSchema.parse({
+    displayName: 'Bench',
+    allowedOrigins: [EMBED_ORIGIN],
+    limits: {
+      messagesPerMinute: VirtualAccountLimits.messagesPerMinute.max,
+      messagesPerDay: VirtualAccountLimits.messagesPerDay.max,
+    },
+  }),
+  { ip: null, userAgent: 'bench' },
+);
+const bare = Fastify({ logger: false });
+bare.post('/session', async () => ({
+  idToken: 'x'.repeat(700),
+  refreshToken: 'y'.repeat(43),
+  expiresIn: '3600',
+  user: { _id: 'va:bench', displayName: 'Visitor' },
+  domain: { _id: domainId, displayName: 'Bench' },
+  virtualAccount: { displayName: 'Bench', welcome: '', agent: null },
+}));
+await bare.listen({ port: 0, host: '127.0.0.1' });
+const barePort = (bare.server.address() as { port: number }).port;
+
+process.stdout.write(
+  `${JSON.stringify({
+    port,
+    providerId: provider.id,
+    tokens: tokens.slice(1),
+    apiKey,
+    embedId: embed.virtualAccountId,
+    embedOrigin: EMBED_ORIGIN,
+    barePort,
+  })}\n`,
+);
 // Where the main thread's time goes when tokens are late: event-loop delay and GC pauses, reset
 // with every `stats` so each figure covers the window between two of them.
 const loopDelay = monitorEventLoopDelay({ resolution: 5 });
@@ -123,7 +106,6 @@ process.on('message', (msg) => {
   }
 });
 process.on('SIGTERM', async () => {
-  await app.close();
-  await database.drop().catch(() => {});
+  await Promise.allSettled([bench.close(), bare.close()]);
   process.exit(0);
 });

@@ -76,7 +76,7 @@ const round = (n: number) => Math.round(n * 100) / 100;
 const max = (xs: number[]) => xs.reduce((a, b) => (b > a ? b : a), Number.NEGATIVE_INFINITY);
 const min = (xs: number[]) => xs.reduce((a, b) => (b < a ? b : a), Number.POSITIVE_INFINITY);
 
-async function startChild(
+export async function startChild(
   file: string,
   env: Record<string, string>,
   ipc = false,

@@ -104,3 +104,28 @@ test('a server error from the last attempt does not stay beside new field errors
   await expect(page.getByText('Informe seu e-mail.')).toBeVisible();
   await expect(page.getByTestId('login-error')).toHaveCount(0);
 });
+
+test('leaving a page while it renews its token does not sign the user out', async ({ page }) => {
+  test.setTimeout(60_000);
+  await signIn(page, people.viewer);
+  await expect(page.getByText('Olá, Vera')).toBeVisible();
+  // Every load renews the id token (spec §4). Let the server rotate the refresh token, but never
+  // hand the answer to the page, as when a reload or a click leaves it mid-request.
+  let rotated: () => void = () => undefined;
+  const serverRotated = new Promise<void>((resolve) => {
+    rotated = resolve;
+  });
+  await page.route(/\/v1\/token(\?|$)/, async (route) => {
+    await route.fetch();
+    rotated();
+  });
+  await page.reload({ waitUntil: 'commit' });
+  await serverRotated;
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+  await page.goto('/settings');
+  await expect(page).toHaveURL(/\/settings$/);
+  await page.reload();
+  await expect(page).toHaveURL(/\/settings$/);
+  await page.goto('/');
+  await expect(page.getByText('Olá, Vera')).toBeVisible();
+});

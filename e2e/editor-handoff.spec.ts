@@ -39,6 +39,85 @@ test('the login page hands a signed-in user over to the editor with a code the e
   expect(again.status()).toBe(400);
 });
 
+test('a browser-hosted editor on an allow-listed origin gets the code only after the user confirms', async ({
+  page,
+  request,
+}) => {
+  await signIn(page, people.viewer);
+  const { verifier, challenge } = pkce();
+  const appOrigin = new URL(page.url()).origin;
+  const editorOrigin = `http://127.0.0.1:${new URL(page.url()).port}`;
+  const callback = `${editorOrigin}/editor-callback?vscode-reqid=7&vscode-scheme=code-oss`;
+  let submitted = 0;
+  page.on('request', (r) => {
+    if (r.url().includes('/user_management/login_submit')) submitted++;
+  });
+  const query = new URLSearchParams({
+    provider: 'authkit',
+    code_challenge: challenge,
+    state: 'cb1',
+    callback,
+  });
+  await page.goto(`/auth/login?${query}`);
+  await expect(page.getByRole('heading', { name: `Conectar o VS Code em ${editorOrigin}?` })).toBeVisible();
+  // Nothing is minted while the question is open.
+  await page.waitForTimeout(500);
+  expect(submitted).toBe(0);
+  await page.getByRole('button', { name: 'Conectar' }).click();
+  await page.waitForURL((url) => url.origin === editorOrigin && url.searchParams.get('state') === 'cb1');
+  const url = new URL(page.url());
+  expect(url.searchParams.get('vscode-reqid')).toBe('7');
+  const code = url.searchParams.get('code');
+  expect(code).toBeTruthy();
+  const res = await request.post('/api/v1/user_management/token', {
+    data: {
+      code,
+      code_verifier: verifier,
+      redirect_uri: `${appOrigin}/auth/login`,
+    },
+  });
+  expect(res.status()).toBe(200);
+});
+
+test('cancelling the confirmation sends no code', async ({ page }) => {
+  await signIn(page, people.viewer);
+  const { challenge } = pkce();
+  const callback = `http://127.0.0.1:${new URL(page.url()).port}/editor-callback`;
+  const query = new URLSearchParams({
+    provider: 'authkit',
+    code_challenge: challenge,
+    state: 'cb2',
+    callback,
+  });
+  await page.goto(`/auth/login?${query}`);
+  await page.getByRole('link', { name: 'Cancelar' }).click();
+  await expect(page.getByRole('heading', { name: /Conectar o VS Code/ })).toHaveCount(0);
+  await expect(page).not.toHaveURL(/editor-callback|code=/);
+});
+
+test('a callback on an origin the operator did not allow is refused and no code is minted', async ({
+  page,
+}) => {
+  await signIn(page, people.viewer);
+  let submitted = 0;
+  page.on('request', (r) => {
+    if (r.url().includes('/user_management/login_submit')) submitted++;
+  });
+  const { challenge } = pkce();
+  const query = new URLSearchParams({
+    provider: 'authkit',
+    code_challenge: challenge,
+    state: 'cb3',
+    callback: 'http://127.0.0.3:9/callback',
+  });
+  await page.goto(`/auth/login?${query}`);
+  await expect(page.getByRole('alert').getByText('Endereço do editor não permitido')).toBeVisible();
+  await expect(page.getByText(/não envia entradas para http:\/\/127\.0\.0\.3:9/)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Conectar' })).toHaveCount(0);
+  expect(submitted).toBe(0);
+  expect(page.url()).toContain('/auth/login');
+});
+
 test('signing in on the handoff login page continues to the editor', async ({ page }) => {
   const { challenge } = pkce();
   const login = new LoginPage(page);

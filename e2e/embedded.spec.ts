@@ -9,7 +9,9 @@ test('opening an embedded page leaves the account session alone', async ({ page,
     if (r.url().includes('accounts:revokeToken')) revokes.push(r.url());
   });
   const embedded = await context.newPage();
-  await embedded.goto('/embedded/va-1/chats');
+  // No such embed: the server answers 404 (with the app shell, which starts on the embedded session).
+  const res = await embedded.goto('/embedded/va-1/chats');
+  expect(res?.status()).toBe(404);
   await expect(embedded.locator('main')).toBeVisible();
   // Whatever the embedded page did, give it time to do it before looking.
   await embedded.waitForLoadState('networkidle');

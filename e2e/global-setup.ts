@@ -4,9 +4,13 @@ import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
+import { startConfluenceStandin } from '../apps/server/src/test/confluence-standin.ts';
 import { startLlmFixture } from '../apps/server/src/test/llm-fixture.ts';
+import { startOidcProvider } from '../apps/server/src/test/oidc-provider.ts';
 import { chatPeople, FIXTURE_ANSWER, FIXTURE_DELAY_MS, FIXTURE_MODEL } from './fixtures/chat-people.ts';
+import { CONFLUENCE_PAGES } from './fixtures/confluence.ts';
 import { PASSWORD, people } from './fixtures/env.ts';
+import { SSO } from './fixtures/sso.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -81,8 +85,24 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     record: false,
   });
 
+  // A Confluence Cloud site (REST API v2) with one space of HR pages, for the knowledge journey.
+  const confluence = await startConfluenceStandin();
+  confluence.addSpace('RH', 'Recursos Humanos');
+  for (const [id, title, body] of CONFLUENCE_PAGES) confluence.putPage('RH', { id, title, body });
+
   const port = await e2ePort();
   const baseUrl = `http://localhost:${port}`;
+
+  // A real OpenID Connect provider (oidc-provider) stands in for Google: the instance-wide one of OIDC_*.
+  const oidc = await startOidcProvider({
+    clients: [
+      {
+        client_id: SSO.clientId,
+        client_secret: SSO.clientSecret,
+        redirect_uris: [`${baseUrl}/identity/sso/env/callback`],
+      },
+    ],
+  });
   const env = {
     ...process.env,
     DATA_DIR: dataDir,
@@ -92,6 +112,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
     PREMIUM_DOMAINS: 'acme.test',
     EDITOR_DEEP_LINK: `${baseUrl}/editor-callback`,
+    // The same server under another loopback origin plays a browser-hosted editor (code-server).
+    EDITOR_CALLBACK_ORIGINS: `http://127.0.0.1:${port}`,
     LOG_LEVEL: 'warn',
     DATABASE_URL: '',
     REDIS_URL: '',
@@ -99,10 +121,25 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     OPENAI_API_KEY: 'test',
     DEFAULT_MODEL: FIXTURE_MODEL,
     // The fixture is on loopback, which the SSRF rule refuses to domain Admins' providers.
-    PROVIDER_URL_ALLOWLIST: new URL(llm.baseUrl).host,
+    // …and so is the identity provider, which a SuperAdmin may also add from /integration.
+    // …and so is the Confluence site an Admin connects.
+    PROVIDER_URL_ALLOWLIST: [llm.baseUrl, oidc.issuer, confluence.url].map((u) => new URL(u).host).join(','),
+    OIDC_ISSUER: oidc.issuer,
+    OIDC_CLIENT_ID: SSO.clientId,
+    OIDC_CLIENT_SECRET: SSO.clientSecret,
+    OIDC_DISPLAY_NAME: SSO.displayName,
+    OIDC_DOMAINS: SSO.domains,
+    OIDC_AUTO_PROVISION: 'true',
+    OIDC_DEFAULT_ROLE: 'Viewer',
   };
   // Read by the specs (workers inherit the runner's environment).
   process.env.E2E_LLM_URL = llm.baseUrl;
+  process.env.E2E_OIDC_ISSUER = oidc.issuer;
+  process.env.E2E_CONFLUENCE = JSON.stringify({
+    url: confluence.url,
+    email: confluence.email,
+    token: confluence.token,
+  });
 
   for (const p of [...Object.values(people), ...Object.values(chatPeople)]) {
     const r = spawnSync(
@@ -156,6 +193,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     await new Promise((r) => server.once('exit', r));
     await new Promise<void>((r) => smtp.close(() => r()));
     await llm.close();
+    await oidc.close();
+    await confluence.close();
     rmSync(work, { recursive: true, force: true });
   };
 }

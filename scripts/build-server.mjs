@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Compiles the server to apps/server/dist (plain JavaScript, no TypeScript loader at run time) when
 // its sources changed. Entries: the server, the admin command and the two worker threads; our own
-// code (server and contracts) is bundled, every npm package stays an import of node_modules.
+// code (server and contracts) and the pure-JavaScript packages every start loads are bundled.
 import { cpSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fingerprint, root } from './fingerprint.mjs';
@@ -15,6 +15,7 @@ const ENTRIES = {
   admin: 'src/cli/admin.ts',
   'model-worker': 'src/modules/agents/model-worker.ts',
   'pglite-worker': 'src/db/pglite-worker.ts',
+  'extract-worker': 'src/modules/knowledge/extract-worker.ts',
 };
 
 const id = fingerprint(INPUTS);
@@ -41,8 +42,28 @@ try {
   process.exit(1);
 }
 
-const pkg = JSON.parse(readFileSync(path.join(server, 'package.json'), 'utf8'));
-const external = Object.keys(pkg.dependencies).filter((d) => !d.startsWith('@assistente/'));
+// Resolving and reading ~1,400 package files cost a start more than the rest of the server did, so
+// packages are bundled, except: native addons and packages that read files beside themselves
+// (PGlite's WebAssembly, argon2, the API reference page's assets), optional native peers, and the
+// clients only some deployments load (PostgreSQL, S3, some model providers), which stay exactly what
+// their tests ran.
+const external = [
+  '@electric-sql/pglite',
+  // pgvector's bundle for PGlite (vector.tar.gz), found beside its module.
+  '@electric-sql/pglite-pgvector',
+  '@node-rs/argon2',
+  '@fastify/swagger-ui',
+  'pg',
+  'pg-native',
+  '@aws-sdk/client-s3',
+  '@ai-sdk/anthropic',
+  '@ai-sdk/google',
+  'ollama-ai-provider-v2',
+  // PDF.js loads its own worker module from beside itself.
+  'pdfjs-dist',
+  'bufferutil',
+  'utf-8-validate',
+];
 const started = Date.now();
 const out = `${dist}.${process.pid}.tmp`;
 rmSync(out, { recursive: true, force: true });
@@ -58,8 +79,11 @@ await esbuild.build({
   // Everything from npm stays in node_modules (native addons, wasm files found beside their package).
   external: external.flatMap((d) => [d, `${d}/*`]),
   sourcemap: true,
+  // Stack traces need only the mappings; the sources are on disk. Kept, they were ~20 MiB of every
+  // server's memory under --enable-source-maps.
+  sourcesContent: false,
   logLevel: 'warning',
-  // Bundled CommonJS dependencies (none today) would need `require`.
+  // Bundled CommonJS dependencies call `require`.
   banner: {
     js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
   },

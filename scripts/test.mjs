@@ -30,6 +30,27 @@ function check(label, cmd, args) {
   }
 }
 
+/** One Playwright run, counted from its JSON report. */
+function playwright(label, reportName, args) {
+  const report = path.join(out, reportName);
+  const ok = run(label, 'npx', ['playwright', 'test', ...args], { PLAYWRIGHT_JSON_OUTPUT_NAME: report });
+  if (existsSync(report)) {
+    const s = JSON.parse(readFileSync(report, 'utf8')).stats;
+    passed += s.expected;
+    // A skipped or flaky e2e test counts as failed: a test that cannot fail is a defect.
+    failed += s.unexpected + s.skipped + s.flaky;
+    if (s.unexpected + s.skipped + s.flaky > 0)
+      failures.push(`${label}: ${s.unexpected} failed, ${s.flaky} flaky, ${s.skipped} skipped`);
+    if (!ok && s.unexpected === 0) {
+      failed++;
+      failures.push(`${label}: playwright (run error)`);
+    }
+  } else {
+    failed++;
+    failures.push(`${label}: playwright produced no report`);
+  }
+}
+
 const only = process.argv[2];
 
 if (!only || only === 'static') {
@@ -63,23 +84,9 @@ if (!only || only === 'unit') {
 
 if (!only || only === 'e2e') {
   if (run('build web', 'npm', ['run', 'build'])) {
-    const report = path.join(out, 'playwright.json');
-    const ok = run('e2e', 'npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: report });
-    if (existsSync(report)) {
-      const s = JSON.parse(readFileSync(report, 'utf8')).stats;
-      passed += s.expected;
-      // A skipped or flaky e2e test counts as failed: a test that cannot fail is a defect.
-      failed += s.unexpected + s.skipped + s.flaky;
-      if (s.unexpected + s.skipped + s.flaky > 0)
-        failures.push(`e2e: ${s.unexpected} failed, ${s.flaky} flaky, ${s.skipped} skipped`);
-      if (!ok && s.unexpected === 0) {
-        failed++;
-        failures.push('playwright (run error)');
-      }
-    } else {
-      failed++;
-      failures.push('playwright produced no report');
-    }
+    playwright('e2e', 'playwright.json', []);
+    // The editor extension in a real VS Code (code-server, installed into a cache when missing).
+    playwright('e2e (VS Code extension)', 'playwright-vscode.json', ['-c', 'playwright.vscode.config.ts']);
   } else {
     failed++;
     failures.push('build web');

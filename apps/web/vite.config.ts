@@ -1,9 +1,10 @@
 /// <reference types="vitest/config" />
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
+import { build as esbuild } from 'esbuild';
 import { defineConfig, type Plugin } from 'vite';
 import { LOCALE_PARTS, type LocalePart, pickPart } from './src/lib/i18n/parts.ts';
 
@@ -70,6 +71,66 @@ function localeParts(): Plugin {
   };
 }
 
+/**
+ * Emits `embed.js`, the launcher script other sites load (src/embed/embed.ts): a file of its own,
+ * minified, bundling only src/embed (its look is shared with the Embeds tab's preview) and no chunk
+ * of the app, so it stays small (≤ 6 KB gzipped).
+ */
+function embedScript(): Plugin {
+  const dir = path.resolve(import.meta.dirname, 'src/embed');
+  const source = path.join(dir, 'embed.ts');
+  const build = async () => {
+    const out = await esbuild({
+      entryPoints: [source],
+      bundle: true,
+      write: false,
+      minify: true,
+      target: 'es2019',
+      format: 'iife',
+      logLevel: 'silent',
+      // A script on someone else's page: no "use strict" prologue from the app's tsconfig.
+      tsconfigRaw: {},
+      // Nothing of the app may come in with it: only src/embed's own files.
+      plugins: [
+        {
+          name: 'embed-only',
+          setup(b) {
+            b.onResolve({ filter: /.*/ }, (args) => {
+              if (args.kind === 'entry-point') return undefined;
+              const target = path.resolve(args.resolveDir, args.path);
+              return path.dirname(target) === dir
+                ? undefined
+                : { errors: [{ text: `embed.js imports only from src/embed, not ${args.path}` }] };
+            });
+          },
+        },
+      ],
+    });
+    return out.outputFiles[0]?.text ?? '';
+  };
+  return {
+    name: 'assistente:embed-script',
+    configureServer(server) {
+      server.middlewares.use('/embed.js', (_req, res) => {
+        build().then(
+          (code) => {
+            res.setHeader('content-type', 'text/javascript; charset=utf-8');
+            res.end(code);
+          },
+          (err: unknown) => {
+            res.statusCode = 500;
+            res.end(String(err));
+          },
+        );
+      });
+    },
+    async generateBundle() {
+      for (const file of await readdir(dir)) this.addWatchFile(path.join(dir, file));
+      this.emitFile({ type: 'asset', fileName: 'embed.js', source: await build() });
+    },
+  };
+}
+
 const nodeRequire = createRequire(import.meta.url);
 
 /** A file of React Router's production build (its package exports only the development one). */
@@ -77,6 +138,16 @@ function reactRouterBuild(file: string): string {
   const pkg = nodeRequire.resolve('react-router/package.json');
   return path.join(path.dirname(pkg), 'dist', 'production', file);
 }
+
+/** A feature's public index: only re-exports, so importing one name never runs (or ships) the others. */
+const FEATURE_INDEX = /[\\/]src[\\/]features[\\/][^\\/]+[\\/]index\.ts$/;
+
+/**
+ * What the login form shares with the signed-in screens and the embedded chat: Mantine's text
+ * field, group, alert and anchor, what every Tabler icon is made with, and the alert icon.
+ */
+const SHARED_CONTROLS =
+  /[\\/]node_modules[\\/](@mantine[\\/]core[\\/]esm[\\/]components[\\/](Alert|Anchor|CloseButton|Group|Input|InputBase)[\\/]|@tabler[\\/]icons-react[\\/]dist[\\/]esm[\\/](createReactComponent|defaultAttributes|icons[\\/]IconAlertCircle)\.mjs$)/;
 
 /** The auth route's entry modules: its chunk group starts from them. */
 const AUTH_ROUTE = [
@@ -87,7 +158,7 @@ const AUTH_ROUTE = [
 export default defineConfig(({ command, mode }) => {
   const buildId = mode === 'test' ? 'test' : command === 'build' ? randomUUID() : 'dev';
   return {
-    plugins: [react(), buildManifest(buildId), localeParts()],
+    plugins: [react(), buildManifest(buildId), localeParts(), embedScript()],
     define: { __BUILD_ID__: JSON.stringify(buildId) },
     resolve: {
       // React Router 7 exports only its development build (remix-run/react-router#12532, #14102): its
@@ -123,9 +194,13 @@ export default defineConfig(({ command, mode }) => {
       rolldownOptions: {
         treeshake: {
           // The contracts are plain declarations: a chunk only gets the modules it uses, so the
-          // login page does not carry the zod schemas of the signed-in screens.
+          // login page does not carry the zod schemas of the signed-in screens. All but `jitless`,
+          // imported for its effect alone (it configures zod before any schema is built).
           moduleSideEffects: (id: string) =>
-            /[\\/]packages[\\/]contracts[\\/]src[\\/]/.test(id) ? false : undefined,
+            (/[\\/]packages[\\/]contracts[\\/]src[\\/]/.test(id) && !/[\\/]jitless\.ts$/.test(id)) ||
+            FEATURE_INDEX.test(id)
+              ? false
+              : undefined,
         },
         output: {
           // Without groups rolldown splits the login page's pieces by which other pages share
@@ -138,6 +213,14 @@ export default defineConfig(({ command, mode }) => {
                 // the app shell) stays in the entry chunk.
                 name: 'index',
                 tags: ['$initial'],
+                priority: 3,
+              },
+              {
+                // The login form's building blocks that other screens use too: a chunk of their
+                // own, so a chat inside another site's iframe does not download the login page
+                // with them.
+                name: 'controls',
+                test: SHARED_CONTROLS,
                 priority: 2,
               },
               {

@@ -5,10 +5,20 @@ export function runTag(info: TestInfo): string {
   return `${info.project.name.slice(0, 1)}${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
 }
 
-/** Opens a grid row's action menu (`Ações de …`) and picks `action`. */
+/**
+ * Opens a grid row's action menu (`Ações de …`) and picks `action`. The open is retried: a list that
+ * re-lays out under the pointer (a search's answer arriving) can swallow a click, as it would a person's.
+ */
 export async function rowAction(page: Page, row: Locator, action: string): Promise<void> {
-  await row.getByRole('button', { name: /^Ações de / }).click();
-  await page.getByRole('menuitem', { name: action, exact: true }).click();
+  const menu = page.getByRole('menu');
+  const item = menu.getByRole('menuitem', { name: action, exact: true });
+  // The last action's menu, still closing, must not be taken for this row's.
+  await expect(menu).toHaveCount(0);
+  await expect(async () => {
+    if ((await menu.count()) === 0) await row.getByRole('button', { name: /^Ações de / }).click();
+    await expect(item).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 15_000 });
+  await item.click();
 }
 
 /** Picks `option` in a select: a native one (the platform's picker) or a Mantine combobox. */

@@ -58,8 +58,13 @@ export class ChatsPage {
     await this.waitOnline();
   }
 
+  /**
+   * The socket is ready: no connection badge, and the composer takes messages (before the socket
+   * starts connecting neither shows a badge, but the composer already says it cannot send).
+   */
   async waitOnline(): Promise<void> {
     await expect(this.page.getByTestId('connection-state')).toHaveCount(0, { timeout: 15_000 });
+    await expect(this.composer).not.toHaveAttribute('placeholder', /Sem conexão/, { timeout: 15_000 });
   }
 
   async send(text: string): Promise<void> {

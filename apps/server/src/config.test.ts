@@ -31,11 +31,28 @@ describe('loadConfig', () => {
     expect(c.publicUrl).toBe('https://chat.acme.com');
   });
 
+  it('reads the editor callback origins as exact origins and refuses anything else', () => {
+    expect(loadConfig({}).EDITOR_CALLBACK_ORIGINS).toEqual([]);
+    const c = loadConfig({ EDITOR_CALLBACK_ORIGINS: ' http://127.0.0.2:8080/ , https://code.acme.com,' });
+    expect(c.EDITOR_CALLBACK_ORIGINS).toEqual(['http://127.0.0.2:8080', 'https://code.acme.com']);
+    for (const bad of [
+      'code.acme.com',
+      'https://code.acme.com/path',
+      'javascript:alert(1)',
+      'https://*.acme.com',
+    ]) {
+      expect(() => loadConfig({ EDITOR_CALLBACK_ORIGINS: bad }), bad).toThrow(/EDITOR_CALLBACK_ORIGINS/);
+    }
+  });
+
   it('refuses an unknown service name and a short SECRET_KEY', () => {
     expect(() => loadConfig({ SERVICES: 'identity,mystery' })).toThrow(/SERVICES/);
     // Names that hosted nothing are refused rather than silently ignored.
     expect(() => loadConfig({ SERVICES: 'storage' })).toThrow(/SERVICES/);
     expect(() => loadConfig({ SERVICES: 'embedded' })).toThrow(/SERVICES/);
+    // A list that names nothing would host nothing.
+    expect(() => loadConfig({ SERVICES: ' , ' })).toThrow(/SERVICES/);
+    expect(loadConfig({ SERVICES: 'chats, agents,' }).SERVICES).toEqual(['chats', 'agents']);
     expect(() => loadConfig({ SECRET_KEY: 'short' })).toThrow(/SECRET_KEY/);
   });
 

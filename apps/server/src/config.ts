@@ -8,6 +8,13 @@ const optionalUrl = z
   .optional()
   .or(z.literal('').transform(() => undefined));
 
+/** A comma list: items trimmed, empty ones dropped (`a, b,` → `[a, b]`). */
+const commaList = (s: string) =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+
 const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
@@ -39,12 +46,7 @@ const ConfigSchema = z.object({
   PREMIUM_DOMAINS: z
     .string()
     .default('')
-    .transform((s) =>
-      s
-        .split(',')
-        .map((d) => d.trim().toLowerCase())
-        .filter(Boolean),
-    ),
+    .transform((s) => commaList(s.toLowerCase())),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: optionalUrl,
   ANTHROPIC_API_KEY: z.string().optional(),
@@ -53,6 +55,13 @@ const ConfigSchema = z.object({
     .string()
     .regex(/^[a-z0-9-]+:.+$/, 'DEFAULT_MODEL must look like provider:model')
     .optional(),
+  /** Knowledge embeddings (`provider:model`); default: the first provider listing an embedding model. */
+  EMBEDDING_MODEL: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+:.+$/, 'EMBEDDING_MODEL must look like provider:model')
+    .optional(),
+  /** How often a Confluence knowledge source syncs again on its own (DESIGN §12). */
+  KNOWLEDGE_SYNC_INTERVAL_MS: z.coerce.number().int().min(60_000).max(604_800_000).default(3_600_000),
   /**
    * Comma list of `host` or `host:port` patterns (`*.corp.example` allowed) that a domain Admin's
    * provider base URL may point at even when it resolves to a private address (DESIGN §5).
@@ -60,15 +69,31 @@ const ConfigSchema = z.object({
   PROVIDER_URL_ALLOWLIST: z
     .string()
     .default('')
-    .transform((s) =>
-      s
-        .split(',')
-        .map((d) => d.trim().toLowerCase())
-        .filter(Boolean),
-    ),
+    .transform((s) => commaList(s.toLowerCase())),
+  /**
+   * An instance-wide OpenID Connect provider for single sign-on (DESIGN §13), trusted like the other
+   * env settings: its issuer is reached without the SSRF rule. Needs OIDC_ISSUER and OIDC_CLIENT_ID.
+   */
+  OIDC_ISSUER: optionalUrl,
+  OIDC_CLIENT_ID: z.string().optional(),
+  OIDC_CLIENT_SECRET: z.string().optional(),
+  OIDC_DISPLAY_NAME: z.string().max(120).optional(),
+  /** Comma list of the e-mail domains the provider vouches for; none: nobody can sign in with it. */
+  OIDC_DOMAINS: z
+    .string()
+    .default('')
+    .transform((s) => commaList(s.toLowerCase())),
+  /** Whether someone unknown is created on first sign-in, and with which role. */
+  OIDC_AUTO_PROVISION: z
+    .string()
+    .optional()
+    .transform((v) => v === 'true' || v === '1'),
+  OIDC_DEFAULT_ROLE: z.enum(['Viewer', 'Editor', 'Admin']).default('Viewer'),
   /** Agents websocket: generations one user may run at once, and chat sends per minute. */
   AGENT_MAX_CONCURRENT: z.coerce.number().int().min(1).max(1000).default(3),
   AGENT_SENDS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
+  /** OpenAI-compatible API (DESIGN §13): requests one API key may make per minute. */
+  API_KEY_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
   /** Threads that run model calls (default: the cores left beside the main thread, 1 to 4). */
   MODEL_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
   /**
@@ -78,6 +103,33 @@ const ConfigSchema = z.object({
   PROVIDER_FIRST_BYTE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
   PROVIDER_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   EDITOR_DEEP_LINK: z.string().url().default('vscode://assistente.assistente-vscode/auth-callback'),
+  /**
+   * Origins of browser-hosted editors (code-server, Codespaces-like) the handoff may send a code to, after
+   * the user confirms; an exact origin each, since a code sent elsewhere is an account takeover.
+   */
+  EDITOR_CALLBACK_ORIGINS: z
+    .string()
+    .default('')
+    .transform((s, ctx) =>
+      s
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean)
+        .flatMap((o) => {
+          const origin = URL.canParse(o) ? new URL(o).origin : '';
+          const exact = /^https?:\/\/([a-z0-9.-]+|\[[0-9a-f:.]+\])(:\d+)?$/.test(origin);
+          if (!exact || o.replace(/\/$/, '').toLowerCase() !== origin) {
+            ctx.addIssue({
+              code: 'custom',
+              message: `"${o}" is not an http(s) origin (scheme://host[:port])`,
+            });
+            return [];
+          }
+          return [origin];
+        }),
+    ),
+  /** The editor extension's .vsix the handoff page offers (default: the newest one built in apps/vscode). */
+  EDITOR_VSIX: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `json` for a log shipper, `pretty` for a person; default: pretty on a terminal, else json. */
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
@@ -93,26 +145,24 @@ const ConfigSchema = z.object({
   SERVICES: z
     .string()
     .default('all')
-    .transform((s) =>
-      s
-        .split(',')
-        .map((x) => x.trim())
-        .filter(Boolean),
-    )
+    .transform(commaList)
     .pipe(
-      z.array(
-        z.enum([
-          'all',
-          'identity',
-          'accounts',
-          'chats',
-          'agents',
-          'codeassist',
-          // Only what a process can really host: a name that did nothing would split a cluster
-          // in a way nobody could see.
-          'web',
-        ]),
-      ),
+      z
+        .array(
+          z.enum([
+            'all',
+            'identity',
+            'accounts',
+            'chats',
+            'agents',
+            'codeassist',
+            // Only what a process can really host: a name that did nothing would split a cluster
+            // in a way nobody could see.
+            'web',
+          ]),
+          // An empty list would start a process that serves nothing but its health checks.
+        )
+        .min(1, 'SERVICES must name at least one service (or all)'),
     ),
   KEY_PREFIX: z.string().default('assistente:'),
 });

@@ -6,6 +6,7 @@ import type { Bus } from './lib/bus.ts';
 import type { Scheduler } from './lib/scheduler.ts';
 import type { IdentityService } from './modules/identity/types.ts';
 import type { Mailer } from './modules/mail/types.ts';
+import type { Services } from './services.ts';
 
 /** Everything a module needs, built once per process (or per test) and handed to every module. */
 export interface AppContext {
@@ -27,17 +28,19 @@ export interface AppContext {
    * Then whatever a previous process left half-done is known dead at start.
    */
   soleWriter: boolean;
+  /** Every module's service, built once in dependency order by `buildServices` (services.ts). */
+  services: Services;
 }
 
 /** Channels on the bus. */
 export const Channels = {
   /**
-   * `AuthInvalidateMessage` (plugins/auth.ts): `{ uid?, email?, domain?, all? }`. Published, on every
+   * `AuthInvalidateMessage` (lib/caller.ts): `{ uid?, email?, domain?, all? }`. Published, on every
    * replica, whenever an account's right to act may have changed: deactivation or deletion of a user
    * (`email`, and `uid` of its identity account), a role, department or domain move (`email`), a
    * session or every session of an account revoked, a password set (`uid`), a domain deactivated
    * or its settings changed (`domain`). Holders of long-lived connections (the agents websocket)
-   * subscribe and re-check the matching connections with `resolveCaller`, closing those it refuses.
+   * subscribe and re-check the matching connections with `resolveUserCaller`, closing those it refuses.
    */
   authInvalidate: 'auth.invalidate',
 } as const;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ErrorBodySchema } from '@assistente/contracts';
+import { ErrorBodySchema, OpenAiErrorSchema } from '@assistente/contracts';
 import { type SQL, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import { makeChat, makeDomain, makeUser, type TestUser } from './test/factories.
 /**
  * Schema fuzzing driven by GET /api/openapi.json (issue 10): every documented operation gets
  * random and malformed params, queries and bodies, with and without a token. None may answer 5xx,
- * every error is in the API's shape (Identity Toolkit's for /identity), and a refused request
+ * every error is in the API's shape (Identity Toolkit's for /identity, OpenAI's for /v1), and a refused request
  * changes nothing stored.
  */
 const RUNS_PER_OPERATION = 25;
@@ -213,7 +213,12 @@ describe(`every documented operation, fuzzed (seed ${SEED})`, () => {
           const where = `${op.method} ${op.path} → ${res.statusCode} ${res.body.slice(0, 300)}`;
           expect(res.statusCode, where).toBeLessThan(500);
           if (res.statusCode >= 400) {
-            const shape = op.path.startsWith('/api/') ? ErrorBodySchema : IdentityErrorSchema;
+            // The OpenAI-compatible API (/v1) answers in OpenAI's error shape.
+            const shape = op.path.startsWith('/api/')
+              ? ErrorBodySchema
+              : op.path.startsWith('/v1/')
+                ? OpenAiErrorSchema
+                : IdentityErrorSchema;
             expect(shape.safeParse(res.json()).success, where).toBe(true);
             if (op.method !== 'GET') expect(await fingerprint(), `${where} changed stored data`).toBe(stored);
           } else if (op.method !== 'GET') {

@@ -1,6 +1,7 @@
 import { networkInterfaces } from 'node:os';
-import { buildApp } from './app.ts';
+import type { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './db/client.ts';
 import { DataDirBusyError, rememberUrl } from './db/data-dir-lock.ts';
 
 /** sysexits(3): 75 = try again later (the data directory is busy), 78 = bad configuration. */
@@ -47,7 +48,14 @@ async function main(): Promise<void> {
   }
   let built: Awaited<ReturnType<typeof buildApp>>;
   try {
-    built = await buildApp({ config });
+    // The database starts first and the rest of the server loads while it does: on the embedded
+    // database the two take about as long as each other.
+    const opening = openDatabase({ url: config.DATABASE_URL, dataDir: config.dataDir });
+    // Handled below, once the app awaits it; until then a refusal (data dir busy) must not count
+    // as unhandled.
+    opening.catch(() => {});
+    const { buildApp } = await import('./app.ts');
+    built = await buildApp({ config, opening });
   } catch (err) {
     if (err instanceof DataDirBusyError) {
       process.stderr.write(

@@ -1,23 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisReady } from './lib/redis.ts';
 import { buildTestApp, type TestApp } from './test/app.ts';
 import { makeUser, type TestUser } from './test/factories.ts';
+import { freePort } from './test/server-process.ts';
 
 /**
  * Redis is optional at run time too: a replica whose Redis is away at start, or goes away later,
  * keeps serving sign-in, REST and fan-out on its own, and picks Redis up again when it returns.
  * A real redis-server, started and killed (-9) by this test.
  */
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-
 function startRedis(port: number): Promise<ChildProcess> {
   const child = spawn(
     'redis-server',

@@ -1,19 +1,17 @@
+import '@assistente/contracts/jitless';
 import './app/styles.ts';
-import { disableSchemaCompilation } from '@assistente/contracts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, AppProviders } from './app/App.tsx';
-import { ErrorPage } from './app/error/ErrorPage.tsx';
-import { installGlobalErrorHandlers, reportError } from './app/error/reporting.ts';
 import { createAppRouter, pendingHref } from './app/router/router.ts';
-import { setUi } from './app/uiStore.ts';
-import { initAuthServices } from './features/auth/services.ts';
+import { initAuthServices } from './features/auth/index.ts';
 import type { BuildWatcher } from './lib/build/appManifest.ts';
 import { loadRuntimeConfig } from './lib/config/runtimeConfig.ts';
 import { setLanguage } from './lib/i18n/index.ts';
 import { resolveBrowserLocale } from './lib/i18n/locale.ts';
-
-disableSchemaCompilation();
+import { installGlobalErrorHandlers, reportError } from './lib/reporting.ts';
+import { ErrorPage } from './ui/ErrorPage.tsx';
+import { setUi } from './ui/uiStore.ts';
 
 async function boot(container: HTMLElement): Promise<void> {
   installGlobalErrorHandlers(window, pendingHref);

@@ -19,11 +19,33 @@ export const AuditActions = [
   'provider.update',
   'provider.delete',
   'domain.ai.update',
+  'apiKey.create',
+  'apiKey.revoke',
+  'virtual_account.create',
+  'virtual_account.update',
+  'virtual_account.delete',
+  'virtual_account.secret.rotate',
+  'knowledge.create',
+  'knowledge.update',
+  'knowledge.delete',
+  'knowledge.document.delete',
+  'sso.create',
+  'sso.update',
+  'sso.delete',
 ] as const;
 export const AuditActionSchema = z.enum(AuditActions);
 export type AuditAction = z.infer<typeof AuditActionSchema>;
 
-export const AuditTargetTypes = ['user', 'domain', 'department', 'provider'] as const;
+export const AuditTargetTypes = [
+  'user',
+  'domain',
+  'department',
+  'provider',
+  'apiKey',
+  'virtual_account',
+  'knowledge',
+  'ssoProvider',
+] as const;
 export const AuditTargetTypeSchema = z.enum(AuditTargetTypes);
 export type AuditTargetType = z.infer<typeof AuditTargetTypeSchema>;
 
@@ -77,5 +99,21 @@ export const AuditFields: readonly string[] = [
     'defaultModel',
     'eulaVersion',
     'usersAskedToAccept',
+    'prefix',
+    'expiresAt',
+    // Embeds (virtual accounts).
+    'color',
+    'agentId',
+    'allowedOrigins',
+    'welcome',
+    'identity',
+    'limits',
+    'allowAttachments',
+    'signingKeyRotated',
+    'issuer',
+    'clientId',
+    'domains',
+    'autoProvision',
+    'defaultRole',
   ]),
 ];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { WsErrorCodeSchema } from './errors.ts';
+import { ErrorCodeSchema } from './errors.ts';
+import { CitationSchema } from './knowledge.ts';
 
 /** Chat, message and attachment ids are UUIDs; the web app's validity check for `/chats/{chatId}`. */
 export const ChatIdSchema = z.uuid();
@@ -101,8 +102,10 @@ export const MessageSchema = z.object({
   /** Why an answer ended in `error` (a safe, user-facing text, in English). */
   error: z.string().optional(),
   /** The code of that error, which the web shows in the reader's language. */
-  errorCode: WsErrorCodeSchema.optional(),
+  errorCode: ErrorCodeSchema.optional(),
   attachments: z.array(AttachmentSchema).optional(),
+  /** The knowledge an answer drew on (DESIGN §12), numbered in order: `[1]` is the first. */
+  citations: z.array(CitationSchema).optional(),
 });
 export type Message = z.infer<typeof MessageSchema>;
 

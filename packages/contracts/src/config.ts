@@ -17,6 +17,8 @@ export const RuntimeConfigSchema = z.object({
   }),
   storageBucket: z.string(),
   editorDeepLink: z.string(),
+  /** Origins of browser-hosted editors the handoff may send a code to, once the user confirms (EDITOR_CALLBACK_ORIGINS). */
+  editorCallbackOrigins: z.array(z.string()),
   /** The largest file one upload may carry (the server's UPLOAD_MAX_BYTES): the browser checks it first. */
   uploadMaxBytes: z.number().int().positive(),
   buildId: z.string(),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UserCreateSchema } from './accounts.ts';
-import { EmailSchema, isEmailAddress } from './email.ts';
+import { EmailSchema } from './email.ts';
+import { isEmailAddress } from './emailAddress.ts';
 
 describe('the one e-mail rule', () => {
   it('accepts the first-run admin@localhost and ordinary addresses', () => {

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 
-/** The closed set of error codes every service but identity answers with. */
+/**
+ * The closed set of error codes every service but identity answers with, over HTTP and in the
+ * agents websocket's `error` frames alike. The web translates each by code, e.g. `NO_PROVIDER` →
+ * "no AI provider is configured; an Admin can add one in Settings → AI models".
+ */
 export const ErrorCodes = [
   'BAD_REQUEST',
   'VALIDATION_FAILED',
@@ -18,6 +22,22 @@ export const ErrorCodes = [
   'INVALID_GRANT',
   'INTERNAL',
   'UNAVAILABLE',
+  /** Nothing configured (no domain provider, no instance-wide one). */
+  'NO_PROVIDER',
+  /** The chat's chosen model is offered by no configured provider (any more). */
+  'MODEL_UNAVAILABLE',
+  /** The provider refused or failed (bad key, rate limit, outage, blocked URL). */
+  'PROVIDER_ERROR',
+  /** The provider sent nothing for too long (PROVIDER_FIRST_BYTE_TIMEOUT_MS, PROVIDER_IDLE_TIMEOUT_MS). */
+  'PROVIDER_TIMEOUT',
+  /** The user already has the maximum number of answers generating. */
+  'TOO_MANY_GENERATIONS',
+  /** A websocket frame that is not JSON or not a known frame. */
+  'BAD_FRAME',
+  /** An embedded chat asked for from a site its virtual account does not allow (DESIGN §11). */
+  'ORIGIN_NOT_ALLOWED',
+  /** A signed visitor whose signature is wrong or outside its 10-minute window. */
+  'INVALID_VISITOR_SIGNATURE',
 ] as const;
 export const ErrorCodeSchema = z.enum(ErrorCodes);
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
@@ -39,6 +59,15 @@ export const ErrorStatus: Record<ErrorCode, number> = {
   INVALID_GRANT: 400,
   INTERNAL: 500,
   UNAVAILABLE: 503,
+  // A state of the domain's configuration, not of the request: an Admin (or another model) fixes it.
+  NO_PROVIDER: 409,
+  MODEL_UNAVAILABLE: 409,
+  PROVIDER_ERROR: 502,
+  PROVIDER_TIMEOUT: 504,
+  TOO_MANY_GENERATIONS: 429,
+  BAD_FRAME: 400,
+  ORIGIN_NOT_ALLOWED: 403,
+  INVALID_VISITOR_SIGNATURE: 401,
 };
 
 export const ErrorBodySchema = z.object({
@@ -50,25 +79,3 @@ export const ErrorBodySchema = z.object({
   }),
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
-
-/**
- * Error codes of `error` frames: the API's codes plus the agents' own. The web translates by code:
- * `NO_PROVIDER` → "no AI provider is configured; an Admin can add one in Settings → AI models".
- */
-export const WsErrorCodes = [
-  ...ErrorCodes,
-  /** Nothing configured (no domain provider, no instance-wide one). */
-  'NO_PROVIDER',
-  /** The chat's chosen model is offered by no configured provider (any more). */
-  'MODEL_UNAVAILABLE',
-  /** The provider refused or failed (bad key, rate limit, outage, blocked URL). */
-  'PROVIDER_ERROR',
-  /** The provider sent nothing for too long (PROVIDER_FIRST_BYTE_TIMEOUT_MS, PROVIDER_IDLE_TIMEOUT_MS). */
-  'PROVIDER_TIMEOUT',
-  /** The user already has the maximum number of answers generating. */
-  'TOO_MANY_GENERATIONS',
-  /** A frame that is not JSON or not a known frame. */
-  'BAD_FRAME',
-] as const;
-export const WsErrorCodeSchema = z.enum(WsErrorCodes);
-export type WsErrorCode = z.infer<typeof WsErrorCodeSchema>;

@@ -24,6 +24,8 @@ export const IdentityErrorMessages = [
   'MISSING_REQ_TYPE',
   'INVALID_ARGUMENT',
   'INTERNAL_ERROR',
+  /** signInWithIdp: the one-time code is unknown, used or expired. */
+  'INVALID_IDP_RESPONSE',
 ] as const;
 export type IdentityErrorMessage = (typeof IdentityErrorMessages)[number];
 

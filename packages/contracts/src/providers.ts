@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { httpUrlSchema } from './urls.ts';
 
 /** Model providers reached through the AI SDK (DESIGN §5). */
 export const ProviderKinds = ['openai', 'anthropic', 'google', 'ollama', 'openai-compatible'] as const;
@@ -22,20 +23,7 @@ export const ModelIdSchema = z
   .regex(/^[A-Za-z0-9_-]+:\S.*$/, 'A model id looks like provider:model');
 export type ModelId = z.infer<typeof ModelIdSchema>;
 
-const BaseUrlSchema = z
-  .string()
-  .trim()
-  .max(2048)
-  .url()
-  .refine((u) => /^https?:\/\//i.test(u), 'Only http and https URLs are allowed')
-  .refine((u) => {
-    try {
-      const url = new URL(u);
-      return !url.username && !url.password;
-    } catch {
-      return false;
-    }
-  }, 'Put credentials in the API key field, not in the URL');
+const BaseUrlSchema = httpUrlSchema({ credentials: 'Put credentials in the API key field, not in the URL' });
 
 const ModelNamesSchema = z.array(z.string().trim().min(1).max(200)).max(200);
 

@@ -9,7 +9,8 @@ import {
   MessageSchema,
   MessageUsageSchema,
 } from './chats.ts';
-import { WsErrorCodeSchema } from './errors.ts';
+import { ErrorCodeSchema } from './errors.ts';
+import { CitationSchema } from './knowledge.ts';
 
 /**
  * The agents websocket `GET /api/v1/agents/chat/` (DESIGN §5). Every frame is one JSON text
@@ -180,7 +181,9 @@ export const MessageDoneFrameSchema = z.object({
   status: z.enum(['complete', 'stopped', 'error']),
   finishReason: z.string(),
   usage: MessageUsageSchema.nullable(),
-  error: z.object({ code: WsErrorCodeSchema, message: z.string() }).optional(),
+  error: z.object({ code: ErrorCodeSchema, message: z.string() }).optional(),
+  /** The knowledge the answer drew on, as stored on the message. */
+  citations: z.array(CitationSchema).optional(),
 });
 
 export const ChatSubscribedFrameSchema = z.object({
@@ -191,11 +194,12 @@ export const ChatSubscribedFrameSchema = z.object({
   streaming: z.array(z.string()),
 });
 
+/** A refused frame or failed request: the same codes, and meanings, as the API's error body. */
 export const ErrorFrameSchema = z.object({
   type: z.literal('error'),
   requestId: z.string().optional(),
   chatId: z.string().optional(),
-  code: WsErrorCodeSchema,
+  code: ErrorCodeSchema,
   message: z.string(),
 });
 

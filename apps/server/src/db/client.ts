@@ -12,6 +12,7 @@ import pg from 'pg';
 import { type DataDirLock, type LockHolder, lockDataDir } from './data-dir-lock.ts';
 import { PGliteThread } from './pglite-thread.ts';
 import * as schema from './schema/index.ts';
+import { setUpVectors } from './vectors.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -24,9 +25,62 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** The rows of a raw `execute`: node-postgres and PGlite both answer `{ rows }`. */
+export function rowsOf<T>(result: unknown): T[] {
+  const rows = (result as { rows?: unknown } | undefined)?.rows;
+  return Array.isArray(rows) ? (rows as T[]) : [];
+}
+
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 /** Any constant shared by every replica: they queue on it while one runs the migrations. */
 const MIGRATION_LOCK = 72_616_001;
+
+/**
+ * pgvector's HNSW search: a wider beam than the default 40 (retrieval asks for up to ≈ 24 rows after
+ * filtering by domain and source), and iterative scans, so filters that drop most of the nearest
+ * rows still leave enough.
+ */
+const VECTOR_SETTINGS = ['set hnsw.ef_search = 100', "set hnsw.iterative_scan = 'relaxed_order'"];
+
+/** Codes of a connection that died (ended by the server, reset), as opposed to a statement refused. */
+const CONNECTION_LOST = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08003',
+  '08006',
+  'ECONNRESET',
+  'EPIPE',
+]);
+const connectionLost = (err: unknown): boolean => {
+  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+  return (
+    (typeof code === 'string' && CONNECTION_LOST.has(code)) ||
+    (typeof message === 'string' && message.startsWith('Connection terminated'))
+  );
+};
+
+/**
+ * Runs a statement again, on another connection, when its own died under it: a failover or an
+ * operator's `pg_terminate_backend` ends every connection of the pool, and the idle ones are found
+ * dead only when a statement is sent on them — which then never ran. (Transactions, on a client of
+ * their own, fail whole instead.) The pool replaces each dead connection.
+ */
+function retryLostConnections(pool: pg.Pool, size: number): void {
+  type Query = (...args: unknown[]) => Promise<unknown>;
+  const query = pool.query.bind(pool) as Query;
+  (pool as unknown as { query: Query }).query = async (...args) => {
+    // Each failure drops one dead connection: past the pool's size, the next one is new.
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await query(...args);
+      } catch (err) {
+        if (attempt > size || !connectionLost(err)) throw err;
+      }
+    }
+  };
+}
 
 /** Opens PostgreSQL when a URL is given, otherwise PGlite in `dataDir` (or in memory). */
 export async function openDatabase(opts: {
@@ -37,15 +91,22 @@ export async function openDatabase(opts: {
   holder?: LockHolder['by'];
 }): Promise<Database> {
   if (opts.url) {
-    const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 10 });
+    const size = opts.poolSize ?? 10;
+    const pool = new pg.Pool({ connectionString: opts.url, max: size });
+    retryLostConnections(pool, size);
     // An idle connection dropped by the server (restart, failover) must not crash the process;
     // the pool replaces it on the next checkout.
     pool.on('error', (err) => process.emitWarning(`PostgreSQL idle connection error: ${err.message}`));
+    // pgvector's search settings on every connection (harmless placeholders on a server without it).
+    pool.on('connect', (client) => {
+      client.query(VECTOR_SETTINGS.join('; ')).catch(() => {});
+    });
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     const lockClient = await pool.connect();
     try {
       await lockClient.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
       await migratePg(drizzlePg(pool, { schema }), { migrationsFolder });
+      await setUpVectors(db);
     } finally {
       await lockClient.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
       lockClient.release();
@@ -69,6 +130,10 @@ export async function openDatabase(opts: {
   await pgliteDb.execute(sql`select pg_advisory_lock(${MIGRATION_LOCK})`);
   try {
     await migratePglite(pgliteDb, { migrationsFolder });
+    // One connection: its session settings hold for every later statement.
+    if (await setUpVectors(pgliteDb as unknown as Db)) {
+      for (const setting of VECTOR_SETTINGS) await pgliteDb.execute(sql.raw(setting));
+    }
   } finally {
     await pgliteDb.execute(sql`select pg_advisory_unlock(${MIGRATION_LOCK})`);
   }

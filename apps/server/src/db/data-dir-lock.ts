@@ -87,12 +87,6 @@ export function lockDataDir(dataDir: string, by: LockHolder['by']): DataDirLock 
   };
 }
 
-/** Who holds the data directory now, if anyone alive does. */
-export function dataDirHolder(dataDir: string): LockHolder | undefined {
-  const holder = readHolder(path.join(dataDir, 'pglite.lock'));
-  return holder && alive(holder.pid) ? holder : undefined;
-}
-
 const URL_FILE = 'server-url';
 
 /** Notes where the server listens, so the admin command can print the real sign-in address later. */

@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PGliteThread } from './pglite-thread.ts';
 
@@ -91,4 +94,24 @@ describe('PGlite on its own thread', () => {
     await other.close();
     await expect(other.query('select 1')).rejects.toThrow(/embedded database stopped/);
   });
+
+  it("keeps 32 MB of shared buffers on disk without rewriting the data dir's postgresql.conf", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'assistente-pglite-'));
+    try {
+      const first = await PGliteThread.open(dir);
+      await first.close();
+      const conf = readFileSync(path.join(dir, 'postgresql.conf'), 'utf8');
+      const again = await PGliteThread.open(dir);
+      try {
+        expect((await again.query<{ shared_buffers: string }>('show shared_buffers')).rows[0]).toEqual({
+          shared_buffers: '32MB',
+        });
+      } finally {
+        await again.close();
+      }
+      expect(readFileSync(path.join(dir, 'postgresql.conf'), 'utf8')).toBe(conf);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

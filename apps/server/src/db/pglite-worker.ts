@@ -3,6 +3,7 @@
 // runs beside them; the main thread talks to it through `PGliteThread`.
 
 import { PGlite, type QueryOptions, type Results, type Transaction, types } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
 import { workerSide } from '../lib/ts-worker.ts';
 import type {
   DbReply,
@@ -66,8 +67,24 @@ function answer(id: number, work: () => Promise<Omit<DbReply & { type: 'result' 
   );
 }
 
+/**
+ * PostgreSQL's default 128 MB of shared buffers was most of an idle server's memory (≈ 115 MiB more
+ * resident than 32 MB) and slowed its start; the embedded database's files are read through the
+ * operating system's page cache anyway. A start parameter, not `postgresqlconf`: that option
+ * rewrites the data directory's postgresql.conf.
+ */
+const START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
+
 async function main(): Promise<void> {
-  const db = data.dataDir ? new PGlite(data.dataDir) : new PGlite();
+  // pgvector, for knowledge retrieval's HNSW index (see db/vectors.ts): created by the database
+  // set-up, not by a migration, since a PostgreSQL server may lack it.
+  // One options object: PGlite reads its second argument only when the first is a directory, so
+  // the in-memory database (tests) got neither option before.
+  const db = new PGlite({
+    ...(data.dataDir ? { dataDir: data.dataDir } : {}),
+    startParams: START_PARAMS,
+    extensions: { vector },
+  });
   try {
     await db.waitReady;
   } catch (err) {

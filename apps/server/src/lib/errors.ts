@@ -27,3 +27,10 @@ export class AppError extends Error {
 export const notFound = (what = 'Not found') => new AppError('NOT_FOUND', what);
 export const forbidden = (msg = 'You do not have permission to do this') => new AppError('FORBIDDEN', msg);
 export const unauthenticated = (msg = 'Authentication required') => new AppError('UNAUTHENTICATED', msg);
+
+/**
+ * A 400 naming the offending field, in the shape zod's refusals get (`path: message`, details per
+ * field); `code` marks a refusal the web says in its own words.
+ */
+export const invalidField = (path: string, message: string, code?: string) =>
+  new AppError('VALIDATION_FAILED', `${path}: ${message}`, [{ path, message, ...(code ? { code } : {}) }]);

@@ -30,8 +30,25 @@ export interface Scheduler {
  * row for one period, so however many replicas tick, each job runs once a period in the cluster; a
  * replica killed mid-run loses the lease when the period ends and another takes over.
  */
-export function createScheduler(deps: { db: Db; log: FastifyBaseLogger }): Scheduler {
+export function createScheduler(deps: {
+  db: Db;
+  log: FastifyBaseLogger;
+  /**
+   * This process alone writes the database: whoever holds a lease is a predecessor that died
+   * (`kill -9`) without ending it, and start-up recovery must not wait out its period.
+   */
+  soleWriter?: boolean;
+}): Scheduler {
   const holder = randomUUID();
+  const predecessorsGone = deps.soleWriter
+    ? deps.db
+        .update(jobLeases)
+        .set({ until: sql`now()` })
+        .then(
+          () => undefined,
+          (err: unknown) => deps.log.warn({ err }, 'scheduler: could not end a predecessor’s leases'),
+        )
+    : Promise.resolve();
   const jobs = new Map<string, Job>();
   const timers = new Set<NodeJS.Timeout>();
   const running = new Set<Promise<unknown>>();
@@ -40,6 +57,7 @@ export function createScheduler(deps: { db: Db; log: FastifyBaseLogger }): Sched
   let closed = false;
 
   async function takeLease(job: Job): Promise<boolean> {
+    await predecessorsGone;
     // The database's clock decides, so replicas whose clocks differ still agree.
     const rows = await deps.db
       .insert(jobLeases)
@@ -96,7 +114,9 @@ export function createScheduler(deps: { db: Db; log: FastifyBaseLogger }): Sched
       timer.unref();
       timers.add(timer);
       // Housekeeping waits its period: every start (and every test app) need not purge at once.
-      if (job.runAtStart) setImmediate(tick);
+      // A start-up try begins now, not on a later turn: a runNow right after `add` then waits for
+      // it instead of racing it for the lease (the job itself runs only once the lease is taken).
+      if (job.runAtStart) tick();
       return () => {
         clearInterval(timer);
         timers.delete(timer);

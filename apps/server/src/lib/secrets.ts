@@ -65,14 +65,20 @@ export function createSecretBox(secret: string, purpose = 'secrets-at-rest'): Se
   };
 }
 
-const boxes = new WeakMap<object, SecretBox>();
+type SecretConfig = Pick<Config, 'SECRET_KEY' | 'dataDir'>;
 
-/** The instance's SecretBox, built once per config object. */
-export function secretBoxFor(config: Pick<Config, 'SECRET_KEY' | 'dataDir'>): SecretBox {
-  let box = boxes.get(config);
-  if (!box) {
-    box = createSecretBox(loadSecretKey(config));
-    boxes.set(config, box);
-  }
-  return box;
+/** `build` keyed by the instance's secret, run once per config object (the key file is read once). */
+export function keyedBySecret<T>(build: (secret: string) => T): (config: SecretConfig) => T {
+  const built = new WeakMap<SecretConfig, T>();
+  return (config) => {
+    let value = built.get(config);
+    if (value === undefined) {
+      value = build(loadSecretKey(config));
+      built.set(config, value);
+    }
+    return value;
+  };
 }
+
+/** The instance's SecretBox. */
+export const secretBoxFor = keyedBySecret((secret) => createSecretBox(secret));

@@ -50,6 +50,8 @@ describe('caller authentication', () => {
 
   it('refuses missing, malformed, tampered and foreign tokens with 401', async () => {
     const u = await makeUser(t.ctx);
+    // Verified and cached first: a forgery sharing its signature must not ride on that.
+    expect((await me(u)).statusCode).toBe(200);
     const [h, p, s] = u.idToken.split('.');
     const payload = JSON.parse(Buffer.from(p ?? '', 'base64url').toString()) as Record<string, unknown>;
     const forged = Buffer.from(JSON.stringify({ ...payload, sub: 'someone-else' })).toString('base64url');
@@ -60,6 +62,8 @@ describe('caller authentication', () => {
       `Bearer ${u.idToken}x`,
       `Bearer ${h}.${forged}.${s}`,
       `Bearer ${h}.${p}.`,
+      `Bearer ${u.idToken} x`,
+      `Bearer ${u.idToken}!`,
       `Token ${u.idToken}`,
     ]) {
       const res = await t.app.inject({

@@ -1,3 +1,4 @@
+import type { IdentityErrorBody } from '@assistente/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
@@ -62,9 +63,22 @@ function validationError(err: FastifyError): AppError {
  * For Fastify's `frameworkErrors` option: errors the router raises before any route or hook (an
  * address it cannot decode, a path parameter over maxParamLength) get the API's error body too.
  */
-export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+export function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const appErr = toAppError(err);
+  // Everything under /identity answers in Identity Toolkit's envelope (DESIGN §3), router refusals too.
+  if (request.url.startsWith('/identity/')) {
+    reply.status(appErr.status).send(identityToolkitBody(appErr.status, appErr.message));
+    return;
+  }
   reply.status(appErr.status).send(appErr.toBody());
+}
+
+/** Identity Toolkit's error envelope, for refusals under /identity that no identity route raised. */
+export function identityToolkitBody(status: number, detail: string): IdentityErrorBody {
+  const code = status >= 500 ? 'INTERNAL_ERROR' : 'INVALID_ARGUMENT';
+  const message = status >= 500 ? code : `${code} : ${detail}`;
+  const reason = status >= 500 ? 'backendError' : 'invalid';
+  return { error: { code: status, message, errors: [{ message, domain: 'global', reason }] } };
 }
 
 export function registerErrorHandler(app: FastifyInstance): void {

@@ -1,17 +1,25 @@
-import { ErrorBodySchema, type ErrorCode, ErrorStatus, hasRole, type Role } from '@assistente/contracts';
+import {
+  type AuthKind,
+  ErrorBodySchema,
+  type ErrorCode,
+  ErrorStatus,
+  type Role,
+} from '@assistente/contracts';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
+import type {
+  FastifyContextConfig,
+  FastifyInstance,
+  FastifySchema,
+  onRequestHookHandler,
+  RouteOptions,
+} from 'fastify';
 import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
 import { type ZodType, z } from 'zod';
-import type { Config } from '../config.ts';
-import { AppError } from '../lib/errors.ts';
-
-/**
- * Who may call a route (DESIGN §10). `user`: a signed-in person's id token. Visitors of an embedded
- * chat and API keys join this list with their modules.
- */
-export type AuthKind = 'public' | 'user';
+import type { AppContext } from '../context.ts';
+import { type AnyCaller, type CallerResolvers, callerKinds, checkRouteNeeds } from '../lib/caller.ts';
+import { unauthenticated } from '../lib/errors.ts';
+import { bearerToken, wellFormedToken } from './auth.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -21,15 +29,20 @@ declare module 'fastify' {
     apiRoutes: readonly string[];
   }
   interface FastifyContextConfig {
-    /** Every route under /api declares it; the auth hook resolves the caller before validation. */
-    auth?: AuthKind;
-    /** Least role a user caller needs for every use of the route (finer rules live in policies). */
+    /**
+     * Every route under /api declares who may call it (a list when several kinds may); the auth
+     * hook resolves the caller before validation. `public` in a list makes the caller optional.
+     */
+    auth?: AuthKind | readonly AuthKind[];
+    /** Least role the caller needs for every use of the route (finer rules live in policies). */
     role?: Role;
+    /** Only callers of a premium domain (403 otherwise). */
+    premium?: boolean;
   }
 }
 
 /** Route prefixes that are the product's HTTP API: each of their routes must be declared. */
-const API_PREFIXES = ['/api/', '/identity/'];
+const API_PREFIXES = ['/api/', '/identity/', '/v1/'];
 const isApi = (url: string) => API_PREFIXES.some((p) => url.startsWith(p));
 /** The document and its reference page, served by this plugin itself. */
 const isDocs = (url: string) => url === '/api/openapi.json' || url.startsWith('/api/docs');
@@ -41,11 +54,43 @@ export function errorResponses(...codes: ErrorCode[]): Record<number, ZodType> {
   return out;
 }
 
+/**
+ * The onRequest hook of a route whose `config.auth` names caller kinds: resolves the caller from
+ * the bearer token, checks the least role and premium, and leaves it in `request.caller`. Attached
+ * per route, with the route's needs read once, and callback-style: it runs on every API request,
+ * and each promise hop costs.
+ */
+function callerHook(callers: CallerResolvers, needs: FastifyContextConfig): onRequestHookHandler | undefined {
+  const auth = needs.auth;
+  const kinds = callerKinds(auth);
+  if (kinds.length === 0) return undefined;
+  // `public` in a list: the caller is optional, but a token, when sent, must be good.
+  const optional = Array.isArray(auth) && auth.includes('public');
+  return (request, _reply, done) => {
+    const token = bearerToken(request);
+    if (!token) return done(optional ? undefined : unauthenticated());
+    const admit = (caller: AnyCaller) => {
+      try {
+        checkRouteNeeds(caller, needs);
+      } catch (err) {
+        return done(err as Error);
+      }
+      request.caller = caller;
+      done();
+    };
+    // Most requests find everything cached: answer them without a promise.
+    const cached = callers.peek(kinds, token);
+    if (cached) return admit(cached);
+    if (!wellFormedToken(token)) return done(unauthenticated());
+    callers.resolve(kinds, token).then(admit, done);
+  };
+}
+
 /** What any declared route may answer besides its own responses. */
-function commonErrors(schema: FastifySchema, auth: AuthKind | undefined): ErrorCode[] {
+function commonErrors(schema: FastifySchema, auth: AuthKind | readonly AuthKind[]): ErrorCode[] {
   const codes: ErrorCode[] = ['RATE_LIMITED', 'INTERNAL'];
   if (schema.body || schema.querystring || schema.params) codes.push('VALIDATION_FAILED');
-  if (auth === 'user') codes.push('UNAUTHENTICATED', 'FORBIDDEN');
+  if (callerKinds(auth).length > 0) codes.push('UNAUTHENTICATED', 'FORBIDDEN');
   return codes;
 }
 
@@ -53,10 +98,15 @@ function commonErrors(schema: FastifySchema, auth: AuthKind | undefined): ErrorC
  * Declared routes: zod schemas from contracts validate params, query and body before the handler
  * (fastify-type-provider-zod) and document every operation at GET /api/openapi.json, with a
  * reference page at /api/docs served from this server (nothing fetched from elsewhere).
- * One onRequest hook resolves the caller of `auth: 'user'` routes — before the body is read, so an
- * anonymous upload is refused without reading it — and checks the route's least role.
+ * Each route that names caller kinds gets an onRequest hook (`callerHook`) that resolves the caller —
+ * before the body is read, so an anonymous upload is refused without reading it — checks the
+ * route's least role and premium, and leaves it in `request.caller` (read it typed with `callerOf`).
  */
-export async function registerDeclaredRoutes(app: FastifyInstance, config: Config): Promise<void> {
+export async function registerDeclaredRoutes(
+  app: FastifyInstance,
+  ctx: Pick<AppContext, 'config' | 'services'>,
+): Promise<void> {
+  const { config } = ctx;
   const undeclared: string[] = [];
   const routes: string[] = [];
   app.decorate('undeclaredRoutes', undeclared);
@@ -69,6 +119,9 @@ export async function registerDeclaredRoutes(app: FastifyInstance, config: Confi
 
   app.addHook('onRoute', (route: RouteOptions) => {
     const url = route.url;
+    const authHook = callerHook(ctx.services.callers, route.config ?? {});
+    // First of the route's own hooks; routes nobody needs to sign in to pay nothing.
+    if (authHook) route.onRequest = [authHook, ...[route.onRequest ?? []].flat()];
     // HEAD shadows each GET and OPTIONS answers CORS preflights: neither is an operation.
     const methods = (Array.isArray(route.method) ? route.method : [route.method]).filter(
       (m) => m !== 'HEAD' && m !== 'OPTIONS',
@@ -82,8 +135,9 @@ export async function registerDeclaredRoutes(app: FastifyInstance, config: Confi
       undeclared.push(`${String(route.method)} ${url}`);
       return;
     }
-    // The identity service answers in Identity Toolkit's envelope, declared by its routes.
-    if (route.schema?.response && !url.startsWith('/identity/')) {
+    // The identity service answers in Identity Toolkit's envelope, the OpenAI-compatible API in
+    // OpenAI's: both declared by their routes.
+    if (route.schema?.response && !url.startsWith('/identity/') && !url.startsWith('/v1/')) {
       route.schema.response = {
         ...errorResponses(...commonErrors(route.schema, auth)),
         ...(route.schema.response as Record<number, unknown>),
@@ -91,14 +145,7 @@ export async function registerDeclaredRoutes(app: FastifyInstance, config: Confi
     }
   });
 
-  app.addHook('onRequest', async (request) => {
-    const { auth, role } = request.routeOptions.config;
-    if (auth !== 'user') return;
-    const caller = await request.caller();
-    if (role && !hasRole(caller.role, role)) {
-      throw new AppError('FORBIDDEN', 'You do not have permission to do this');
-    }
-  });
+  app.decorateRequest('caller', null);
 
   await app.register(swagger, {
     openapi: {
@@ -112,7 +159,10 @@ export async function registerDeclaredRoutes(app: FastifyInstance, config: Confi
       },
       servers: [{ url: config.PUBLIC_URL ? config.publicUrl : '/' }],
       components: {
-        securitySchemes: { idToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+        securitySchemes: {
+          idToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          apiKey: { type: 'http', scheme: 'bearer', description: 'A personal API key (`ak_…`)' },
+        },
       },
     },
     transform: (input) => {
@@ -122,7 +172,13 @@ export async function registerDeclaredRoutes(app: FastifyInstance, config: Confi
       }
       const out = jsonSchemaTransform(input);
       const auth = input.route.config?.auth;
-      if (auth === 'user') (out.schema as Record<string, unknown>).security = [{ idToken: [] }];
+      const kinds = callerKinds(auth);
+      if (kinds.length > 0) {
+        (out.schema as Record<string, unknown>).security = [
+          ...(kinds.some((k) => k !== 'apiKey') ? [{ idToken: [] }] : []),
+          ...(kinds.includes('apiKey') ? [{ apiKey: [] }] : []),
+        ];
+      }
       return out;
     },
     // Untagged routes are not the API: health checks, the web app's files and pages.

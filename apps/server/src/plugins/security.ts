@@ -1,5 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onSendHookHandler } from 'fastify';
 import type { AppContext } from '../context.ts';
 
 /** Limit key: the token's subject when there is one (read, not trusted: it only picks a bucket), else the IP. */
@@ -67,6 +67,15 @@ export function securityHeaders(publicUrl: string): Record<string, string> {
       : {}),
   };
 }
+
+/**
+ * `onSend` of modules whose answers are per caller: a shared cache must never keep them (a route
+ * that set its own Cache-Control keeps it). Callback-style: it runs on every answer.
+ */
+export const noStore: onSendHookHandler = (_request, reply, payload, done) => {
+  if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  done(null, payload);
+};
 
 export async function registerSecurity(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const headers = securityHeaders(ctx.config.publicUrl);

@@ -22,7 +22,12 @@ beforeAll(async () => {
   );
   writeFileSync(path.join(dist, 'assets', 'app.js'), 'console.log(1)');
   writeFileSync(path.join(dist, 'builds', 'latest.json'), JSON.stringify({ id: 'b123', timestamp: 1 }));
-  const config = loadConfig({ WEB_DIST: dist, PUBLIC_URL: 'https://chat.acme.com' });
+  writeFileSync(path.join(dist, 'assistente-vscode-1.2.3.vsix'), 'PK-fake-vsix');
+  const config = loadConfig({
+    WEB_DIST: dist,
+    PUBLIC_URL: 'https://chat.acme.com',
+    EDITOR_VSIX: path.join(dist, 'assistente-vscode-1.2.3.vsix'),
+  });
   app = Fastify();
   registerErrorHandler(app);
   await registerWeb(app, { config } as AppContext);
@@ -35,6 +40,25 @@ afterAll(async () => {
 });
 
 describe('web serving', () => {
+  it('offers the editor extension as a download', async () => {
+    const res = await app.inject({ method: 'GET', url: '/downloads/assistente-vscode.vsix' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toBe('attachment; filename="assistente-vscode-1.2.3.vsix"');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.body).toBe('PK-fake-vsix');
+  });
+
+  it('answers 404 in the error shape when no extension was built', async () => {
+    const bare = Fastify();
+    registerErrorHandler(bare);
+    const config = loadConfig({ WEB_DIST: dist, EDITOR_VSIX: path.join(dist, 'missing.vsix') });
+    await registerWeb(bare, { config } as AppContext);
+    const res = await bare.inject({ method: 'GET', url: '/downloads/assistente-vscode.vsix' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    await bare.close();
+  });
+
   it('serves the app shell for every route of the table, with and without locale prefix', async () => {
     for (const url of [
       '/',
@@ -43,7 +67,7 @@ describe('web serving', () => {
       '/pt-BR/users',
       '/en',
       '/es/auth/login',
-      '/embedded/va1/chats/c1',
+      // Embedded pages depend on their embed: modules/embedded/pages.integration.test.ts.
     ]) {
       const res = await app.inject(url);
       expect(res.statusCode, url).toBe(200);
@@ -99,6 +123,7 @@ describe('web serving', () => {
     expect(body.agentsWsUrl).toBe('wss://chat.acme.com/api/v1/agents/chat/');
     expect(body.identity.baseUrl).toBe('https://chat.acme.com/identity');
     expect(body.editorDeepLink).toBe('vscode://assistente.assistente-vscode/auth-callback');
+    expect(body.editorCallbackOrigins).toEqual([]);
     // The browser checks the same upload limit as the server: its default, the contracts' one.
     expect(body.uploadMaxBytes).toBe(AttachmentLimits.maxBytes);
   });

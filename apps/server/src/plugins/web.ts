@@ -1,4 +1,13 @@
-import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { matchWebRoute, type RuntimeConfig } from '@assistente/contracts';
@@ -7,6 +16,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../lib/errors.ts';
 import { appOrigin } from '../lib/origin.ts';
+import { identityToolkitBody } from './errors.ts';
+import { securityHeaders } from './security.ts';
 
 const BOT_RE = /bot|crawl|spider|slurp|facebookexternalhit|embedly|preview/i;
 /** Paths that belong to services, never to the web app: no trailing-slash redirect, JSON 404s. */
@@ -35,6 +46,7 @@ export function runtimeConfig(ctx: AppContext, buildId: string, base: string): R
     },
     storageBucket: `${ctx.config.PROJECT_ID}-chats`,
     editorDeepLink: ctx.config.EDITOR_DEEP_LINK,
+    editorCallbackOrigins: ctx.config.EDITOR_CALLBACK_ORIGINS,
     uploadMaxBytes: ctx.config.UPLOAD_MAX_BYTES,
     buildId,
   };
@@ -60,17 +72,17 @@ export async function registerWeb(app: FastifyInstance, ctx: AppContext): Promis
     ? (JSON.parse(readFileSync(buildMetaPath, 'utf8')) as { id: string }).id
     : 'dev';
 
-  app.addHook('onRequest', async (request, reply) => {
-    const [pathname, query] = splitUrl(request.url);
-    if (
-      (request.method === 'GET' || request.method === 'HEAD') &&
-      pathname !== '/' &&
-      pathname.endsWith('/') &&
-      !isApiPath(pathname)
-    ) {
-      const target = (pathname.replace(/\/+$/, '') || '/') + (query ? `?${query}` : '');
-      return reply.redirect(target, 308);
+  // Callback-style: it runs before every request, API calls included.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.method === 'GET' || request.method === 'HEAD') {
+      const [pathname, query] = splitUrl(request.url);
+      if (pathname !== '/' && pathname.endsWith('/') && !isApiPath(pathname)) {
+        const target = (pathname.replace(/\/+$/, '') || '/') + (query ? `?${query}` : '');
+        reply.redirect(target, 308);
+        return;
+      }
     }
+    done();
   });
 
   app.get('/runtime-config.json', async (request, reply) => {
@@ -78,6 +90,19 @@ export async function registerWeb(app: FastifyInstance, ctx: AppContext): Promis
     // Without PUBLIC_URL the service URLs follow the address the page was opened at.
     if (!ctx.config.PUBLIC_URL) reply.header('vary', 'host');
     return runtimeConfig(ctx, buildId, appOrigin(ctx.config, request));
+  });
+
+  // The handoff page offers the editor extension when the editor does not answer (not installed yet).
+  app.get('/downloads/assistente-vscode.vsix', async (_request, reply) => {
+    const file = ctx.config.EDITOR_VSIX ?? newestVsix(path.resolve(defaultWebDist(), '../../vscode'));
+    if (!file || !existsSync(file))
+      throw new AppError('NOT_FOUND', 'The editor extension is not available here');
+    return reply
+      .type('application/vsix')
+      .header('content-disposition', `attachment; filename="${path.basename(file).replace(/[^\w.-]/g, '_')}"`)
+      .header('x-content-type-options', 'nosniff')
+      .header('cache-control', 'no-cache')
+      .send(createReadStream(file));
   });
 
   if (hasDist) {
@@ -92,20 +117,61 @@ export async function registerWeb(app: FastifyInstance, ctx: AppContext): Promis
         // Hashed file names under assets/ never change; everything else must be revalidated.
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        // The launcher script (DESIGN §11) runs on other sites: they must be able to load it.
+        if (filePath === path.join(dist, 'embed.js'))
+          reply.header('cross-origin-resource-policy', 'cross-origin');
       },
     });
   }
 
-  const sendShell = (reply: FastifyReply, status: number) =>
-    reply.status(status).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(shell);
+  const sendShell = (reply: FastifyReply, status: number, html = shell) =>
+    reply.status(status).type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
+
+  const baseCsp =
+    securityHeaders(ctx.config.publicUrl)['content-security-policy'] ?? "frame-ancestors 'none'";
+  /**
+   * An embed's pages may be framed by its allowed sites only (`'none'` when it has none), and an
+   * unknown or paused embed's pages are not there at all.
+   */
+  async function sendEmbeddedPage(request: FastifyRequest, reply: FastifyReply, id: string) {
+    const embed = await ctx.services.visitors.usableEmbed(id);
+    if (!embed) {
+      if (BOT_RE.test(request.headers['user-agent'] ?? '')) {
+        return reply.status(404).type('text/plain; charset=utf-8').send('Not Found');
+      }
+      return sendShell(reply, 404);
+    }
+    const ancestors = embed.allowedOrigins.length ? embed.allowedOrigins.join(' ') : "'none'";
+    reply.header(
+      'content-security-policy',
+      baseCsp.replace("frame-ancestors 'none'", `frame-ancestors ${ancestors}`),
+    );
+    // X-Frame-Options has no allow-list; browsers that know frame-ancestors ignore it anyway.
+    reply.removeHeader('x-frame-options');
+    return sendShell(reply, 200, withEmbedOrigins(shell, embed.allowedOrigins));
+  }
 
   app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
     const [pathname] = splitUrl(request.url);
     if (isApiPath(pathname) || (request.method !== 'GET' && request.method !== 'HEAD')) {
       const err = new AppError('NOT_FOUND', `Route ${request.method} ${pathname} not found`);
+      // Under /identity every answer is in Identity Toolkit's envelope (DESIGN §3), a missing route's too.
+      if (pathname.startsWith('/identity/'))
+        return reply.status(404).send(identityToolkitBody(404, err.message));
       return reply.status(404).send(err.toBody());
     }
-    if (matchWebRoute(pathname)) return sendShell(reply, 200);
+    const route = matchWebRoute(pathname);
+    if (route?.layout === 'embedded') {
+      const raw = /\/embedded\/([^/]+)\//.exec(pathname)?.[1] ?? '';
+      let id = '';
+      try {
+        id = decodeURIComponent(raw);
+      } catch {
+        // A malformed escape names no embed: the 404 below.
+      }
+      return sendEmbeddedPage(request, reply, id);
+    }
+    if (route) return sendShell(reply, 200);
     if (BOT_RE.test(request.headers['user-agent'] ?? '')) {
       return reply.status(404).type('text/plain; charset=utf-8').send('Not Found');
     }
@@ -132,7 +198,31 @@ function holdBuild(dist: string): string {
   return real;
 }
 
+/** The highest-versioned `assistente-vscode-<version>.vsix` that `npm run package -w apps/vscode` left in `dir`. */
+function newestVsix(dir: string): string | undefined {
+  if (!existsSync(dir)) return undefined;
+  const [newest] = readdirSync(dir)
+    .filter((f) => /^assistente-vscode-[\d.]+\.vsix$/.test(f))
+    .sort((a, b) => b.localeCompare(a, 'en', { numeric: true }));
+  return newest ? path.join(dir, newest) : undefined;
+}
+
 function splitUrl(url: string): [string, string] {
   const i = url.indexOf('?');
   return i === -1 ? [url, ''] : [url.slice(0, i), url.slice(i + 1)];
+}
+
+/**
+ * The embed's allowed sites, in the page itself: the iframe takes postMessage from these origins
+ * only, and must know them before it has a session (a meta tag, as the CSP allows no inline script).
+ */
+export function withEmbedOrigins(html: string, origins: readonly string[]): string {
+  const content = JSON.stringify(origins)
+    .replaceAll('&', '&amp;')
+    .replaceAll('"', '&quot;')
+    .replaceAll('<', '&lt;');
+  const meta = `<meta name="assistente-embed-origins" content="${content}">`;
+  const head = /<head[^>]*>/i.exec(html);
+  if (head) return html.replace(head[0], `${head[0]}${meta}`);
+  return html.replace(/<title>/i, `${meta}<title>`);
 }

@@ -2,8 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Role } from '@assistente/contracts';
 import type { AppContext } from '../context.ts';
 import { agents, chats, departments, domains, messages, users } from '../db/schema/index.ts';
+import type { DomainRow, UserRow } from '../lib/caller.ts';
 import { eulaRecord, newDepartmentId } from '../modules/accounts/provision.ts';
-import type { DomainRow, UserRow } from '../plugins/auth.ts';
 
 export type DepartmentRow = typeof departments.$inferSelect;
 

@@ -92,6 +92,35 @@ export interface LlmFixtureOptions {
 }
 
 const DEFAULT_TEXT = 'Hello from the fixture.';
+/** Dimensions of the fixture's embeddings. */
+export const FIXTURE_EMBEDDING_DIMS = 256;
+
+/**
+ * A deterministic embedding: a hashed bag of the text's folded words, unit length. Texts sharing
+ * words point the same way, so retrieval tests over it are meaningful without a model.
+ */
+export function fixtureEmbedding(text: string): number[] {
+  const v = new Array<number>(FIXTURE_EMBEDDING_DIMS).fill(0);
+  const words = text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .match(/[a-z0-9]{2,}/g);
+  for (const w of words ?? []) {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < w.length; i++) h = Math.imul(h ^ w.charCodeAt(i), 0x01000193);
+    const slot = (h >>> 0) % FIXTURE_EMBEDDING_DIMS;
+    v[slot] = (v[slot] ?? 0) + ((h >>> 31) & 1 ? -1 : 1);
+  }
+  const norm = Math.hypot(...v) || 1;
+  return v.map((x) => x / norm);
+}
+
+function embeddingInputs(body: unknown): string[] {
+  const input = (body as { input?: unknown } | undefined)?.input;
+  if (typeof input === 'string') return [input];
+  return Array.isArray(input) ? input.map((x) => String(x)) : [];
+}
 const DEFAULT_MODELS = ['fixture-small', 'fixture-large'];
 
 /** Splits text into "tokens": words with their trailing whitespace, so joining them gives the text back. */
@@ -371,6 +400,29 @@ export async function startLlmFixture(opts: LlmFixtureOptions = {}): Promise<Llm
       }
       if (req.method === 'POST' && path === '/v1/chat/completions') return openAiChat(res, body, s);
       if (req.method === 'POST' && path === '/api/chat') return ollamaChat(res, body, s);
+      if (req.method === 'POST' && path === '/v1/embeddings') {
+        const inputs = embeddingInputs(body);
+        const model = (body as { model?: unknown } | undefined)?.model;
+        json(res, 200, {
+          object: 'list',
+          model,
+          data: inputs.map((text, index) => ({
+            object: 'embedding',
+            index,
+            embedding: fixtureEmbedding(text),
+          })),
+          usage: { prompt_tokens: inputs.length, total_tokens: inputs.length },
+        });
+        return;
+      }
+      if (req.method === 'POST' && path === '/api/embed') {
+        const inputs = embeddingInputs(body);
+        json(res, 200, {
+          model: (body as { model?: unknown }).model,
+          embeddings: inputs.map(fixtureEmbedding),
+        });
+        return;
+      }
       json(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'not_found' } });
     })().catch(() => {
       if (!res.headersSent) json(res, 500, { error: { message: 'fixture failure', type: 'server_error' } });

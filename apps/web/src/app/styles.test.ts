@@ -18,6 +18,7 @@ const BUILT_ON: Record<string, string[]> = {
   Switch: ['InlineInput'],
   Drawer: ['ModalBase'],
   Modal: ['ModalBase'],
+  ColorInput: ['Input', 'ColorPicker', 'ColorSwatch', 'Popover'],
 };
 
 function sources(dir: string): string[] {

@@ -55,4 +55,8 @@ import '@mantine/core/styles/Tabs.layer.css';
 import '@mantine/core/styles/ThemeIcon.layer.css';
 import '@mantine/core/styles/Title.layer.css';
 import '@mantine/core/styles/Tooltip.layer.css';
+import '@mantine/core/styles/Code.layer.css';
+import '@mantine/core/styles/ColorInput.layer.css';
+import '@mantine/core/styles/ColorPicker.layer.css';
+import '@mantine/core/styles/ColorSwatch.layer.css';
 import './global.css';

@@ -23,6 +23,13 @@ export function requireNumber(object: JsonObject, key: string, what: string): nu
   return value;
 }
 
+export function requireStringArray(object: JsonObject, key: string, what: string): string[] {
+  const value = object[key];
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string'))
+    throw new TypeError(`${what}: "${key}" must be a list of strings`);
+  return value;
+}
+
 export function optionalString(object: JsonObject, key: string): string | undefined {
   const value = object[key];
   return typeof value === 'string' ? value : undefined;

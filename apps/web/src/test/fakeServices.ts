@@ -1,4 +1,4 @@
-import type { RuntimeConfig, User } from '@assistente/contracts';
+import type { RuntimeConfig, SsoLoginOption, User } from '@assistente/contracts';
 import { vi } from 'vitest';
 import { type AuthServices, setAuthServices } from '../features/auth/services.ts';
 import { accountSession, emptyAccountSession } from '../features/auth/session.ts';
@@ -15,6 +15,7 @@ export const testConfig: RuntimeConfig = {
   identity: { apiKey: 'key', authDomain: 'localhost', projectId: 'assistente', baseUrl: '/identity' },
   storageBucket: 'assistente-chats',
   editorDeepLink: 'vscode://assistente.assistente-vscode/auth-callback',
+  editorCallbackOrigins: ['http://127.0.0.2:8080'],
   uploadMaxBytes: 20 * 1024 * 1024,
   buildId: 'test',
 };
@@ -73,6 +74,7 @@ export function installFakeServices() {
     getIdToken: vi.fn(async () => 'id-1'),
     signOut: vi.fn(async () => {}),
     changePassword: vi.fn(async (_current: string, _next: string) => {}),
+    signInWithIdp: vi.fn(async (_code: string, _providerId: string, _requestUri: string) => testIdentityUser),
   };
   const machine = {
     start: vi.fn(),
@@ -97,6 +99,8 @@ export function installFakeServices() {
       schemaVersion: 1 as const,
     })),
     updatePassword: vi.fn(),
+    signInWithIdp: vi.fn(),
+    listSsoProviders: vi.fn(async (): Promise<SsoLoginOption[]> => []),
   };
   const accountApi = {
     getUserByEmail: vi.fn(async (_email: string) => testApiUser),

@@ -1,3 +1,4 @@
+import type { Citation } from '@assistente/contracts';
 import { type SQL, sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
@@ -6,6 +7,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
 } from 'drizzle-orm/pg-core';
@@ -115,9 +117,11 @@ export const messages = pgTable(
     model: text('model'),
     usage: jsonb('usage').$type<MessageUsage>(),
     error: text('error'),
-    /** The error's code (contracts' WsErrorCode), so the web says it in the reader's language. */
+    /** The error's code (contracts' ErrorCode), so the web says it in the reader's language. */
     errorCode: text('error_code'),
     attachmentIds: jsonb('attachment_ids').$type<string[]>().notNull().default([]),
+    /** The knowledge an answer drew on (DESIGN §12); null for answers without knowledge. */
+    citations: jsonb('citations').$type<Citation[]>(),
     ...timestamps,
   },
   (t) => [
@@ -132,6 +136,28 @@ export const messages = pgTable(
     index('messages_streaming_idx').on(t.updatedAt).where(sql`${t.status} = 'streaming'`),
   ],
 );
+
+/**
+ * The text of answers still streaming, as it arrives: one row per answer and flush, `at` being where
+ * the piece starts in the answer's text. Appending small rows costs the same however long the answer
+ * is, where rewriting the message row cost its whole (indexed, toasted) text every time. The pieces
+ * are folded into `messages.content` when the answer ends — by its writer, or by the stale-answer
+ * sweep after a crash — and read with it meanwhile (`streamedContent`). No foreign key: its check
+ * would lock the message row on every flush; every path that ends an answer deletes its pieces.
+ */
+export const messageChunks = pgTable(
+  'message_chunks',
+  {
+    messageId: text('message_id').notNull(),
+    at: integer('at').notNull(),
+    text: text('text').notNull(),
+  },
+  // A flush retried after a lost reply writes the same `at` again (with more text): it replaces.
+  (t) => [primaryKey({ columns: [t.messageId, t.at] })],
+);
+
+/** A message's text with the pieces of it still to fold in (see `messageChunks`). */
+export const streamedContent = sql<string>`(${messages.content} || coalesce((select string_agg(${messageChunks.text}, '' order by ${messageChunks.at}) from ${messageChunks} where ${messageChunks.messageId} = ${messages.id}), ''))`;
 
 export const attachments = pgTable(
   'attachments',

@@ -53,6 +53,8 @@ export const refreshTokens = pgTable(
       .references(() => identitySessions.id, { onDelete: 'cascade' }),
     /** Set when rotated: presenting it again is reuse and revokes the family. */
     rotatedAt: at('rotated_at'),
+    /** The newest token handed out for this one: it may stand in for a lost answer (REUSE_GRACE_MS). */
+    replacedBy: text('replaced_by'),
     createdAt: at('created_at').notNull().defaultNow(),
   },
   (t) => [index('refresh_tokens_session_idx').on(t.sessionId)],

@@ -1,7 +1,8 @@
 import type { Department, Domain, User } from '@assistente/contracts';
 import type { Config } from '../../config.ts';
 import type { departments } from '../../db/schema/index.ts';
-import { type DomainRow, isPremiumDomain, type UserRow } from '../../plugins/auth.ts';
+import type { DomainRow, UserRow } from '../../lib/caller.ts';
+import { isPremiumDomain } from './caller-state.ts';
 
 export type DepartmentRow = typeof departments.$inferSelect;
 

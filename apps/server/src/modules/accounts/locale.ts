@@ -1,7 +1,7 @@
 import { type Locale, Locales } from '@assistente/contracts';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { Caller } from '../../plugins/auth.ts';
+import type { Caller } from '../../lib/caller.ts';
 import { resolveLocale } from '../identity/emails.ts';
 
 /** What the request says about the language the caller reads: `?locale=`, then Accept-Language. */

@@ -9,13 +9,14 @@ import type {
   DomainUpdate,
 } from '@assistente/contracts';
 import type { AppContext } from '../../context.ts';
+import type { Caller } from '../../lib/caller.ts';
 import { AppError, forbidden } from '../../lib/errors.ts';
-import { type Page, parseCursor } from '../../lib/paging.ts';
-import { type Caller, invalidateCallers, isPremiumDomain } from '../../plugins/auth.ts';
+import { cursorsFor, type Page } from '../../lib/paging.ts';
 import { type AuditMeta, changedFields, recordAudit } from '../audit/index.ts';
+import { isPremiumDomain } from './caller-state.ts';
 import { toDepartment, toDomain } from './dto.ts';
 import { departmentNotFound, domainNotFound } from './errors.ts';
-import { requireAdmin } from './policy.ts';
+import { authorize, requestedDomainFilter } from './policy.ts';
 import { DEFAULT_DEPARTMENT, newDepartmentId } from './provision.ts';
 import { normalizeId } from './service.ts';
 import {
@@ -26,9 +27,7 @@ import {
   type DomainPatch,
 } from './store.ts';
 
-const requireSuperAdmin = (caller: Caller) => {
-  if (caller.role !== 'SuperAdmin') throw forbidden();
-};
+const requireSuperAdmin = (caller: Caller) => authorize(caller, 'spanDomains', null);
 
 /** A foreign key from another table still points at the row (PostgreSQL 23503). */
 function isForeignKeyViolation(err: unknown): boolean {
@@ -43,6 +42,7 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 
 /** Domains (SuperAdmin writes) and departments (Admin+ writes, own domain). */
 export function organisationService(ctx: AppContext, store: AccountsStore = accountsStore(ctx.db)) {
+  const cursors = cursorsFor(ctx.config);
   return {
     /** The caller's own domain, or any domain for a SuperAdmin; otherwise 404. */
     async getDomain(caller: Caller, id: string): Promise<Domain> {
@@ -53,14 +53,14 @@ export function organisationService(ctx: AppContext, store: AccountsStore = acco
 
     /** Everyone: their own domain; a SuperAdmin: every domain. */
     async listDomains(caller: Caller, query: DomainListQuery): Promise<Page<Domain>> {
-      const after = parseCursor(DOMAIN_CURSOR_TAG, query.cursor);
+      const after = cursors.parse(DOMAIN_CURSOR_TAG, query.cursor, 2);
       const page = await store.listDomains(caller, {
         limit: query.limit,
         ...(query.q?.trim() ? { q: query.q.trim() } : {}),
         ...(query.active === undefined ? {} : { active: query.active }),
         ...(after ? { after } : {}),
       });
-      return { ...page, items: page.items.map((d) => toDomain(d, ctx.config)) };
+      return cursors.page(DOMAIN_CURSOR_TAG, page, (d) => toDomain(d, ctx.config));
     },
 
     /** SuperAdmin: a new domain with a first department, so its first Admin can be invited at once. */
@@ -152,7 +152,7 @@ export function organisationService(ctx: AppContext, store: AccountsStore = acco
       });
       if (!updated) throw domainNotFound();
       // Deactivation and premium count from the next request of every user of the domain.
-      await invalidateCallers(ctx, { domain: domainId });
+      await ctx.services.callerStates.invalidate({ domain: domainId });
       return toDomain(updated, ctx.config);
     },
 
@@ -192,14 +192,13 @@ export function organisationService(ctx: AppContext, store: AccountsStore = acco
         }
         throw err;
       }
-      await invalidateCallers(ctx, { domain: domainId });
+      await ctx.services.callerStates.invalidate({ domain: domainId });
     },
 
     async listDepartments(caller: Caller, query: DepartmentListQuery): Promise<Page<Department>> {
-      const after = parseCursor(DEPARTMENT_CURSOR_TAG, query.cursor);
+      const after = cursors.parse(DEPARTMENT_CURSOR_TAG, query.cursor, 2);
       // Only a SuperAdmin's ?domain= means anything: for everyone else it is the client's logging hint.
-      const requestedDomain =
-        caller.role === 'SuperAdmin' && query.domain ? normalizeId(query.domain) : undefined;
+      const requestedDomain = requestedDomainFilter(caller, query.domain);
       if (requestedDomain && !(await store.findDomain(caller, requestedDomain))) throw domainNotFound();
       const page = await store.listDepartments(caller, {
         limit: query.limit,
@@ -207,16 +206,19 @@ export function organisationService(ctx: AppContext, store: AccountsStore = acco
         ...(after ? { after } : {}),
         ...(query.q ? { q: query.q } : {}),
       });
-      return { ...page, items: page.items.map(toDepartment) };
+      return cursors.page(DEPARTMENT_CURSOR_TAG, page, toDepartment);
     },
 
     /** Admin+: in the caller's domain, or (SuperAdmin) any existing one. Names are unique per domain. */
     async createDepartment(caller: Caller, body: DepartmentCreate, meta: AuditMeta): Promise<Department> {
-      requireAdmin(caller);
+      authorize(caller, 'administer', null);
       const domainId = body.domain ? normalizeId(body.domain) : caller.domain.id;
-      if (caller.role !== 'SuperAdmin' && domainId !== caller.domain.id) {
-        throw forbidden('An Admin creates departments in their own domain only');
-      }
+      authorize(
+        caller,
+        'administerDomain',
+        domainId,
+        'An Admin creates departments in their own domain only',
+      );
       if (!(await store.findDomain(caller, domainId))) {
         throw new AppError('VALIDATION_FAILED', 'domain: Domain not found', [
           { path: 'domain', message: 'Domain not found' },
@@ -251,7 +253,7 @@ export function organisationService(ctx: AppContext, store: AccountsStore = acco
       body: DepartmentUpdate,
       meta: AuditMeta,
     ): Promise<Department> {
-      requireAdmin(caller);
+      authorize(caller, 'administer', null);
       const current = await store.findDepartmentById(caller, id);
       if (!current) throw departmentNotFound();
       if (body._id !== undefined && body._id !== current.id) throw forbidden('_id cannot be changed');
@@ -285,7 +287,7 @@ export function organisationService(ctx: AppContext, store: AccountsStore = acco
 
     /** Admin+ of the department's domain; refused (409) while users remain in it. */
     async deleteDepartment(caller: Caller, id: string, meta: AuditMeta): Promise<void> {
-      requireAdmin(caller);
+      authorize(caller, 'administer', null);
       await ctx.db.transaction(async (tx) => {
         const s = accountsStore(tx);
         // Locked, so no user is placed in it between the count and the delete.

@@ -1,6 +1,45 @@
-import { hasRole } from '@assistente/contracts';
+import {
+  type AccountRef,
+  administersDomain,
+  isAdmin,
+  managesUser,
+  mayGrantRole,
+  type Role,
+  spansDomains,
+  userActions,
+} from '@assistente/contracts';
+import type { Caller, UserRow } from '../../lib/caller.ts';
 import { forbidden } from '../../lib/errors.ts';
-import type { Caller, UserRow } from '../../plugins/auth.ts';
+import { type AccountCaller, actor, definePolicy } from '../../lib/policy.ts';
+
+/** A stored user as the contracts' rules see it. */
+export const accountRef = (row: Pick<UserRow, 'id' | 'role' | 'domainId'>): AccountRef => ({
+  id: row.id,
+  role: row.role,
+  domain: row.domainId,
+});
+
+export type UserField = keyof ReturnType<typeof userActions>;
+
+/** Who may do what to users, domains and departments (rules in packages/contracts/src/policies.ts). */
+export const accountsPolicy = definePolicy({
+  /** The admin APIs (user and department lists, invitations, …): refused before any lookup. */
+  administer: (caller: AccountCaller, _: null) => isAdmin(actor(caller)),
+  /** Every domain: create and delete domains, filter lists by another domain. */
+  spanDomains: (caller: AccountCaller, _: null) => spansDomains(actor(caller)),
+  /** Users, departments and settings of one domain. */
+  administerDomain: (caller: AccountCaller, domainId: string) => administersDomain(actor(caller), domainId),
+  manageUser: (caller: AccountCaller, target: UserRow) => managesUser(actor(caller), accountRef(target)),
+  /** One field of a user's record (see `userActions`). */
+  changeUser: (caller: AccountCaller, { target, field }: { target: UserRow; field: UserField }) =>
+    userActions(actor(caller), accountRef(target))[field],
+  grantRole: (
+    caller: AccountCaller,
+    { target, role }: { target: Pick<UserRow, 'id' | 'role' | 'domainId'>; role: Role },
+  ) => mayGrantRole(actor(caller), accountRef(target), role),
+});
+
+export const { can, authorize } = accountsPolicy;
 
 /**
  * The domain an administrative call acts on. `?domain=` is also the hint the web client adds to
@@ -10,19 +49,12 @@ import type { Caller, UserRow } from '../../plugins/auth.ts';
 export function actingDomain(caller: Caller, requested: string | undefined): string {
   const want = requested?.trim().toLowerCase();
   if (!want || want === caller.domain.id) return caller.domain.id;
-  if (caller.role !== 'SuperAdmin') throw forbidden('You may only manage your own organisation');
+  if (!can(caller, 'spanDomains', null)) throw forbidden('You may only manage your own organisation');
   return want;
 }
 
-/** Admin APIs: Viewer and Editor are refused before anything is looked up. */
-export function requireAdmin(caller: Caller): void {
-  if (!hasRole(caller.role, 'Admin')) throw forbidden();
-}
-
-/** A SuperAdmin manages everyone; an Admin the non-SuperAdmins of their own domain. */
-export function managesUser(caller: Caller, target: UserRow): boolean {
-  if (caller.role === 'SuperAdmin') return true;
-  return (
-    caller.role === 'Admin' && caller.domain.id === target.domainId && !hasRole(target.role, 'SuperAdmin')
-  );
+/** The `?domain=` filter of a list: a SuperAdmin's alone (for anyone else it is a logging hint). */
+export function requestedDomainFilter(caller: Caller, requested: string | undefined): string | undefined {
+  const want = requested?.trim().toLowerCase();
+  return want && can(caller, 'spanDomains', null) ? want : undefined;
 }

@@ -3,8 +3,8 @@ import { DomainNameSchema, type Eula, type Role } from '@assistente/contracts';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { type Creator, departments, domains, users } from '../../db/schema/index.ts';
+import type { DomainRow, UserRow } from '../../lib/caller.ts';
 import { AppError } from '../../lib/errors.ts';
-import { type DomainRow, invalidateCallers, type UserRow } from '../../plugins/auth.ts';
 import type { DepartmentRow } from './dto.ts';
 
 /** The first department of a new domain. */
@@ -174,7 +174,7 @@ export async function provisionUser(ctx: AppContext, input: ProvisionInput): Pro
     .onConflictDoNothing()
     .returning();
   if (!user) throw new AppError('CONFLICT', `User ${email} already exists`);
-  await invalidateCallers(ctx, { uid: account.uid, email });
+  await ctx.services.callerStates.invalidate({ uid: account.uid, email });
 
   return {
     uid: account.uid,

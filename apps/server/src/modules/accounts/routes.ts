@@ -19,13 +19,12 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { callerOf } from '../../lib/caller.ts';
 import { sendPage } from '../../lib/paging.ts';
 import { errorResponses } from '../../plugins/routes.ts';
+import { noStore } from '../../plugins/security.ts';
 import { auditMeta, auditRoutes } from '../audit/index.ts';
-import { settingsRoutes } from '../settings/index.ts';
 import { localeHints } from './locale.ts';
-import { organisationService } from './organisation.ts';
-import { accountsService } from './service.ts';
 
 const IdParams = z.object({ id: z.string().min(1).max(320) });
 
@@ -38,16 +37,13 @@ const BODY_LIMIT = 64 * 1024;
  * least role (whose user, which domain) live in the services.
  */
 export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const users = accountsService(ctx);
-  const org = organisationService(ctx);
+  const { accounts: users, organisation: org } = ctx.services;
 
   app.addHook('onRoute', (route) => {
     route.bodyLimit ??= BODY_LIMIT;
   });
   // Account data is per caller: never let a shared cache keep it.
-  app.addHook('onSend', async (_request, reply) => {
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-  });
+  app.addHook('onSend', noStore);
 
   const r = app.withTypeProvider<ZodTypeProvider>();
   const user = { auth: 'user' } as const;
@@ -69,7 +65,8 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: z.array(UserSchema), ...errorResponses('DOMAIN_NOT_FOUND') },
       },
     },
-    async (request, reply) => sendPage(reply, await users.listUsers(await request.caller(), request.query)),
+    async (request, reply) =>
+      sendPage(reply, await users.listUsers(callerOf(request, 'user'), request.query)),
   );
 
   r.post(
@@ -84,7 +81,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request, reply) => {
-      const caller = await request.caller();
+      const caller = callerOf(request, 'user');
       const created = await users.createUser(caller, request.body, auditMeta(request), localeHints(request));
       return reply.status(201).send(created);
     },
@@ -102,7 +99,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: UserSchema, ...errorResponses('USER_NOT_FOUND') },
       },
     },
-    async (request) => users.getUser(await request.caller(), request.params.id),
+    async (request) => users.getUser(callerOf(request, 'user'), request.params.id),
   );
 
   r.put(
@@ -118,7 +115,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request) =>
-      users.updateUser(await request.caller(), request.params.id, request.body, auditMeta(request)),
+      users.updateUser(callerOf(request, 'user'), request.params.id, request.body, auditMeta(request)),
   );
 
   r.delete(
@@ -133,7 +130,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request, reply) => {
-      await users.deleteUser(await request.caller(), request.params.id, auditMeta(request));
+      await users.deleteUser(callerOf(request, 'user'), request.params.id, auditMeta(request));
       return reply.status(204).send(null);
     },
   );
@@ -154,7 +151,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
     },
     async (request) =>
       users.resendInvitation(
-        await request.caller(),
+        callerOf(request, 'user'),
         request.params.id,
         auditMeta(request),
         localeHints(request),
@@ -173,7 +170,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request) =>
-      users.revokeUserSessions(await request.caller(), request.params.id, auditMeta(request)),
+      users.revokeUserSessions(callerOf(request, 'user'), request.params.id, auditMeta(request)),
   );
 
   // ── domains ────────────────────────────────────────────────────────────────────────────────
@@ -191,7 +188,8 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: z.array(DomainSchema) },
       },
     },
-    async (request, reply) => sendPage(reply, await org.listDomains(await request.caller(), request.query)),
+    async (request, reply) =>
+      sendPage(reply, await org.listDomains(callerOf(request, 'user'), request.query)),
   );
 
   r.post(
@@ -208,7 +206,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
     async (request, reply) =>
       reply
         .status(201)
-        .send(await org.createDomain(await request.caller(), request.body, auditMeta(request))),
+        .send(await org.createDomain(callerOf(request, 'user'), request.body, auditMeta(request))),
   );
 
   r.get(
@@ -222,7 +220,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: DomainSchema, ...errorResponses('DOMAIN_NOT_FOUND') },
       },
     },
-    async (request) => org.getDomain(await request.caller(), request.params.id),
+    async (request) => org.getDomain(callerOf(request, 'user'), request.params.id),
   );
 
   r.put(
@@ -238,7 +236,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request) =>
-      org.updateDomain(await request.caller(), request.params.id, request.body, auditMeta(request)),
+      org.updateDomain(callerOf(request, 'user'), request.params.id, request.body, auditMeta(request)),
   );
 
   r.delete(
@@ -253,7 +251,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request, reply) => {
-      await org.deleteDomain(await request.caller(), request.params.id, auditMeta(request));
+      await org.deleteDomain(callerOf(request, 'user'), request.params.id, auditMeta(request));
       return reply.status(204).send(null);
     },
   );
@@ -274,7 +272,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request, reply) =>
-      sendPage(reply, await org.listDepartments(await request.caller(), request.query)),
+      sendPage(reply, await org.listDepartments(callerOf(request, 'user'), request.query)),
   );
 
   r.post(
@@ -291,7 +289,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
     async (request, reply) =>
       reply
         .status(201)
-        .send(await org.createDepartment(await request.caller(), request.body, auditMeta(request))),
+        .send(await org.createDepartment(callerOf(request, 'user'), request.body, auditMeta(request))),
   );
 
   r.put(
@@ -307,7 +305,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request) =>
-      org.updateDepartment(await request.caller(), request.params.id, request.body, auditMeta(request)),
+      org.updateDepartment(callerOf(request, 'user'), request.params.id, request.body, auditMeta(request)),
   );
 
   r.delete(
@@ -322,13 +320,12 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request, reply) => {
-      await org.deleteDepartment(await request.caller(), request.params.id, auditMeta(request));
+      await org.deleteDepartment(callerOf(request, 'user'), request.params.id, auditMeta(request));
       return reply.status(204).send(null);
     },
   );
 
-  // ── settings and audit log: part of the account manager ───────────────────────────────────
+  // ── audit log: part of the account manager ─────────────────────────────────────────────────
 
-  await app.register(async (scope) => settingsRoutes(scope, ctx), { prefix: '/settings' });
   await app.register(async (scope) => auditRoutes(scope, ctx));
 }

@@ -1,24 +1,23 @@
-import {
-  type Eula,
-  hasRole,
-  type InvitationSent,
-  type Locale,
-  type SessionsRevoked,
-  type User,
-  type UserCreate,
-  type UserCreated,
-  type UserListQuery,
-  type UserUpdate,
+import type {
+  Eula,
+  InvitationSent,
+  Locale,
+  SessionsRevoked,
+  User,
+  UserCreate,
+  UserCreated,
+  UserListQuery,
+  UserUpdate,
 } from '@assistente/contracts';
 import type { AppContext } from '../../context.ts';
-import { AppError, forbidden } from '../../lib/errors.ts';
-import { type Page, parseCursor } from '../../lib/paging.ts';
-import { type Caller, invalidateCallers, type UserRow } from '../../plugins/auth.ts';
+import type { Caller, UserRow } from '../../lib/caller.ts';
+import { AppError, forbidden, invalidField } from '../../lib/errors.ts';
+import { cursorsFor, type Page } from '../../lib/paging.ts';
 import { type AuditMeta, changedFields, recordAudit } from '../audit/index.ts';
 import { toUser } from './dto.ts';
 import { domainNotFound, userNotFound } from './errors.ts';
 import { callerLocale, type LocaleHints } from './locale.ts';
-import { managesUser, requireAdmin } from './policy.ts';
+import { authorize, can, requestedDomainFilter, type UserField } from './policy.ts';
 import { eulaRecord, parseEmail } from './provision.ts';
 import { type AccountsStore, accountsStore, type UserPatch, userCursorTag } from './store.ts';
 
@@ -40,9 +39,6 @@ function sameEula(a: Eula, b: Eula): boolean {
 
 const sameCreator = (a: UserRow['creator'], b: UserUpdate['creator']) =>
   a.name === b.name && a.email === b.email;
-
-const validation = (path: string, message: string) =>
-  new AppError('VALIDATION_FAILED', `${path}: ${message}`, [{ path, message }]);
 
 export function accountsService(ctx: AppContext, store: AccountsStore = accountsStore(ctx.db)) {
   const lastSuperAdminGuard = async (caller: Caller, target: UserRow) => {
@@ -77,11 +73,11 @@ export function accountsService(ctx: AppContext, store: AccountsStore = accounts
 
     /** Admin: their domain's users; SuperAdmin: everyone, or one domain with `?domain=`. */
     async listUsers(caller: Caller, query: UserListQuery): Promise<Page<User>> {
-      requireAdmin(caller);
-      const after = parseCursor(userCursorTag(query.sort, query.order), query.cursor);
+      authorize(caller, 'administer', null);
+      const tag = userCursorTag(query.sort, query.order);
+      const after = cursorsFor(ctx.config).parse(tag, query.cursor, 2);
       // Only a SuperAdmin's ?domain= means anything: for everyone else it is the client's logging hint.
-      const requestedDomain =
-        caller.role === 'SuperAdmin' && query.domain ? normalizeId(query.domain) : undefined;
+      const requestedDomain = requestedDomainFilter(caller, query.domain);
       if (requestedDomain && !(await store.findDomain(caller, requestedDomain))) throw domainNotFound();
       const page = await store.listUsers(caller, {
         sort: query.sort,
@@ -94,7 +90,7 @@ export function accountsService(ctx: AppContext, store: AccountsStore = accounts
         ...(query.departmentId ? { departmentId: query.departmentId } : {}),
         ...(after ? { after } : {}),
       });
-      return { ...page, items: page.items.map(toUser) };
+      return cursorsFor(ctx.config).page(tag, page, toUser);
     },
 
     /**
@@ -107,20 +103,22 @@ export function accountsService(ctx: AppContext, store: AccountsStore = accounts
       meta: AuditMeta,
       hints: LocaleHints,
     ): Promise<UserCreated> {
-      requireAdmin(caller);
-      const isSuper = caller.role === 'SuperAdmin';
+      authorize(caller, 'administer', null);
       const { email } = parseEmail(body.email);
       const domainId = normalizeId(body.domain);
-      if (!isSuper && domainId !== caller.domain.id) {
-        throw forbidden('An Admin creates users in their own domain only');
-      }
-      if (!isSuper && hasRole(body.role, 'SuperAdmin'))
-        throw forbidden('Only a SuperAdmin can grant SuperAdmin');
+      authorize(caller, 'administerDomain', domainId, 'An Admin creates users in their own domain only');
+      const newcomer = { id: email, role: body.role, domainId };
+      authorize(
+        caller,
+        'grantRole',
+        { target: newcomer, role: body.role },
+        'Only a SuperAdmin can grant SuperAdmin',
+      );
       const domain = await store.findDomain(caller, domainId);
-      if (!domain) throw validation('domain', 'Domain not found');
+      if (!domain) throw invalidField('domain', 'Domain not found');
       const department = await store.findDepartment(caller, domainId, body.department);
       if (!department?.active)
-        throw validation('department', 'No active department with this id in the domain');
+        throw invalidField('department', 'No active department with this id in the domain');
       // Ids are global: a user of any domain holds the email (the 409 cannot be helped).
       if (await store.userIdTaken(caller, email)) {
         throw new AppError('CONFLICT', 'A user with this email already exists');
@@ -172,7 +170,7 @@ export function accountsService(ctx: AppContext, store: AccountsStore = accounts
       }
       // An account left without a user (e.g. from the admin CLI) is enabled again once it has one.
       if (account.disabled) await ctx.identity.setDisabled(account.uid, false);
-      await invalidateCallers(ctx, { uid: account.uid, email });
+      await ctx.services.callerStates.invalidate({ uid: account.uid, email });
       // The invitation is written in the inviter's language.
       const invitationSent = await sendInvitation(email, callerLocale(caller, hints));
       return { ...toUser(user), invitationSent };
@@ -185,10 +183,10 @@ export function accountsService(ctx: AppContext, store: AccountsStore = accounts
       meta: AuditMeta,
       hints: LocaleHints,
     ): Promise<InvitationSent> {
-      requireAdmin(caller);
+      authorize(caller, 'administer', null);
       const target = await store.findUser(caller, normalizeId(id));
       if (!target) throw userNotFound();
-      if (!managesUser(caller, target)) throw forbidden('You may not invite this user');
+      authorize(caller, 'manageUser', target, 'You may not invite this user');
       if (!target.active) throw new AppError('CONFLICT', 'This user is deactivated: reactivate them first');
       let account = await ctx.identity.findAccountByEmail(target.email);
       if (!account) {
@@ -229,10 +227,7 @@ export function accountsService(ctx: AppContext, store: AccountsStore = accounts
         throw new AppError('BAD_REQUEST', '_id does not match the user in the path');
       }
 
-      const isSelf = current.id === caller.user.id;
-      const isSuper = caller.role === 'SuperAdmin';
-      // An Admin never manages a SuperAdmin, even one placed in their domain.
-      const managesTarget = managesUser(caller, current);
+      const may = (field: UserField) => can(caller, 'changeUser', { target: current, field });
 
       const patch: UserPatch = {};
       if (normalizeId(body.email) !== current.id) throw forbidden('The email of a user cannot be changed');
@@ -240,36 +235,41 @@ export function accountsService(ctx: AppContext, store: AccountsStore = accounts
         throw forbidden('The creator of a user cannot be changed');
 
       if (body.displayName !== current.displayName) {
-        if (!isSelf && !managesTarget) throw forbidden('You may not change this user’s name');
+        if (!may('rename')) throw forbidden('You may not change this user’s name');
         patch.displayName = body.displayName;
       }
       if (body.active !== current.active) {
-        if (!managesTarget) throw forbidden('You may not activate or deactivate this user');
-        if (isSelf) throw forbidden('You cannot deactivate your own account');
+        if (!can(caller, 'manageUser', current))
+          throw forbidden('You may not activate or deactivate this user');
+        if (!may('changeActive')) throw forbidden('You cannot deactivate your own account');
         patch.active = body.active;
       }
       if (body.role !== current.role) {
-        if (!managesTarget) throw forbidden('You may not change this user’s role');
-        if (!isSuper && hasRole(body.role, 'SuperAdmin'))
-          throw forbidden('Only a SuperAdmin can grant SuperAdmin');
-        if (isSelf && hasRole(body.role, current.role)) throw forbidden('You cannot raise your own role');
+        if (!may('changeRole')) throw forbidden('You may not change this user’s role');
+        if (!can(caller, 'grantRole', { target: current, role: body.role })) {
+          throw forbidden(
+            current.id === caller.user.id
+              ? 'You cannot raise your own role'
+              : 'Only a SuperAdmin can grant SuperAdmin',
+          );
+        }
         patch.role = body.role;
       }
       if (body.type !== current.type) {
-        if (!isSuper) throw forbidden('Only a SuperAdmin can change the user type');
+        if (!may('changeType')) throw forbidden('Only a SuperAdmin can change the user type');
         patch.type = body.type;
       }
       const targetDomain = normalizeId(body.domain);
       if (targetDomain !== current.domainId) {
-        if (!isSuper) throw forbidden('Only a SuperAdmin can move a user to another domain');
+        if (!may('moveDomain')) throw forbidden('Only a SuperAdmin can move a user to another domain');
         const domain = await store.findDomain(caller, targetDomain);
-        if (!domain) throw validation('domain', 'Domain not found');
+        if (!domain) throw invalidField('domain', 'Domain not found');
         patch.domainId = targetDomain;
       }
       if (body.department !== current.departmentId || patch.domainId !== undefined) {
-        if (!managesTarget) throw forbidden('You may not change this user’s department');
+        if (!can(caller, 'manageUser', current)) throw forbidden('You may not change this user’s department');
         // Department repair (spec §4) is a SuperAdmin's alone: nobody else moves themself.
-        if (isSelf && !isSuper) throw forbidden('You cannot change your own department');
+        if (!may('changeDepartment')) throw forbidden('You cannot change your own department');
         const department = await store.findDepartment(caller, targetDomain, body.department);
         if (!department?.active) {
           throw new AppError(
@@ -281,7 +281,7 @@ export function accountsService(ctx: AppContext, store: AccountsStore = accounts
         patch.departmentId = body.department;
       }
       if (!sameEula(current.eula, body.eula)) {
-        if (!isSelf && !isSuper) throw forbidden('Only the user can accept their terms of use');
+        if (!may('acceptEula')) throw forbidden('Only the user can accept their terms of use');
         if (!body.eula.pendingRevision && !body.eula.accept) {
           throw new AppError('VALIDATION_FAILED', 'eula: pendingRevision can only be cleared by accepting', [
             { path: 'eula.pendingRevision', message: 'Accept the terms to clear pendingRevision' },
@@ -326,18 +326,18 @@ export function accountsService(ctx: AppContext, store: AccountsStore = accounts
       });
       if (!updated) throw userNotFound();
       // Demotion, a move or deactivation counts from the next request on, on every replica.
-      await invalidateCallers(ctx, { email: updated.id });
+      await ctx.services.callerStates.invalidate({ email: updated.id });
       if (patch.active !== undefined) await syncIdentityDisabled(ctx, updated);
       return toUser(updated);
     },
 
     /** Deletes the user and its identity account (every session ends with it). Nobody deletes themself. */
     async deleteUser(caller: Caller, id: string, meta: AuditMeta): Promise<void> {
-      requireAdmin(caller);
+      authorize(caller, 'administer', null);
       const target = await store.findUser(caller, normalizeId(id));
       if (!target) throw userNotFound();
       if (target.id === caller.user.id) throw forbidden('You cannot delete your own account');
-      if (!managesUser(caller, target)) throw forbidden('You may not delete this user');
+      authorize(caller, 'manageUser', target, 'You may not delete this user');
       await lastSuperAdminGuard(caller, target);
       const deleted = await ctx.db.transaction(async (tx) => {
         const row = await accountsStore(tx).deleteUser(caller, target.id);
@@ -355,15 +355,18 @@ export function accountsService(ctx: AppContext, store: AccountsStore = accounts
       if (!deleted) throw userNotFound();
       const account = await ctx.identity.findAccountByEmail(deleted.email);
       if (account) await ctx.identity.deleteAccount(account.uid);
-      await invalidateCallers(ctx, { email: deleted.id, ...(account ? { uid: account.uid } : {}) });
+      await ctx.services.callerStates.invalidate({
+        email: deleted.id,
+        ...(account ? { uid: account.uid } : {}),
+      });
     },
 
     /** Signs a user out everywhere (an Admin of their domain, or a SuperAdmin). */
     async revokeUserSessions(caller: Caller, id: string, meta: AuditMeta): Promise<SessionsRevoked> {
-      requireAdmin(caller);
+      authorize(caller, 'administer', null);
       const target = await store.findUser(caller, normalizeId(id));
       if (!target) throw userNotFound();
-      if (!managesUser(caller, target)) throw forbidden('You may not sign this user out');
+      authorize(caller, 'manageUser', target, 'You may not sign this user out');
       const account = await ctx.identity.findAccountByEmail(target.email);
       const live = account ? await ctx.identity.listSessions(account.uid) : [];
       if (account) await ctx.identity.revokeAllSessions(account.uid, 'revoked_by_admin');
@@ -387,7 +390,7 @@ export function accountsService(ctx: AppContext, store: AccountsStore = accounts
 async function lockDepartment(s: AccountsStore, caller: Caller, domainId: string, id: string): Promise<void> {
   const department = await s.findDepartmentById(caller, id, { lock: 'share' });
   if (!department?.active || department.domainId !== domainId) {
-    throw validation('department', 'No active department with this id in the domain');
+    throw invalidField('department', 'No active department with this id in the domain');
   }
 }
 
@@ -396,7 +399,7 @@ async function syncIdentityDisabled(ctx: AppContext, user: UserRow): Promise<voi
   const account = await ctx.identity.findAccountByEmail(user.email);
   if (!account || account.disabled === !user.active) return;
   await ctx.identity.setDisabled(account.uid, !user.active);
-  await invalidateCallers(ctx, { uid: account.uid, email: user.id });
+  await ctx.services.callerStates.invalidate({ uid: account.uid, email: user.id });
 }
 
 export type AccountsService = ReturnType<typeof accountsService>;

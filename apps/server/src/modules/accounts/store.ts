@@ -1,22 +1,33 @@
-import type { Role, SortOrder, UserSortField } from '@assistente/contracts';
+import {
+  administersDomain,
+  isAdmin,
+  type Role,
+  type SortOrder,
+  spansDomains,
+  type UserSortField,
+} from '@assistente/contracts';
 import { and, asc, count, desc, eq, ilike, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client.ts';
 import { departments, domains, identityAccounts, users } from '../../db/schema/index.ts';
+import type { Caller, DomainRow, UserRow } from '../../lib/caller.ts';
 import { forbidden } from '../../lib/errors.ts';
-import { encodeKeyset, escapeLike, type Page } from '../../lib/paging.ts';
-import type { Caller, DomainRow, UserRow } from '../../plugins/auth.ts';
+import { escapeLike, type KeyedPage, keyedPage } from '../../lib/paging.ts';
+import { actor } from '../../lib/policy.ts';
 import type { DepartmentRow } from './dto.ts';
 
 export type Executor = Db | Tx;
 
 /** Rows a caller may see: themselves; an Admin, their domain; a SuperAdmin, everything. */
 function userScope(caller: Caller): SQL | undefined {
+  // Embeds' visitors own their chats through a row of their own; they are nobody's users to read,
+  // change or delete (the embed manages them).
+  const people = ne(users.type, 'visitor');
   switch (caller.role) {
     case 'SuperAdmin':
-      return undefined;
+      return people;
     case 'Admin':
-      return or(eq(users.domainId, caller.domain.id), eq(users.id, caller.user.id));
+      return and(people, or(eq(users.domainId, caller.domain.id), eq(users.id, caller.user.id)));
     case 'Editor':
     case 'Viewer':
       return eq(users.id, caller.user.id);
@@ -28,13 +39,12 @@ function domainScope(
   caller: Caller,
   column: typeof domains.id | typeof departments.domainId | typeof users.domainId,
 ): SQL | undefined {
-  return caller.role === 'SuperAdmin' ? undefined : eq(column, caller.domain.id);
+  return spansDomains(caller) ? undefined : eq(column, caller.domain.id);
 }
 
 /** Writes to a domain's users or departments: an Admin's own domain, or any for a SuperAdmin. */
 function assertManages(caller: Caller, domainId: string): void {
-  const ok = caller.role === 'SuperAdmin' || (caller.role === 'Admin' && caller.domain.id === domainId);
-  if (!ok) throw forbidden();
+  if (!administersDomain(actor(caller), domainId)) throw forbidden();
 }
 
 export type UserPatch = Partial<
@@ -98,6 +108,9 @@ function keysetAfter(
   return sql`(${expr}, ${id}) ${op} (cast(${key[0]} as ${sql.raw(cast)}), ${key[1]})`;
 }
 
+/** The sort key of the domain and department lists. */
+const byDisplayName = (r: { displayName: string; id: string }) => [r.displayName, r.id];
+
 const orderBy = (order: SortOrder, ...cols: Array<SQL | PgColumn>) =>
   cols.map((c) => (order === 'asc' ? asc(c) : desc(c)));
 
@@ -151,12 +164,16 @@ export function accountsStore(db: Executor) {
     },
 
     /** A page of users in the caller's scope; see `UserListFilter`. */
-    async listUsers(caller: Caller, f: UserListFilter): Promise<Page<UserRow & { invitePending: boolean }>> {
-      const domainId =
-        caller.role === 'SuperAdmin' ? f.requestedDomain : caller.role === 'Admin' ? caller.domain.id : null;
+    async listUsers(
+      caller: Caller,
+      f: UserListFilter,
+    ): Promise<KeyedPage<UserRow & { invitePending: boolean }>> {
+      const domainId = spansDomains(caller) ? f.requestedDomain : isAdmin(caller) ? caller.domain.id : null;
       if (domainId === null) return { items: [], total: 0 };
       const pattern = f.q ? `%${escapeLike(f.q)}%` : undefined;
       const filter = and(
+        // Embeds' visitors own their chats through a row of their own; they are nobody's users.
+        ne(users.type, 'visitor'),
         domainId === undefined ? undefined : eq(users.domainId, domainId),
         pattern ? or(ilike(users.displayName, pattern), ilike(users.email, pattern)) : undefined,
         f.role ? eq(users.role, f.role) : undefined,
@@ -180,15 +197,13 @@ export function accountsStore(db: Executor) {
           .limit(f.limit + 1),
         db.select({ n: count() }).from(users).where(filter),
       ]);
-      const page = rows.slice(0, f.limit);
-      const last = page.at(-1);
-      return {
-        items: page.map((r) => ({ ...r.row, invitePending: r.pending === true })),
-        total: totals[0]?.n ?? 0,
-        ...(rows.length > f.limit && last
-          ? { nextCursor: encodeKeyset(userCursorTag(f.sort, f.order), [last.key, last.row.id]) }
-          : {}),
-      };
+      return keyedPage(
+        rows,
+        f.limit,
+        totals[0]?.n ?? 0,
+        (r) => [r.key, r.row.id],
+        (r) => ({ ...r.row, invitePending: r.pending === true }),
+      );
     },
 
     /** How many users a domain (or one of its departments) still has, within the caller's reach. */
@@ -235,7 +250,7 @@ export function accountsStore(db: Executor) {
     async listDomains(
       caller: Caller,
       f: { q?: string; active?: boolean; limit: number; after?: [string, string] },
-    ): Promise<Page<DomainRow>> {
+    ): Promise<KeyedPage<DomainRow>> {
       const pattern = f.q ? `%${escapeLike(f.q)}%` : undefined;
       const filter = and(
         domainScope(caller, domains.id),
@@ -254,20 +269,12 @@ export function accountsStore(db: Executor) {
           .limit(f.limit + 1),
         db.select({ n: count() }).from(domains).where(filter),
       ]);
-      const items = rows.slice(0, f.limit);
-      const last = items.at(-1);
-      return {
-        items,
-        total: totals[0]?.n ?? 0,
-        ...(rows.length > f.limit && last
-          ? { nextCursor: encodeKeyset(DOMAIN_CURSOR_TAG, [last.displayName, last.id]) }
-          : {}),
-      };
+      return keyedPage(rows, f.limit, totals[0]?.n ?? 0, byDisplayName, (r) => r);
     },
 
     /** SuperAdmin only; undefined when the id is taken. */
     async insertDomain(caller: Caller, values: DomainInsert): Promise<DomainRow | undefined> {
-      if (caller.role !== 'SuperAdmin') throw forbidden();
+      if (!spansDomains(caller)) throw forbidden();
       const [row] = await db.insert(domains).values(values).onConflictDoNothing().returning();
       return row;
     },
@@ -275,7 +282,7 @@ export function accountsStore(db: Executor) {
     /** SuperAdmin: any field; an Admin: only their own domain's settings (`eulaVersion`). */
     async updateDomain(caller: Caller, id: string, patch: DomainPatch): Promise<DomainRow | undefined> {
       const settingsOnly = Object.keys(patch).every((k) => k === 'eulaVersion');
-      if (caller.role !== 'SuperAdmin' && !(settingsOnly && caller.role === 'Admin')) throw forbidden();
+      if (!spansDomains(caller) && !(settingsOnly && administersDomain(actor(caller), id))) throw forbidden();
       const [row] = await db
         .update(domains)
         .set({ ...patch, updatedAt: new Date() })
@@ -286,7 +293,7 @@ export function accountsStore(db: Executor) {
 
     /** SuperAdmin only: the domain and its departments (the service checked it has no users). */
     async deleteDomain(caller: Caller, id: string): Promise<DomainRow | undefined> {
-      if (caller.role !== 'SuperAdmin') throw forbidden();
+      if (!spansDomains(caller)) throw forbidden();
       await db.delete(departments).where(eq(departments.domainId, id));
       const [row] = await db.delete(domains).where(eq(domains.id, id)).returning();
       return row;
@@ -367,9 +374,8 @@ export function accountsStore(db: Executor) {
     async listDepartments(
       caller: Caller,
       query: { requestedDomain?: string; limit: number; after?: [string, string]; q?: string },
-    ): Promise<Page<DepartmentRow>> {
-      const domainId =
-        caller.role === 'SuperAdmin' ? (query.requestedDomain ?? caller.domain.id) : caller.domain.id;
+    ): Promise<KeyedPage<DepartmentRow>> {
+      const domainId = spansDomains(caller) ? (query.requestedDomain ?? caller.domain.id) : caller.domain.id;
       const filter = and(
         eq(departments.domainId, domainId),
         query.q ? ilike(departments.displayName, `%${escapeLike(query.q)}%`) : undefined,
@@ -386,15 +392,7 @@ export function accountsStore(db: Executor) {
           .limit(query.limit + 1),
         db.select({ n: count() }).from(departments).where(filter),
       ]);
-      const items = rows.slice(0, query.limit);
-      const last = items.at(-1);
-      return {
-        items,
-        total: totals[0]?.n ?? 0,
-        ...(rows.length > query.limit && last
-          ? { nextCursor: encodeKeyset(DEPARTMENT_CURSOR_TAG, [last.displayName, last.id]) }
-          : {}),
-      };
+      return keyedPage(rows, query.limit, totals[0]?.n ?? 0, byDisplayName, (r) => r);
     },
 
     async insertDepartment(
@@ -432,8 +430,8 @@ export function accountsStore(db: Executor) {
 
 /** Departments the caller may write: an Admin's own domain's; a SuperAdmin's, all; nobody else's. */
 function managedDepartments(caller: Caller): SQL | undefined {
-  if (caller.role === 'SuperAdmin') return undefined;
-  if (caller.role === 'Admin') return eq(departments.domainId, caller.domain.id);
+  if (spansDomains(caller)) return undefined;
+  if (isAdmin(caller)) return eq(departments.domainId, caller.domain.id);
   return sql`false`;
 }
 

@@ -492,6 +492,23 @@ describe('GET /api/v1/user: paging, sorting, search', () => {
     }
   });
 
+  it('a cursor forged to carry a value its sort cannot cast is a 400, not a database error', async () => {
+    const sort = 'sort=createdAt&order=desc';
+    const first = await call('GET', `/api/v1/user?limit=2&${sort}`, boss);
+    const [payload, mac] = String(first.headers['x-next-cursor']).split('.');
+    const [tag, , id] = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString('utf8')) as string[];
+    const unsigned = Buffer.from(JSON.stringify([tag, 'not a timestamp', id])).toString('base64url');
+    for (const cursor of [`${unsigned}.${mac}`, unsigned]) {
+      const res = await call(
+        'GET',
+        `/api/v1/user?limit=2&${sort}&cursor=${encodeURIComponent(cursor)}`,
+        boss,
+      );
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ error: { code: 'BAD_REQUEST', message: 'Invalid cursor' } });
+    }
+  });
+
   it('the default order is by name then id, stable for equal names', async () => {
     const list = UserSchema.array().parse((await call('GET', '/api/v1/user?limit=200', boss)).json());
     const carlas = list.filter((u) => u.displayName === 'Carla Dias').map((u) => u._id);

@@ -1,14 +1,22 @@
 import type { AddressInfo } from 'node:net';
-import { type Chat, ChatSchema, type Message, WsLimits } from '@assistente/contracts';
-import { eq } from 'drizzle-orm';
+import {
+  type Chat,
+  ChatSchema,
+  ErrorBodySchema,
+  ErrorCodes,
+  ErrorStatus,
+  type Message,
+  WsLimits,
+} from '@assistente/contracts';
+import { eq, getTableColumns } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Built } from '../../app.ts';
-import { chats, messages, agents as santitos, users } from '../../db/schema/index.ts';
-import { invalidateCallers } from '../../plugins/auth.ts';
+import { chats, messages, agents as santitos, streamedContent, users } from '../../db/schema/index.ts';
 import { buildTestApp, startReplica, type TestApp } from '../../test/app.ts';
 import { makeDomain, makeSantito, makeUser, type TestDomain, type TestUser } from '../../test/factories.ts';
 import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
 import { multipartFile, TINY_PNG } from '../chats/test-helpers.ts';
+import { noProvider } from '../providers/errors.ts';
 import { NO_PROVIDER_MESSAGE } from '../providers/index.ts';
 import { TestSocket } from './test-client.ts';
 
@@ -41,8 +49,12 @@ async function raw(opts: { origin?: string } = {}): Promise<TestSocket> {
 let seq = 0;
 const rid = () => `r${++seq}`;
 
+/** A message as stored, text streamed so far included (see messageChunks). */
 async function messageRow(id: string) {
-  const [row] = await t.ctx.db.select().from(messages).where(eq(messages.id, id));
+  const [row] = await t.ctx.db
+    .select({ ...getTableColumns(messages), content: streamedContent })
+    .from(messages)
+    .where(eq(messages.id, id));
   return row;
 }
 async function chatRow(id: string) {
@@ -218,7 +230,11 @@ describe('bad frames get an error frame, and the socket lives on', () => {
     s.send('this is not json');
     expect(await s.next('error')).toMatchObject({ code: 'BAD_FRAME' });
     s.send({ type: 'chat.explode', requestId: 'x1' });
-    expect(await s.next('error', (f) => f.requestId === 'x1')).toMatchObject({ code: 'BAD_FRAME' });
+    const frame = await s.next('error', (f) => f.requestId === 'x1');
+    expect(frame).toMatchObject({ code: 'BAD_FRAME' });
+    // One error model: the frame's code is an API code, with the status the HTTP body would carry.
+    expect(ErrorCodes).toContain(frame.code);
+    expect(ErrorStatus[frame.code]).toBe(400);
     s.send({ type: 'chat.send', requestId: 'x2', chatId: null });
     const missing = await s.next('error', (f) => f.requestId === 'x2');
     expect(missing.code).toBe('VALIDATION_FAILED');
@@ -763,7 +779,7 @@ describe('revocation is immediate', () => {
     const s = await connect(victim);
     await t.ctx.db.update(users).set({ active: false }).where(eq(users.id, victim.user.id));
     const started = Date.now();
-    await invalidateCallers(t.ctx, { email: victim.user.id });
+    await t.ctx.services.callerStates.invalidate({ email: victim.user.id });
     expect((await s.closed).code).toBe(4403);
     expect(Date.now() - started).toBeLessThan(1_000);
   });
@@ -840,6 +856,12 @@ describe('no provider', () => {
     const err = await s.next('error', (f) => f.requestId === 'np');
     expect(err).toMatchObject({ code: 'NO_PROVIDER', message: NO_PROVIDER_MESSAGE });
     expect(err.message).toContain('Settings → AI models');
+    // The very AppError an HTTP route would answer with, code and message alike.
+    const body = ErrorBodySchema.parse(noProvider().toBody());
+    expect({ code: err.code, message: err.message }).toEqual({
+      code: body.error.code,
+      message: body.error.message,
+    });
     const rows = await t.ctx.db.select().from(chats).where(eq(chats.userId, lonely.user.id));
     expect(rows).toEqual([]);
   });

@@ -1,7 +1,8 @@
-import type { ChatParams, Message, MessageUsage, WsErrorCode } from '@assistente/contracts';
+import type { ChatParams, Citation, ErrorCode, Message, MessageUsage } from '@assistente/contracts';
 import type { ModelMessage } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Caller } from '../../plugins/auth.ts';
+import type { Caller } from '../../lib/caller.ts';
+import { AppError } from '../../lib/errors.ts';
 import type { AttachmentForModel, ChatsService, ContextMessage } from '../chats/index.ts';
 import type { ResolvedModel } from '../providers/index.ts';
 import type { AgentsHub } from './hub.ts';
@@ -9,23 +10,12 @@ import { INTERRUPTED_MESSAGE, type ModelCall, type ModelStream, type ModelWorker
 import { modelMessages } from './prompt.ts';
 import type { AgentsStore } from './store.ts';
 
-/** Flush partial answers at least this often… */
-const FLUSH_MS = 250;
 /**
- * …stretched with the number of answers streaming (FLUSH_MS more per FLUSH_SCALE answers, at
- * most FLUSH_MAX_MS): with a thousand at once, rewriting every growing text four times a second
- * was the process's biggest cost. The final write always carries the whole text; this only
- * bounds what a crashed process loses.
+ * Store the text streamed so far this often, for every answer at once in one statement, so a crash
+ * loses at most this plus the write's own time (the README's bound: 250 ms of stream). Answers are
+ * shown as they arrive and stored a tick later: no token waits for the database.
  */
-const FLUSH_SCALE = 50;
-const FLUSH_MAX_MS = 5_000;
-export const flushIntervalMs = (streaming: number) =>
-  Math.min(FLUSH_MAX_MS, FLUSH_MS * Math.max(1, Math.ceil(streaming / FLUSH_SCALE)));
-/** …or sooner once one has this many characters unsaved (but not more often than FLUSH_MIN_GAP_MS). */
-const FLUSH_CHARS = 1024;
-const FLUSH_MIN_GAP_MS = 50;
-/** Answers saved per statement of a flush. */
-const FLUSH_BATCH = 10;
+const FLUSH_MS = 100;
 /** Touch a silent answer this often, so the stale sweep knows it is alive. */
 export const HEARTBEAT_MS = 10_000;
 /** Total attachment bytes sent to a model in one call. */
@@ -48,6 +38,8 @@ export interface GenerationInput {
   requestId?: string;
   resolved: ResolvedModel;
   system?: string;
+  /** The knowledge put in `system`, stored on the answer and sent with `message.done`. */
+  citations?: Citation[];
   params: ChatParams;
   /** Frees the user's concurrency slot. */
   release: () => void;
@@ -66,10 +58,15 @@ export class Generation {
   unsent = '';
   /** Characters of `content` already in the database. */
   flushed = 0;
-  lastWrite = Date.now();
+  /** When the row was last marked alive (created, or touched by a flush). */
+  lastTouch = Date.now();
+  /** Its text is final: flushes leave it to the final write. */
+  ended = false;
   private endReason: EndReason | undefined;
   /** Resolves once the answer is finalised in the database and `message.done` is published. */
   done: Promise<void> = Promise.resolve();
+  /** The knowledge the answer was given (DESIGN §12). */
+  citations: Citation[] = [];
 
   constructor(
     readonly message: Message,
@@ -121,7 +118,6 @@ export class GenerationRegistry {
   private readonly running = new Map<string, Generation>();
   private flushTimer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
-  private lastFlush = 0;
 
   constructor(
     private readonly chats: ChatsService,
@@ -132,58 +128,53 @@ export class GenerationRegistry {
   ) {}
 
   /**
-   * Saves the new text of every answer streaming here (and touches silent ones for the stale
-   * sweep), FLUSH_BATCH answers a statement: the embedded database runs one statement at a time,
-   * and one for a thousand answers kept a new question waiting for as long as it took.
+   * Stores the new text of every answer streaming here, and touches those silent for a heartbeat
+   * (for the stale sweep), in one statement however many answers stream.
    */
-  private flush(): Promise<void> {
-    if (this.flushing) return this.flushing;
+  private async flush(): Promise<void> {
     const now = Date.now();
-    this.lastFlush = now;
-    const batch: Array<{ gen: Generation; upTo: number; delta: string }> = [];
+    const batch: Array<{ gen: Generation; upTo: number; touch: boolean }> = [];
     for (const gen of this.running.values()) {
+      if (gen.ended) continue;
       const upTo = gen.content.length;
-      if (upTo > gen.flushed || now - gen.lastWrite >= HEARTBEAT_MS) {
-        batch.push({ gen, upTo, delta: gen.content.slice(gen.flushed, upTo) });
-      }
+      const touch = now - gen.lastTouch >= HEARTBEAT_MS;
+      if (upTo > gen.flushed || touch) batch.push({ gen, upTo, touch });
     }
-    if (batch.length === 0) return Promise.resolve();
-    this.flushing = (async () => {
-      for (let i = 0; i < batch.length; i += FLUSH_BATCH) {
-        const part = batch.slice(i, i + FLUSH_BATCH);
-        try {
-          await this.store.appendStreaming(part.map((b) => ({ id: b.gen.messageId, delta: b.delta })));
-          for (const b of part) {
-            b.gen.flushed = b.upTo;
-            b.gen.lastWrite = now;
-          }
-        } catch (err) {
-          // Not advanced on failure: the same text goes again with the next flush.
-          this.log.warn({ err }, 'agents: flushing partial answers failed');
-        }
+    if (batch.length === 0) return;
+    try {
+      await this.store.saveStreaming(
+        batch.map(({ gen, upTo, touch }) => ({
+          id: gen.messageId,
+          at: gen.flushed,
+          text: gen.content.slice(gen.flushed, upTo),
+          ...(touch ? { touch } : {}),
+        })),
+      );
+      for (const b of batch) {
+        b.gen.flushed = b.upTo;
+        if (b.touch) b.gen.lastTouch = now;
       }
-    })().finally(() => {
-      this.flushing = undefined;
-    });
-    return this.flushing;
+    } catch (err) {
+      // Not advanced on failure: the same text goes again (from the same offset) with the next flush.
+      this.log.warn({ err }, 'agents: storing streamed text failed');
+    }
   }
 
-  private ensureFlusher(): void {
-    if (this.flushTimer || this.running.size === 0) return;
+  /**
+   * Flushes every FLUSH_MS from the start of one to the start of the next while answers stream; a
+   * flush slower than that is followed at once by the next, never overlapped.
+   */
+  private ensureFlusher(delay = FLUSH_MS): void {
+    if (this.flushTimer || this.flushing || this.running.size === 0) return;
     this.flushTimer = setTimeout(() => {
       this.flushTimer = undefined;
-      if (this.running.size === 0) return;
-      void this.flush();
-      this.ensureFlusher();
-    }, flushIntervalMs(this.running.size));
+      const started = Date.now();
+      this.flushing = this.flush().finally(() => {
+        this.flushing = undefined;
+        this.ensureFlusher(Math.max(0, started + FLUSH_MS - Date.now()));
+      });
+    }, delay);
     this.flushTimer.unref();
-  }
-
-  /** A fast stream does not wait for the next tick once it has FLUSH_CHARS unsaved. */
-  private noteDelta(gen: Generation): void {
-    if (gen.content.length - gen.flushed >= FLUSH_CHARS && Date.now() - this.lastFlush >= FLUSH_MIN_GAP_MS) {
-      void this.flush();
-    }
   }
 
   get size(): number {
@@ -228,6 +219,7 @@ export class GenerationRegistry {
       { uid: input.caller.uid, domain: input.caller.domain.id },
       abort,
     );
+    gen.citations = input.citations ?? [];
     this.running.set(gen.messageId, gen);
     this.ensureFlusher();
     this.hub.publish(gen.userId, {
@@ -284,7 +276,7 @@ export class GenerationRegistry {
     let status: 'complete' | 'stopped' | 'error' = 'complete';
     let finishReason = 'stop';
     let usage: MessageUsage | undefined;
-    let error: { code: WsErrorCode; message: string } | undefined;
+    let error: { code: ErrorCode; message: string } | undefined;
 
     let sendScheduled = false;
     const sendUnsent = () => {
@@ -310,7 +302,6 @@ export class GenerationRegistry {
               sendScheduled = true;
               setImmediate(sendUnsent);
             }
-            this.noteDelta(gen);
             break;
           case 'finish':
             finishReason = event.finishReason;
@@ -342,6 +333,10 @@ export class GenerationRegistry {
 
     // Every delta goes out before the answer's end.
     sendUnsent();
+    // The final write holds the whole text; a flush still under way lands first, so none of its
+    // pieces outlives the answer's end.
+    gen.ended = true;
+    await this.flushing;
 
     if (gen.reason === 'stop') {
       status = 'stopped';
@@ -357,16 +352,21 @@ export class GenerationRegistry {
     }
 
     try {
-      // The final write carries the whole text: a batch still in flight is harmless either way.
       await this.chats.finishAssistantMessage(gen.messageId, {
         status,
         content: gen.content,
         ...(usage ? { usage } : {}),
         ...(error ? { error } : {}),
+        ...(gen.citations.length > 0 ? { citations: gen.citations } : {}),
       });
     } catch (err) {
-      // The text was flushed while streaming; the stale sweep ends the row if this write never lands.
-      this.log.error({ err, messageId: gen.messageId }, 'agents: could not finalise an answer');
+      if (err instanceof AppError && err.code === 'NOT_FOUND') {
+        // Its chat went away mid-answer (an embed deleted with its visitors' chats): nothing to keep.
+        this.log.info({ messageId: gen.messageId }, 'agents: an answer ended after its chat was deleted');
+      } else {
+        // The text was stored while streaming; the stale sweep ends the row if this write never lands.
+        this.log.error({ err, messageId: gen.messageId }, 'agents: could not finalise an answer');
+      }
     }
     this.hub.publish(gen.userId, {
       type: 'message.done',
@@ -376,6 +376,7 @@ export class GenerationRegistry {
       finishReason,
       usage: usage ?? null,
       ...(error ? { error } : {}),
+      ...(gen.citations.length > 0 ? { citations: gen.citations } : {}),
     });
   }
 

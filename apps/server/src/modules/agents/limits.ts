@@ -42,10 +42,15 @@ export const SLOT_LEASE_MS = 60_000;
  * REDIS_URL is set (shared by every replica, so two replicas cannot run twice a user's limit),
  * else — or while Redis is away — in memory. RATE_LIMITS=off (benchmarks) lifts both.
  */
-export function createAgentLimits(ctx: AppContext): AgentLimits {
+export function createAgentLimits(
+  ctx: AppContext,
+  /** Another counter of the same kind (the API keys' per-key allowance): its own keys and limit. */
+  opts: { name?: string; sendsPerMinute?: number } = {},
+): AgentLimits {
   const off = ctx.config.RATE_LIMITS === 'off';
   const maxConcurrent = ctx.config.AGENT_MAX_CONCURRENT;
-  const sendsPerMinute = ctx.config.AGENT_SENDS_PER_MINUTE;
+  const sendsPerMinute = opts.sendsPerMinute ?? ctx.config.AGENT_SENDS_PER_MINUTE;
+  const name = opts.name ?? 'agents';
   const running = new Map<string, number>();
   const recent = new Map<string, number[]>();
 
@@ -71,7 +76,7 @@ export function createAgentLimits(ctx: AppContext): AgentLimits {
       if (off) return true;
       const redis = ctx.redis;
       if (!redis) return allowLocal(userId);
-      const key = `${ctx.keyPrefix}agents:sends:${userId}`;
+      const key = `${ctx.keyPrefix}${name}:sends:${userId}`;
       try {
         const now = Date.now();
         const member = `${now}:${Math.random().toString(36).slice(2)}`;

@@ -1,10 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { MessageSchema } from '@assistente/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { makeUser, type TestUser } from '../../test/factories.ts';
+import { type ServerProcess, startServerProcess } from '../../test/server-process.ts';
 import { type AgentsTestApp, startAgentsTestApp } from './test-app.ts';
 import { TestSocket } from './test-client.ts';
 
@@ -13,62 +12,22 @@ import { TestSocket } from './test-client.ts';
  * ends the orphaned answer as interrupted within a minute (issue 15), keeping the text that was
  * stored. Real server processes on the test's own database; only the model provider is a fixture.
  */
-const serverDir = path.resolve(import.meta.dirname, '../../..');
 const FINALISED_WITHIN_MS = 60_000;
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
+/** A replica of the in-process app: its signing key (DATA_DIR), issuer, database and key prefix. */
+const startReplica = (app: AgentsTestApp) =>
+  startServerProcess({
+    PUBLIC_URL: app.t.ctx.config.PUBLIC_URL,
+    DATA_DIR: app.t.dataDir,
+    DATABASE_URL: app.t.databaseUrl,
+    KEY_PREFIX: app.t.ctx.keyPrefix,
+    WEB_DIST: path.join(app.t.dataDir, 'no-web'),
+    PROVIDER_URL_ALLOWLIST: `127.0.0.1:${app.fx.port}`,
   });
-
-interface Replica {
-  child: ChildProcess;
-  base: string;
-}
-
-async function startReplica(app: AgentsTestApp): Promise<Replica> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: serverDir,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      // The in-process app's: the same signing key (DATA_DIR), issuer, database and key prefix.
-      PUBLIC_URL: app.t.ctx.config.PUBLIC_URL,
-      DATA_DIR: app.t.dataDir,
-      DATABASE_URL: app.t.databaseUrl,
-      KEY_PREFIX: app.t.ctx.keyPrefix,
-      WEB_DIST: path.join(app.t.dataDir, 'no-web'),
-      PROVIDER_URL_ALLOWLIST: `127.0.0.1:${app.fx.port}`,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (c: Buffer) => {
-    stderr += c.toString();
-  });
-  const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`a replica exited with ${child.exitCode}:\n${stderr}`);
-    const ready = await fetch(`${base}/readyz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ready) return { child, base };
-    if (Date.now() > deadline) throw new Error(`a replica did not become ready:\n${stderr}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 let app: AgentsTestApp;
 let alice: TestUser;
-const replicas: Replica[] = [];
+const replicas: ServerProcess[] = [];
 
 beforeAll(async () => {
   // A long, slow answer: the kill lands in its middle.
@@ -89,8 +48,8 @@ afterAll(async () => {
 
 describe('a replica killed mid-answer', () => {
   it('leaves nothing streaming: the surviving replica ends the answer as interrupted within a minute, its stored text kept', async () => {
-    const [doomed, survivor] = replicas as [Replica, Replica];
-    const s = await TestSocket.open(`${doomed.base.replace('http', 'ws')}/api/v1/agents/chat/`, {
+    const [doomed, survivor] = replicas as [ServerProcess, ServerProcess];
+    const s = await TestSocket.open(doomed.wsUrl, {
       token: alice.idToken,
     });
     s.send({ type: 'chat.send', requestId: 'r', chatId: null, content: 'A long answer, please' });

@@ -3,11 +3,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AppContext, Channels } from '../../context.ts';
+import type { AuthInvalidateMessage } from '../../lib/caller.ts';
 import { AppError } from '../../lib/errors.ts';
 import { isAppOrigin } from '../../lib/origin.ts';
-import type { AuthInvalidateMessage } from '../../plugins/auth.ts';
 import { errorResponses } from '../../plugins/routes.ts';
-import { createAgentsService } from './service.ts';
+import { VIRTUAL_ACCOUNT_CHANGED } from '../embedded/index.ts';
 import { AgentSocket } from './socket.ts';
 
 /**
@@ -16,7 +16,8 @@ import { AgentSocket } from './socket.ts';
  * auth frame is what authenticates, never a cookie.
  */
 export async function agentsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const agents = createAgentsService(ctx);
+  const agents = ctx.services.agents;
+  if (!agents) throw new Error('agentsRoutes needs the agents service (buildServices with agents)');
   const sockets = new Set<AgentSocket>();
 
   // Revocation is immediate (DESIGN §3): re-check the sockets of a changed account at once.
@@ -41,10 +42,19 @@ export async function agentsRoutes(app: FastifyInstance, ctx: AppContext): Promi
     });
   });
 
+  // A paused or deleted embed ends its visitors' sockets at once (their tokens are refused from now).
+  const unsubscribeEmbeds = ctx.bus.subscribe(VIRTUAL_ACCOUNT_CHANGED, (raw) => {
+    const id = (raw as { virtualAccountId?: unknown } | undefined)?.virtualAccountId;
+    // After the visitors' cache (subscribed earlier) has dropped the embed.
+    setImmediate(() => {
+      for (const s of sockets) if (s.virtualAccountId && s.virtualAccountId === id) void s.recheck();
+    });
+  });
+
   app.addHook('onClose', async () => {
     unsubscribe();
+    unsubscribeEmbeds();
     for (const s of sockets) s.close(WsCloseCodes.goingAway, 'Server shutting down');
-    await agents.close();
   });
 
   const checkOrigin = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -84,8 +94,8 @@ export async function agentsRoutes(app: FastifyInstance, ctx: AppContext): Promi
       },
       preValidation: checkOrigin,
       handler: (_request, reply) => reply.code(404).send(),
-      wsHandler: (socket) => {
-        new AgentSocket(socket, ctx, agents, sockets);
+      wsHandler: (socket, request) => {
+        new AgentSocket(socket, ctx, agents, sockets, request.ip);
       },
     });
   }

@@ -7,14 +7,15 @@ import type {
   ChatStopFrame,
   ChatSubscribeFrame,
   ServerFrame,
-  WsErrorCode,
 } from '@assistente/contracts';
 import { type AppContext, Channels } from '../../context.ts';
-import { AppError } from '../../lib/errors.ts';
-import { type AuthInvalidateMessage, type Caller, isAccountActive } from '../../plugins/auth.ts';
-import { type ChatsService, chatsService, type ExchangeChat, titleFrom } from '../chats/index.ts';
-import { type ProvidersService, providersService, type ResolvedModel } from '../providers/index.ts';
-import { type SantitoRow, type SantitosService, santitosService } from '../santitos/index.ts';
+import type { AuthInvalidateMessage, Caller } from '../../lib/caller.ts';
+import { AppError, invalidField } from '../../lib/errors.ts';
+import { type ExchangeChat, titleFrom } from '../chats/index.ts';
+import { parseVisitorUid, VIRTUAL_ACCOUNT_CHANGED } from '../embedded/index.ts';
+import { type AnswerKnowledge, knowledgeForAnswer } from '../knowledge/index.ts';
+import type { ResolvedModel } from '../providers/index.ts';
+import type { SantitoRow } from '../santitos/index.ts';
 import { type Generation, type GenerationInput, GenerationRegistry, HEARTBEAT_MS } from './generation.ts';
 import { AgentsHub } from './hub.ts';
 import { type AgentLimits, createAgentLimits } from './limits.ts';
@@ -26,16 +27,6 @@ import { type AgentsStore, agentsStore } from './store.ts';
 export const CONTROL_CHANNEL = 'agents.control';
 
 type ControlMessage = { op: 'stop' | 'snapshot'; userId: string; chatId: string };
-
-/** An error meant for an `error` frame, with one of the websocket's own codes. */
-export class WsError extends Error {
-  constructor(
-    readonly code: WsErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /** Shallow equality of chat params (their values are scalars). */
 function sameParams(a: ChatParams, b: ChatParams): boolean {
@@ -59,9 +50,7 @@ export type Reply = (frame: ServerFrame) => void;
  * re-checked against the caller (the socket resolves it again from its token before each call).
  */
 export function createAgentsService(ctx: AppContext) {
-  const chats: ChatsService = chatsService(ctx);
-  const santitos: SantitosService = santitosService(ctx);
-  const providers: ProvidersService = providersService(ctx);
+  const { chats, santitos, providers } = ctx.services;
   const store: AgentsStore = agentsStore(ctx.db);
   const hub = new AgentsHub(ctx.bus, ctx.log);
   const limits: AgentLimits = createAgentLimits(ctx);
@@ -115,13 +104,31 @@ export function createAgentsService(ctx: AppContext) {
     // After the caller caches (subscribed earlier) have dropped the account's state.
     setImmediate(() => {
       for (const gen of hit) {
-        isAccountActive(ctx, gen.owner.uid).then(
+        ctx.services.callerStates.isActive(gen.owner.uid).then(
           (active) => {
             if (!active) gen.stop();
           },
           (err: unknown) => ctx.log.warn({ err }, 'agents: could not re-check an answer’s owner'),
         );
       }
+    });
+  });
+
+  // A paused or deleted embed stops its visitors' answers running here: closing their sockets
+  // (agents/routes.ts) alone leaves an answer already under way spending the domain's tokens.
+  const unsubscribeEmbeds = ctx.bus.subscribe(VIRTUAL_ACCOUNT_CHANGED, (raw) => {
+    const id = (raw as { virtualAccountId?: unknown } | undefined)?.virtualAccountId;
+    if (typeof id !== 'string') return;
+    const hit = registry.all().filter((g) => parseVisitorUid(g.owner.uid)?.virtualAccountId === id);
+    if (hit.length === 0) return;
+    // After the visitors' cache (subscribed earlier) has dropped the embed: a rename goes on.
+    setImmediate(() => {
+      ctx.services.visitors.usableEmbed(id).then(
+        (usable) => {
+          if (!usable) for (const gen of hit) gen.stop();
+        },
+        (err: unknown) => ctx.log.warn({ err, virtualAccountId: id }, 'agents: could not re-check an embed'),
+      );
     });
   });
 
@@ -156,7 +163,7 @@ export function createAgentsService(ctx: AppContext) {
   /** Counts the send against the per-minute limit, or refuses it. */
   async function countSend(caller: Caller): Promise<void> {
     if (!(await limits.allowSend(caller.user.id))) {
-      throw new WsError(
+      throw new AppError(
         'RATE_LIMITED',
         `You can send at most ${limits.sendsPerMinute} messages a minute; wait a moment.`,
       );
@@ -167,7 +174,7 @@ export function createAgentsService(ctx: AppContext) {
   async function takeSlot(caller: Caller): Promise<() => void> {
     const release = await limits.acquire(caller.user.id);
     if (!release) {
-      throw new WsError(
+      throw new AppError(
         'TOO_MANY_GENERATIONS',
         `At most ${limits.maxConcurrent} answers can be generated at once; wait for one to finish or stop it.`,
       );
@@ -271,10 +278,24 @@ export function createAgentsService(ctx: AppContext) {
       /** When the frame arrived: a stop asked since then ends this answer. */
       since: number;
       pending?: GenerationInput['pending'];
+      /** The santito's knowledge for the question, when the caller started finding it already. */
+      knowledge?: Promise<AnswerKnowledge>;
     },
   ): Promise<Generation> {
     const { santito, params, resolved } = a.plan;
-    const system = systemPrompt(santito?.instructions, params);
+    const knowledge = santito?.knowledge.length
+      ? await (a.knowledge ??
+          knowledgeForAnswer(
+            ctx,
+            santito.domainId,
+            santito.knowledge,
+            a.pending?.message.content ??
+              (await chats.getMessageForCaller(caller, a.chatId, a.parentId)).content,
+          ))
+      : undefined;
+    const system = [systemPrompt(santito?.instructions, params), knowledge?.prompt]
+      .filter(Boolean)
+      .join('\n\n');
     const release = await takeSlot(caller);
     const gen = await registry.start({
       caller,
@@ -284,6 +305,7 @@ export function createAgentsService(ctx: AppContext) {
       ...(a.requestId ? { requestId: a.requestId } : {}),
       resolved,
       ...(system ? { system } : {}),
+      ...(knowledge?.citations.length ? { citations: knowledge.citations } : {}),
       params,
       release,
     });
@@ -307,8 +329,15 @@ export function createAgentsService(ctx: AppContext) {
       const agentId = chat ? chat.agentId : (frame.agentId ?? null);
       const santito = await santitoOf(caller, agentId);
       if (!chat && agentId && !santito) {
-        throw new AppError('VALIDATION_FAILED', 'agentId: No such santito available to you');
+        throw invalidField('agentId', 'No such santito available to you');
       }
+      // The question's knowledge (an embeddings call, then retrieval) is found while the model is
+      // resolved and the message prepared, not after: it was time added before the first token.
+      const knowledge = santito?.knowledge.length
+        ? knowledgeForAnswer(ctx, santito.domainId, santito.knowledge, frame.content)
+        : undefined;
+      // Awaited in `answer`; a send refused before then must not leave it unhandled.
+      knowledge?.catch(() => {});
       const params = frame.params ?? chat?.params ?? {};
       // Before anything is stored: with no model, the send changes nothing.
       const resolved = await modelFor(caller, params, santito);
@@ -336,6 +365,7 @@ export function createAgentsService(ctx: AppContext) {
         requestId: frame.requestId,
         since,
         pending,
+        ...(knowledge ? { knowledge } : {}),
       });
     },
 
@@ -345,8 +375,7 @@ export function createAgentsService(ctx: AppContext) {
       const chat = await chats.getChatForCaller(caller, frame.chatId);
       const target = await chats.getMessageForCaller(caller, frame.chatId, frame.messageId);
       const parentId = target.role === 'assistant' ? target.parentId : target.messageId;
-      if (!parentId)
-        throw new AppError('VALIDATION_FAILED', 'messageId: This answer has no question to answer again');
+      if (!parentId) throw invalidField('messageId', 'This answer has no question to answer again');
       assertIdle(caller, chat.chatId);
       await countSend(caller);
       await answer(caller, {
@@ -363,8 +392,7 @@ export function createAgentsService(ctx: AppContext) {
       const since = Date.now();
       const chat = await chats.getChatForCaller(caller, frame.chatId);
       const target = await chats.getMessageForCaller(caller, frame.chatId, frame.messageId);
-      if (target.role !== 'user')
-        throw new AppError('VALIDATION_FAILED', 'messageId: Only your own messages can be edited');
+      if (target.role !== 'user') throw invalidField('messageId', 'Only your own messages can be edited');
       assertIdle(caller, chat.chatId);
       await countSend(caller);
       const plan = await planOf(caller, chat);
@@ -414,6 +442,7 @@ export function createAgentsService(ctx: AppContext) {
       stopSweep();
       unsubscribeControl();
       unsubscribeAuth();
+      unsubscribeEmbeds();
       await registry.shutdown();
       await models.close();
       hub.close();

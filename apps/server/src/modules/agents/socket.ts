@@ -1,33 +1,29 @@
 import {
   type ClientFrame,
   ClientFrameSchema,
+  type ErrorCode,
   type ServerFrame,
   WsCloseCodes,
-  type WsErrorCode,
-  WsErrorCodes,
   WsLimits,
 } from '@assistente/contracts';
 import type { WebSocket } from 'ws';
 import type { AppContext } from '../../context.ts';
+import type { Caller, VisitorCaller } from '../../lib/caller.ts';
 import { AppError } from '../../lib/errors.ts';
 import { containsNul, NUL_MESSAGE } from '../../lib/nul.ts';
-import { type Caller, resolveCaller } from '../../plugins/auth.ts';
-import { NoProviderError } from '../providers/index.ts';
+import { visitorAsChatOwner } from '../embedded/index.ts';
 import type { HubClient } from './hub.ts';
-import { type AgentsService, WsError } from './service.ts';
+import type { AgentsService } from './service.ts';
 
 /** A client this far behind (unsent bytes) is dropped; it resumes with `chat.subscribe`. */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 const KNOWN_TYPES = new Set<string>(ClientFrameSchema.options.map((o) => o.shape.type.value));
-const WS_CODES = new Set<string>(WsErrorCodes);
 
 type Phase = 'auth' | 'authenticating' | 'ready' | 'closed';
 
 /** The error frame's code and message for anything a handler threw; internals never leak. */
-function toErrorFrame(err: unknown, ctx: AppContext): { code: WsErrorCode; message: string } {
-  if (err instanceof WsError) return { code: err.code, message: err.message };
-  if (err instanceof NoProviderError) return { code: err.code, message: err.message };
-  if (err instanceof AppError && WS_CODES.has(err.code)) return { code: err.code, message: err.message };
+function toErrorFrame(err: unknown, ctx: AppContext): { code: ErrorCode; message: string } {
+  if (err instanceof AppError) return { code: err.code, message: err.message };
   ctx.log.error({ err }, 'agents: frame handling failed');
   return { code: 'INTERNAL', message: 'Something went wrong; try again.' };
 }
@@ -40,6 +36,8 @@ export class AgentSocket implements HubClient {
   private phase: Phase = 'auth';
   private token = '';
   private caller: Caller | undefined;
+  /** Set when the socket belongs to an embed's visitor (DESIGN §11): what they may do is narrower. */
+  private visitor: VisitorCaller | undefined;
   private readonly pending: ClientFrame[] = [];
   private readonly authTimer: NodeJS.Timeout;
 
@@ -48,6 +46,8 @@ export class AgentSocket implements HubClient {
     private readonly ctx: AppContext,
     private readonly agents: AgentsService,
     private readonly sockets: Set<AgentSocket>,
+    /** The client's address: visitors' limits count per IP too. */
+    private readonly ip: string,
   ) {
     this.authTimer = setTimeout(() => {
       if (this.phase !== 'ready') this.close(WsCloseCodes.unauthenticated, 'Authentication timed out');
@@ -69,6 +69,11 @@ export class AgentSocket implements HubClient {
       : undefined;
   }
 
+  /** The embed a visitor's socket belongs to, for closing them all when it is paused or deleted. */
+  get virtualAccountId(): string | undefined {
+    return this.visitor?.virtualAccount.id;
+  }
+
   sendRaw(raw: string): void {
     if (this.phase === 'closed' || this.ws.readyState !== this.ws.OPEN) return;
     if (this.ws.bufferedAmount > MAX_BUFFERED_BYTES) {
@@ -82,7 +87,7 @@ export class AgentSocket implements HubClient {
     this.sendRaw(JSON.stringify(frame));
   }
 
-  private error(code: WsErrorCode, message: string, requestId?: string, chatId?: string): void {
+  private error(code: ErrorCode, message: string, requestId?: string, chatId?: string): void {
     this.send({
       type: 'error',
       ...(requestId ? { requestId } : {}),
@@ -115,7 +120,7 @@ export class AgentSocket implements HubClient {
   private parse(
     data: Buffer,
     isBinary: boolean,
-  ): { frame: ClientFrame } | { code: WsErrorCode; message: string; requestId?: string } {
+  ): { frame: ClientFrame } | { code: ErrorCode; message: string; requestId?: string } {
     if (isBinary) return { code: 'BAD_FRAME', message: 'Frames must be JSON text' };
     let json: unknown;
     try {
@@ -168,14 +173,8 @@ export class AgentSocket implements HubClient {
 
   private async authenticate(token: string): Promise<void> {
     this.phase = 'authenticating';
-    let caller: Caller;
-    try {
-      caller = await resolveCaller(this.ctx, token);
-    } catch (err) {
-      this.deny(err);
-      return;
-    }
-    if (this.phase !== 'authenticating') return;
+    const caller = await this.resolve(token);
+    if (!caller || this.phase !== 'authenticating') return;
     clearTimeout(this.authTimer);
     this.token = token;
     this.caller = caller;
@@ -198,6 +197,30 @@ export class AgentSocket implements HubClient {
     });
   }
 
+  /**
+   * The caller of `token`, or undefined once access was refused (and the socket closed). A visitor
+   * acts as the owner of their own chats; their embed's rules are kept in `visitor`.
+   */
+  private async resolve(token: string): Promise<Caller | undefined> {
+    try {
+      const caller = await this.ctx.services.callers.resolve(['user', 'visitor'], token);
+      if (caller.kind === 'apiKey') throw new AppError('UNAUTHENTICATED', 'Invalid token');
+      if (caller.kind === 'visitor') {
+        if (this.visitor && this.visitor.uid !== caller.uid) {
+          throw new AppError('UNAUTHENTICATED', 'A socket cannot change accounts; reconnect instead');
+        }
+        this.visitor = caller;
+        return visitorAsChatOwner(caller);
+      }
+      if (this.visitor)
+        throw new AppError('UNAUTHENTICATED', 'A socket cannot change accounts; reconnect instead');
+      return caller;
+    } catch (err) {
+      this.deny(err);
+      return undefined;
+    }
+  }
+
   /** Tells why access is refused, then closes: 4403 when the account lost access, else 4401. */
   private deny(err: unknown): void {
     const forbidden = err instanceof AppError && err.code === 'FORBIDDEN';
@@ -214,14 +237,9 @@ export class AgentSocket implements HubClient {
    * and invalidated on change), so a revoked account cannot act even before its socket is closed.
    */
   private async currentCaller(): Promise<Caller | undefined> {
-    try {
-      const caller = await resolveCaller(this.ctx, this.token);
-      this.caller = caller;
-      return caller;
-    } catch (err) {
-      this.deny(err);
-      return undefined;
-    }
+    const caller = await this.resolve(this.token);
+    if (caller) this.caller = caller;
+    return caller;
   }
 
   /** Re-checks access after an account change; closes the socket when it is gone. */
@@ -232,13 +250,8 @@ export class AgentSocket implements HubClient {
 
   /** A fresh token for the same account (the old one is about to expire). */
   private async reauthenticate(token: string): Promise<void> {
-    let caller: Caller;
-    try {
-      caller = await resolveCaller(this.ctx, token);
-    } catch (err) {
-      this.deny(err);
-      return;
-    }
+    const caller = await this.resolve(token);
+    if (!caller) return;
     if (caller.uid !== this.caller?.uid) {
       this.error('UNAUTHENTICATED', 'A socket cannot change accounts; reconnect instead');
       this.close(WsCloseCodes.unauthenticated, 'Account changed');
@@ -247,6 +260,27 @@ export class AgentSocket implements HubClient {
     this.token = token;
     this.caller = caller;
     this.sendReady();
+  }
+
+  /**
+   * A visitor's message: always to the embed's santito (or the domain's default model), with the
+   * embed's parameters, within its limits, and counted for the Admin screen.
+   */
+  private async visitorSend(
+    caller: Caller,
+    visitor: VisitorCaller,
+    frame: Extract<ClientFrame, { type: 'chat.send' }>,
+  ): Promise<void> {
+    if (frame.attachments?.length && !visitor.virtualAccount.allowAttachments) {
+      throw new AppError('FORBIDDEN', 'This chat does not take attachments');
+    }
+    await this.ctx.services.visitors.admitMessage(visitor, this.ip);
+    const { params: _ignored, agentId: _chosen, ...rest } = frame;
+    await this.agents.send(caller, { ...rest, agentId: visitor.virtualAccount.agentId });
+    await this.ctx.services.visitors.count(visitor.virtualAccount.id, {
+      messages: 1,
+      ...(frame.chatId === null ? { chats: 1 } : {}),
+    });
   }
 
   private async dispatch(frame: ClientFrame): Promise<void> {
@@ -264,12 +298,21 @@ export class AgentSocket implements HubClient {
       }
       const caller = await this.currentCaller();
       if (!caller) return;
+      const visitor = this.visitor;
       switch (frame.type) {
         case 'chat.send':
+          if (visitor) return await this.visitorSend(caller, visitor, frame);
           return await this.agents.send(caller, frame);
         case 'chat.regenerate':
+          if (visitor) await this.ctx.services.visitors.admitMessage(visitor, this.ip);
           return await this.agents.regenerate(caller, frame);
         case 'chat.edit':
+          if (visitor) {
+            if (frame.attachments?.length && !visitor.virtualAccount.allowAttachments) {
+              throw new AppError('FORBIDDEN', 'This chat does not take attachments');
+            }
+            await this.ctx.services.visitors.admitMessage(visitor, this.ip);
+          }
           return await this.agents.edit(caller, frame);
         case 'chat.stop':
           return await this.agents.stop(caller, frame);

@@ -1,6 +1,14 @@
-import { and, eq, inArray, lt, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { chats, messages } from '../../db/schema/index.ts';
+import { and, eq, sql } from 'drizzle-orm';
+import { type Db, rowsOf } from '../../db/client.ts';
+import { chats, messageChunks, messages, streamedContent } from '../../db/schema/index.ts';
+
+/** What one flush writes for one answer: its text from offset `at` on, and whether to mark it alive. */
+export interface StreamingPiece {
+  id: string;
+  at: number;
+  text: string;
+  touch?: boolean;
+}
 
 /**
  * The agents' own reads and writes on the chats tables: only the streaming lifecycle. Ids here
@@ -18,48 +26,48 @@ export function agentsStore(db: Db) {
     },
 
     /**
-     * One statement for every answer streaming on this process: appends each one's new text (an
-     * empty delta just marks it alive). Only the new text travels, so the cost follows the token
-     * rate, not the answers' length; rows already finished are left alone.
+     * One statement for every answer streaming on this process: appends each one's new text as a
+     * piece (`messageChunks`) and touches those due a heartbeat, so the cost follows the token rate,
+     * not the answers' length or number of statements. Answers already ended are left alone.
      */
-    async appendStreaming(batch: ReadonlyArray<{ id: string; delta: string }>): Promise<void> {
+    async saveStreaming(batch: readonly StreamingPiece[]): Promise<void> {
       if (batch.length === 0) return;
-      // One JSON parameter, however many answers: building a thousand-row VALUES list through
-      // the query builder cost more than the update itself.
+      // One JSON parameter, however many answers: a thousand-row VALUES list built through the
+      // query builder cost more than the write itself.
       await db.execute(sql`
-        update ${messages} set content = ${messages.content} || v.delta, updated_at = now()
-          from json_to_recordset(${JSON.stringify(batch)}::json) as v(id text, delta text)
-         where ${messages.id} = v.id and ${messages.status} = 'streaming'`);
+        with v as (
+          select p.* from json_to_recordset(${JSON.stringify(batch)}::json) as p(id text, at int, text text, touch boolean)
+            join ${messages} on ${messages.id} = p.id and ${messages.status} = 'streaming'
+        ),
+        touched as (
+          update ${messages} set updated_at = now() from v where v.touch and ${messages.id} = v.id
+        )
+        insert into ${messageChunks} (message_id, at, text)
+        select v.id, v.at, v.text from v where v.text <> ''
+        on conflict (message_id, at) do update set text = excluded.text`);
     },
 
     /**
-     * Ends answers whose generation died with its process (no flush or heartbeat since `before`),
-     * so none stays "streaming" forever. Returns them with their owners, to tell their sockets.
+     * Ends answers whose generation died with its process (no heartbeat since `before`), so none
+     * stays "streaming" forever, their stored pieces folded into their text. Returns them with their
+     * owners, to tell their sockets.
      */
     async sweepStale(
       before: Date,
       error: string,
     ): Promise<Array<{ messageId: string; chatId: string; userId: string; content: string }>> {
-      const rows = await db
-        .update(messages)
-        .set({ status: 'error', error, errorCode: 'UNAVAILABLE', updatedAt: new Date() })
-        .where(and(eq(messages.status, 'streaming'), lt(messages.updatedAt, before)))
-        .returning({ messageId: messages.id, chatId: messages.chatId, content: messages.content });
-      if (rows.length === 0) return [];
-      const owners = await db
-        .select({ id: chats.id, userId: chats.userId })
-        .from(chats)
-        .where(
-          inArray(
-            chats.id,
-            rows.map((r) => r.chatId),
-          ),
-        );
-      const ownerOf = new Map(owners.map((o) => [o.id, o.userId]));
-      return rows.flatMap((r) => {
-        const userId = ownerOf.get(r.chatId);
-        return userId ? [{ ...r, userId }] : [];
-      });
+      const result = await db.execute(sql`
+        with stale as (
+          update ${messages}
+             set status = 'error', error = ${error}, error_code = 'UNAVAILABLE', updated_at = now(),
+                 content = ${streamedContent}
+           where ${messages.status} = 'streaming' and ${messages.updatedAt} < ${before.toISOString()}::timestamptz
+          returning ${messages.id} as id, ${messages.chatId} as chat_id, ${messages.content} as content
+        ),
+        folded as (delete from ${messageChunks} using stale where ${messageChunks.messageId} = stale.id)
+        select stale.id as "messageId", stale.chat_id as "chatId", stale.content, ${chats.userId} as "userId"
+          from stale join ${chats} on ${chats.id} = stale.chat_id`);
+      return rowsOf(result);
     },
   };
 }

@@ -1,7 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages, users } from '../../db/schema/index.ts';
-import { invalidateCallers } from '../../plugins/auth.ts';
 import type { TestApp } from '../../test/app.ts';
 import { makeUser, type TestUser } from '../../test/factories.ts';
 import type { LlmFixture } from '../../test/llm-fixture.ts';
@@ -96,7 +95,7 @@ describe('an owner who loses access mid-answer', () => {
     const id = await ask(s, 'long');
     await s.next('message.delta', (f) => f.messageId === id);
     await t.ctx.db.update(users).set({ active: false }).where(eq(users.id, bia.user.id));
-    await invalidateCallers(t.ctx, { email: bia.user.id });
+    await t.ctx.services.callerStates.invalidate({ email: bia.user.id });
     await expect.poll(async () => (await stored(id))?.status, { timeout: 5_000 }).toBe('stopped');
     expect((await stored(id))?.content.length).toBeLessThan('a b c d e f g h i j k l m n o p q r s t'.length);
   });

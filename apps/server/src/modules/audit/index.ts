@@ -1,3 +1,10 @@
 export { auditMeta, auditRoutes } from './routes.ts';
 export { auditService } from './service.ts';
-export { type AuditMeta, type AuditRecord, changedFields, recordAudit, redactSecrets } from './store.ts';
+export {
+  type AuditMeta,
+  type AuditRecord,
+  auditedTransaction,
+  changedFields,
+  recordAudit,
+  redactSecrets,
+} from './store.ts';

@@ -3,8 +3,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { callerOf } from '../../lib/caller.ts';
 import { sendPage } from '../../lib/paging.ts';
-import { auditService } from './service.ts';
 import type { AuditMeta } from './store.ts';
 
 /** The IP (as the proxy settings see it) and user agent of an administrative request. */
@@ -15,7 +15,7 @@ export function auditMeta(request: FastifyRequest): AuditMeta {
 
 /** GET /api/v1/audit: the audit log, newest first (mounted by the account manager). */
 export async function auditRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const service = auditService(ctx);
+  const service = ctx.services.audit;
   app.withTypeProvider<ZodTypeProvider>().get(
     '/audit',
     {
@@ -27,6 +27,6 @@ export async function auditRoutes(app: FastifyInstance, ctx: AppContext): Promis
         response: { 200: z.array(AuditEntrySchema) },
       },
     },
-    async (request, reply) => sendPage(reply, await service.list(await request.caller(), request.query)),
+    async (request, reply) => sendPage(reply, await service.list(callerOf(request, 'user'), request.query)),
   );
 }

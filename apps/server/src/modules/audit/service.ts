@@ -1,8 +1,9 @@
-import { type AuditEntry, type AuditQuery, hasRole } from '@assistente/contracts';
+import type { AuditEntry, AuditQuery } from '@assistente/contracts';
 import type { AppContext } from '../../context.ts';
-import { AppError, forbidden } from '../../lib/errors.ts';
-import { type Page, parseCursor } from '../../lib/paging.ts';
-import type { Caller } from '../../plugins/auth.ts';
+import type { Caller } from '../../lib/caller.ts';
+import { AppError } from '../../lib/errors.ts';
+import { cursorsFor, type Page } from '../../lib/paging.ts';
+import { authorize, can } from './policy.ts';
 import { AUDIT_CURSOR_TAG, type AuditRow, listAudit } from './store.ts';
 
 function toAuditEntry(row: AuditRow): AuditEntry {
@@ -23,12 +24,14 @@ export function auditService(ctx: AppContext) {
   return {
     /** Admins read their domain's log; SuperAdmins everything, or one domain with `?domain=`. */
     async list(caller: Caller, query: AuditQuery): Promise<Page<AuditEntry>> {
-      if (!hasRole(caller.role, 'Admin')) throw forbidden();
+      authorize(caller, 'read', caller.domain.id);
       const from = query.from ? new Date(query.from) : undefined;
       const to = query.to ? new Date(query.to) : undefined;
       if (from && to && from > to) throw new AppError('VALIDATION_FAILED', 'from must not be after to');
-      const after = parseCursor(AUDIT_CURSOR_TAG, query.cursor);
-      const requested = caller.role === 'SuperAdmin' && query.domain ? query.domain.trim().toLowerCase() : '';
+      const after = cursorsFor(ctx.config).parse(AUDIT_CURSOR_TAG, query.cursor, 2);
+      // Only a domain the caller may read filters the log; anything else is the client's logging hint.
+      const want = query.domain?.trim().toLowerCase();
+      const requested = want && can(caller, 'read', want) ? want : '';
       const page = await listAudit(ctx.db, caller, {
         limit: query.limit,
         ...(requested ? { requestedDomain: requested } : {}),
@@ -40,7 +43,7 @@ export function auditService(ctx: AppContext) {
         ...(to ? { to } : {}),
         ...(after ? { after } : {}),
       });
-      return { ...page, items: page.items.map(toAuditEntry) };
+      return cursorsFor(ctx.config).page(AUDIT_CURSOR_TAG, page, toAuditEntry);
     },
   };
 }

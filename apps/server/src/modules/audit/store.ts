@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { AuditAction, AuditTargetType } from '@assistente/contracts';
+import { type AuditAction, type AuditTargetType, spansDomains } from '@assistente/contracts';
 import { and, count, desc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { auditEntries } from '../../db/schema/index.ts';
-import type { Page } from '../../lib/paging.ts';
-import { encodeKeyset } from '../../lib/paging.ts';
-import type { Caller } from '../../plugins/auth.ts';
+import type { Caller } from '../../lib/caller.ts';
+import { type KeyedPage, keyedPage } from '../../lib/paging.ts';
 
 export type Executor = Db | Tx;
 export type AuditRow = typeof auditEntries.$inferSelect;
@@ -106,13 +105,12 @@ export interface AuditFilter {
 export const AUDIT_CURSOR_TAG = 'audit';
 
 /** A page of entries the caller may read, newest first; the tenant scope is applied here. */
-export async function listAudit(db: Executor, caller: Caller, f: AuditFilter): Promise<Page<AuditRow>> {
-  const scope: SQL | undefined =
-    caller.role === 'SuperAdmin'
-      ? f.requestedDomain
-        ? eq(auditEntries.domainId, f.requestedDomain)
-        : undefined
-      : eq(auditEntries.domainId, caller.domain.id);
+export async function listAudit(db: Executor, caller: Caller, f: AuditFilter): Promise<KeyedPage<AuditRow>> {
+  const scope: SQL | undefined = spansDomains(caller)
+    ? f.requestedDomain
+      ? eq(auditEntries.domainId, f.requestedDomain)
+      : undefined
+    : eq(auditEntries.domainId, caller.domain.id);
   const filter = and(
     scope,
     f.action ? eq(auditEntries.action, f.action) : undefined,
@@ -134,13 +132,29 @@ export async function listAudit(db: Executor, caller: Caller, f: AuditFilter): P
       .limit(f.limit + 1),
     db.select({ n: count() }).from(auditEntries).where(filter),
   ]);
-  const page = rows.slice(0, f.limit);
-  const last = page.at(-1);
-  return {
-    items: page.map((r) => r.row),
-    total: totals[0]?.n ?? 0,
-    ...(rows.length > f.limit && last
-      ? { nextCursor: encodeKeyset(AUDIT_CURSOR_TAG, [last.key, last.row.id]) }
-      : {}),
-  };
+  return keyedPage(
+    rows,
+    f.limit,
+    totals[0]?.n ?? 0,
+    (r) => [r.key, r.row.id],
+    (r) => r.row,
+  );
+}
+
+/**
+ * Runs a change on a store bound to one transaction and records its audit entries in it: both
+ * commit, or neither.
+ */
+export function auditedTransaction<S, T>(
+  db: Db,
+  caller: Caller,
+  meta: AuditMeta,
+  storeFor: (tx: Tx) => S,
+  run: (store: S) => Promise<{ result: T; audit: AuditRecord | AuditRecord[] }>,
+): Promise<T> {
+  return db.transaction(async (tx) => {
+    const { result, audit } = await run(storeFor(tx));
+    await recordAudit(tx, caller, meta, audit);
+    return result;
+  });
 }

@@ -17,8 +17,7 @@ import { buildTestApp, type TestApp } from '../../test/app.ts';
 import { makeChat, makeDomain, makeSantito, makeUser, type TestUser } from '../../test/factories.ts';
 import { INTERRUPTED_MESSAGE } from '../agents/model-calls.ts';
 import { agentsStore } from '../agents/store.ts';
-import { chatsService } from './service.ts';
-import { multipartFile, TINY_PNG } from './test-helpers.ts';
+import { appendUserMessage, multipartFile, postFile, TINY_PNG } from './test-helpers.ts';
 
 const UPLOAD_MAX = 64 * 1024;
 
@@ -36,15 +35,8 @@ function call(method: Method, url: string, who?: TestUser, payload?: unknown) {
     ...(payload === undefined ? {} : { payload: payload as object }),
   });
 }
-async function upload(who: TestUser, chatId: string, name: string, type: string, data: Buffer | string) {
-  const body = await multipartFile(name, type, data);
-  return t.app.inject({
-    method: 'POST',
-    url: `/api/v1/chats/${chatId}/attachments`,
-    headers: { ...who.headers, ...body.headers },
-    payload: body.payload,
-  });
-}
+const upload = (who: TestUser, chatId: string, name: string, type: string, data: Buffer | string) =>
+  postFile(t.app, `/api/v1/chats/${chatId}/attachments`, who, { name, type, data });
 function errorOf(res: LightMyRequestResponse) {
   return ErrorBodySchema.parse(res.json()).error;
 }
@@ -55,7 +47,7 @@ async function createChat(who: TestUser, body: object = {}): Promise<Chat> {
 }
 /** Streamed text of an answer, written as the agents' flush writes it (appended while still streaming). */
 async function flush(messageId: string, delta: string) {
-  await agentsStore(t.ctx.db).appendStreaming([{ id: messageId, delta }]);
+  await agentsStore(t.ctx.db).saveStreaming([{ id: messageId, at: 0, text: delta }]);
 }
 async function chatRow(id: string) {
   const [row] = await t.ctx.db.select().from(chats).where(eq(chats.id, id));
@@ -197,11 +189,10 @@ describe('delete and restore', () => {
       .where(eq(chats.id, chat.chatId));
     expect((await call('POST', `/api/v1/chats/${chat.chatId}/restore`, alice)).statusCode).toBe(404);
 
-    const purged = await chatsService(t.ctx).purgeDeleted();
+    const purged = await t.ctx.services.chats.purgeDeleted();
     expect(purged).toBeGreaterThanOrEqual(1);
     expect(await chatRow(chat.chatId)).toBeUndefined();
-    const { storageFor } = await import('../storage/index.ts');
-    expect(await storageFor(t.ctx, 'chats').stat(file!.storageKey)).toBeUndefined();
+    expect(await t.ctx.services.storage.bucket('chats').stat(file!.storageKey)).toBeUndefined();
   });
 });
 
@@ -225,7 +216,7 @@ describe('a chat made for a new message’s files (a draft)', () => {
     expect(await listed(owner)).toEqual({ ids: [], total: '0' });
     expect((await call('GET', `/api/v1/chats/${draft.chatId}`, owner)).statusCode).toBe(200);
 
-    await chatsService(t.ctx).appendUserMessage(await callerOf(owner), draft.chatId, {
+    await appendUserMessage(t.ctx, await callerOf(owner), draft.chatId, {
       content: 'Três arquivos',
       attachmentIds: ids,
     });
@@ -251,14 +242,13 @@ describe('a chat made for a new message’s files (a draft)', () => {
     const recent = await createChat(owner);
     const titled = await createChat(owner, { title: 'Guardado' });
     const sent = await createChat(owner);
-    await chatsService(t.ctx).appendUserMessage(await callerOf(owner), sent.chatId, { content: 'enviada' });
+    await appendUserMessage(t.ctx, await callerOf(owner), sent.chatId, { content: 'enviada' });
     for (const id of [abandoned.chatId, titled.chatId, sent.chatId])
       await t.ctx.db.update(chats).set({ createdAt: old }).where(eq(chats.id, id));
 
-    expect(await chatsService(t.ctx).purgeDrafts()).toBeGreaterThanOrEqual(1);
+    expect(await t.ctx.services.chats.purgeDrafts()).toBeGreaterThanOrEqual(1);
     expect(await chatRow(abandoned.chatId)).toBeUndefined();
-    const { storageFor } = await import('../storage/index.ts');
-    expect(await storageFor(t.ctx, 'chats').stat(file!.storageKey)).toBeUndefined();
+    expect(await t.ctx.services.storage.bucket('chats').stat(file!.storageKey)).toBeUndefined();
     for (const kept of [recent.chatId, titled.chatId, sent.chatId]) expect(await chatRow(kept)).toBeDefined();
   });
 });
@@ -301,7 +291,7 @@ describe('GET /api/v1/chats: order and paging', () => {
     const owner = await makeUser(t.ctx);
     const { chat: old } = await makeChat(t.ctx, owner, { title: 'antigo' });
     await makeChat(t.ctx, owner, { title: 'novo' });
-    await chatsService(t.ctx).appendUserMessage(await callerOf(owner), old.id, { content: 'de novo' });
+    await appendUserMessage(t.ctx, await callerOf(owner), old.id, { content: 'de novo' });
     const res = await call('GET', '/api/v1/chats', owner);
     expect((res.json() as Chat[])[0]!.chatId).toBe(old.id);
   });
@@ -311,6 +301,28 @@ describe('GET /api/v1/chats: order and paging', () => {
       const res = await call('GET', `/api/v1/chats?${q}`, alice);
       expect(res.statusCode, q).toBe(400);
     }
+  });
+
+  it('refuses a tampered cursor with 400, even one naming a real chat', async () => {
+    const owner = await makeUser(t.ctx);
+    const { chat: older } = await makeChat(t.ctx, owner, { title: 'um' });
+    await makeChat(t.ctx, owner, { title: 'dois' });
+    const first = await call('GET', '/api/v1/chats?limit=1', owner);
+    const cursor = String(first.headers['x-next-cursor']);
+    const [payload, mac] = cursor.split('.');
+    const key = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString('utf8')) as string[];
+    for (const forged of [
+      [key[0], 'true', key[2], key[3]],
+      [key[0], key[1], 'not a date', key[3]],
+      [key[0], key[1], key[2], older.id],
+    ]) {
+      const tampered = `${Buffer.from(JSON.stringify(forged)).toString('base64url')}.${mac}`;
+      const res = await call('GET', `/api/v1/chats?limit=1&cursor=${encodeURIComponent(tampered)}`, owner);
+      expect(res.statusCode, JSON.stringify(forged)).toBe(400);
+      expect(ErrorBodySchema.parse(res.json()).error.code).toBe('BAD_REQUEST');
+    }
+    const next = await call('GET', `/api/v1/chats?limit=1&cursor=${encodeURIComponent(cursor)}`, owner);
+    expect(next.statusCode).toBe(200);
   });
 
   it('ignores the web client’s domain/user hints', async () => {
@@ -380,7 +392,7 @@ describe('search', () => {
 
   it('finds an answer once it has finished streaming, not while it streams', async () => {
     const { chat, messages: rows } = await makeChat(t.ctx, owner, { title: 'Em andamento', messages: ['?'] });
-    const service = chatsService(t.ctx);
+    const service = t.ctx.services.chats;
     const answer = await service.createAssistantMessage(chat.id, rows[0]?.id ?? null, null);
     await flush(answer.messageId, 'Um ornitorrinco escreve');
     expect(await search('ornitorrinco')).toEqual([]);
@@ -436,15 +448,15 @@ describe('GET /api/v1/chats/{chatId}/messages', () => {
 
 describe('export', () => {
   it('exports the current branch as Markdown, as a download named after the title', async () => {
-    const service = chatsService(t.ctx);
+    const service = t.ctx.services.chats;
     const chat = await createChat(alice, { title: 'Análise: Q3/2025 "final"' });
-    const q1 = await service.appendUserMessage(alice.user && (await callerOf(alice)), chat.chatId, {
+    const q1 = await appendUserMessage(t.ctx, alice.user && (await callerOf(alice)), chat.chatId, {
       content: 'Primeira pergunta',
     });
     const a1 = await service.createAssistantMessage(chat.chatId, q1.messageId, 'openai:gpt-4.1-mini');
     await service.finishAssistantMessage(a1.messageId, { status: 'complete', content: 'Resposta **um**' });
     // An edit of the question makes a new branch; the old one is kept but not exported as Markdown.
-    const q2 = await service.appendUserMessage(await callerOf(alice), chat.chatId, {
+    const q2 = await appendUserMessage(t.ctx, await callerOf(alice), chat.chatId, {
       content: 'Pergunta editada',
       parentId: null,
     });
@@ -482,11 +494,11 @@ describe('export', () => {
   });
 
   it('exports the branch on screen, given its leaf, not the one of the newest message', async () => {
-    const service = chatsService(t.ctx);
+    const service = t.ctx.services.chats;
     const caller = await callerOf(alice);
     const chat = await service.createChat(caller, { title: 'Ramos' });
     const turn = async (content: string, parentId?: string | null) => {
-      const q = await service.appendUserMessage(caller, chat.chatId, {
+      const q = await appendUserMessage(t.ctx, caller, chat.chatId, {
         content,
         ...(parentId === undefined ? {} : { parentId }),
       });
@@ -542,12 +554,12 @@ describe('export', () => {
   });
 
   it('labels the Markdown in the caller’s language: screen, then saved, then browser; pt-BR else', async () => {
-    const service = chatsService(t.ctx);
+    const service = t.ctx.services.chats;
     const speaker = await makeUser(t.ctx, { locale: 'en' });
     const exportAs = async (who: TestUser, query: string, acceptLanguage?: string) => {
       const caller = await callerOf(who);
       const chat = await service.createChat(caller, {});
-      const q = await service.appendUserMessage(caller, chat.chatId, { content: 'Oi' });
+      const q = await appendUserMessage(t.ctx, caller, chat.chatId, { content: 'Oi' });
       const a = await service.createAssistantMessage(chat.chatId, q.messageId, 'openai:gpt-4.1-mini');
       await service.finishAssistantMessage(a.messageId, { status: 'stopped', content: 'Olá' });
       const res = await t.app.inject({
@@ -700,7 +712,7 @@ describe('attachments', () => {
     const chat = await createChat(alice);
     const a = AttachmentSchema.parse((await upload(alice, chat.chatId, 'a.txt', 'text/plain', 'a')).json());
     const b = AttachmentSchema.parse((await upload(alice, chat.chatId, 'b.txt', 'text/plain', 'b')).json());
-    await chatsService(t.ctx).appendUserMessage(await callerOf(alice), chat.chatId, {
+    await appendUserMessage(t.ctx, await callerOf(alice), chat.chatId, {
       content: 'veja',
       attachmentIds: [b.attachmentId],
     });
@@ -813,11 +825,11 @@ describe('isolation', () => {
       expect(list.json()).toEqual([]);
     }
     // The service the websocket uses keeps the same scope.
-    const service = chatsService(t.ctx);
+    const service = t.ctx.services.chats;
     for (const who of [colleague, stranger]) {
       const caller = await callerOf(who);
       await expect(service.getChatForCaller(caller, chat.id)).rejects.toMatchObject({ status: 404 });
-      await expect(service.appendUserMessage(caller, chat.id, { content: 'x' })).rejects.toMatchObject({
+      await expect(appendUserMessage(t.ctx, caller, chat.id, { content: 'x' })).rejects.toMatchObject({
         status: 404,
       });
       await expect(service.getMessageForCaller(caller, chat.id, rows[0]!.id)).rejects.toMatchObject({
@@ -842,7 +854,7 @@ describe('isolation', () => {
     );
     const mine = await createChat(alice);
     await expect(
-      chatsService(t.ctx).appendUserMessage(await callerOf(alice), mine.chatId, {
+      appendUserMessage(t.ctx, await callerOf(alice), mine.chatId, {
         content: 'x',
         attachmentIds: [att.attachmentId],
       }),
@@ -852,13 +864,13 @@ describe('isolation', () => {
 
 describe('the service the agents websocket uses', () => {
   it('stores a turn: user message first, then a streaming answer flushed and finished', async () => {
-    const service = chatsService(t.ctx);
+    const service = t.ctx.services.chats;
     const caller = await callerOf(alice);
     const chat = await service.createChat(caller, {});
     const file = AttachmentSchema.parse(
       (await upload(alice, chat.chatId, 'n.txt', 'text/plain', 'notas')).json(),
     );
-    const user = await service.appendUserMessage(caller, chat.chatId, {
+    const user = await appendUserMessage(t.ctx, caller, chat.chatId, {
       content: 'Resuma o arquivo',
       attachmentIds: [file.attachmentId],
     });
@@ -899,20 +911,20 @@ describe('the service the agents websocket uses', () => {
   });
 
   it('gives the model the branch root → leaf, whatever other branches exist', async () => {
-    const service = chatsService(t.ctx);
+    const service = t.ctx.services.chats;
     const caller = await callerOf(alice);
     const chat = await service.createChat(caller, { title: 'ramos' });
-    const q1 = await service.appendUserMessage(caller, chat.chatId, { content: 'q1' });
+    const q1 = await appendUserMessage(t.ctx, caller, chat.chatId, { content: 'q1' });
     const a1 = await service.createAssistantMessage(chat.chatId, q1.messageId, null);
     await service.finishAssistantMessage(a1.messageId, { status: 'complete', content: 'a1' });
     // Omitted parent → after the newest message.
-    const q2 = await service.appendUserMessage(caller, chat.chatId, { content: 'q2' });
+    const q2 = await appendUserMessage(t.ctx, caller, chat.chatId, { content: 'q2' });
     expect(q2.parentId).toBe(a1.messageId);
     const a2 = await service.createAssistantMessage(chat.chatId, q2.messageId, null);
     // Regenerate: a sibling answer under q2.
     const a2b = await service.createAssistantMessage(chat.chatId, q2.messageId, null);
     // Edit q2: a sibling question under a1.
-    const q2e = await service.appendUserMessage(caller, chat.chatId, {
+    const q2e = await appendUserMessage(t.ctx, caller, chat.chatId, {
       content: 'q2 edited',
       parentId: a1.messageId,
     });
@@ -929,10 +941,10 @@ describe('the service the agents websocket uses', () => {
   });
 
   it('ends answers whose writer died, keeping the partial text; live ones are left alone', async () => {
-    const service = chatsService(t.ctx);
+    const service = t.ctx.services.chats;
     const caller = await callerOf(alice);
     const chat = await service.createChat(caller, {});
-    const q = await service.appendUserMessage(caller, chat.chatId, { content: 'q' });
+    const q = await appendUserMessage(t.ctx, caller, chat.chatId, { content: 'q' });
     const dead = await service.createAssistantMessage(chat.chatId, q.messageId, null);
     await flush(dead.messageId, 'meia resp');
     const live = await service.createAssistantMessage(chat.chatId, q.messageId, null);
@@ -955,18 +967,18 @@ describe('the service the agents websocket uses', () => {
   });
 
   it('refuses empty, oversized and mis-parented messages with 400', async () => {
-    const service = chatsService(t.ctx);
+    const service = t.ctx.services.chats;
     const caller = await callerOf(alice);
     const chat = await service.createChat(caller, {});
     const other = await service.createChat(caller, {});
-    const foreign = await service.appendUserMessage(caller, other.chatId, { content: 'x' });
+    const foreign = await appendUserMessage(t.ctx, caller, other.chatId, { content: 'x' });
     for (const input of [
       { content: '   ' },
       { content: 'x'.repeat(100_001) },
       { content: 'x', parentId: foreign.messageId },
       { content: 'x', attachmentIds: [crypto.randomUUID()] },
     ]) {
-      await expect(service.appendUserMessage(caller, chat.chatId, input)).rejects.toMatchObject({
+      await expect(appendUserMessage(t.ctx, caller, chat.chatId, input)).rejects.toMatchObject({
         status: 400,
       });
     }

@@ -1,10 +1,4 @@
-import {
-  type Attachment,
-  type Chat,
-  type Message,
-  type WsErrorCode,
-  WsErrorCodes,
-} from '@assistente/contracts';
+import { type Attachment, type Chat, type ErrorCode, ErrorCodes, type Message } from '@assistente/contracts';
 import type { attachments, chats, messages } from '../../db/schema/index.ts';
 
 export type ChatRow = typeof chats.$inferSelect;
@@ -57,12 +51,13 @@ export function toMessage(row: MessageRow, files?: ReadonlyMap<string, Attachmen
     ...(row.usage ? { usage: { ...row.usage } } : {}),
     ...(row.model ? { model: row.model } : {}),
     ...(row.error ? { error: row.error } : {}),
-    ...(row.errorCode && isWsErrorCode(row.errorCode) ? { errorCode: row.errorCode } : {}),
+    ...(row.errorCode && isErrorCode(row.errorCode) ? { errorCode: row.errorCode } : {}),
     ...(attached.length > 0 ? { attachments: attached } : {}),
+    ...(row.citations?.length ? { citations: row.citations.map((c) => ({ ...c })) } : {}),
   };
 }
 
 /** A stored error code the contracts still know (codes are only ever added). */
-function isWsErrorCode(code: string): code is WsErrorCode {
-  return (WsErrorCodes as readonly string[]).includes(code);
+function isErrorCode(code: string): code is ErrorCode {
+  return (ErrorCodes as readonly string[]).includes(code);
 }

@@ -4,7 +4,3 @@ import { AppError } from '../../lib/errors.ts';
 export const chatNotFound = () => new AppError('NOT_FOUND', 'Chat not found');
 export const messageNotFound = () => new AppError('NOT_FOUND', 'Message not found');
 export const attachmentNotFound = () => new AppError('NOT_FOUND', 'Attachment not found');
-
-/** A 400 naming the offending field, in the shape zod errors get. */
-export const invalidField = (path: string, message: string) =>
-  new AppError('VALIDATION_FAILED', `${path}: ${message}`, [{ path, message }]);

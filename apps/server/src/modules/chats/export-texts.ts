@@ -7,6 +7,8 @@ export interface ExportTexts {
   exportedAt: (iso: string) => string;
   user: string;
   assistant: string;
+  /** Above the numbered knowledge an answer cites. */
+  sources: string;
   /** Beside the heading of a message that did not end normally. */
   status: Record<Exclude<MessageStatus, 'complete'>, string>;
 }
@@ -18,6 +20,7 @@ export const EXPORT_TEXTS: Record<Locale, ExportTexts> = {
     exportedAt: (iso) => `Exportado em ${iso}`,
     user: 'Você',
     assistant: 'Assistente',
+    sources: 'Fontes',
     status: { streaming: 'incompleta', stopped: 'interrompida', error: 'terminou com um erro' },
   },
   en: {
@@ -25,6 +28,7 @@ export const EXPORT_TEXTS: Record<Locale, ExportTexts> = {
     exportedAt: (iso) => `Exported ${iso}`,
     user: 'You',
     assistant: 'Assistant',
+    sources: 'Sources',
     status: { streaming: 'incomplete', stopped: 'stopped', error: 'ended with an error' },
   },
   es: {
@@ -32,6 +36,7 @@ export const EXPORT_TEXTS: Record<Locale, ExportTexts> = {
     exportedAt: (iso) => `Exportado el ${iso}`,
     user: 'Tú',
     assistant: 'Asistente',
+    sources: 'Fuentes',
     status: { streaming: 'incompleta', stopped: 'detenida', error: 'terminó con un error' },
   },
 };

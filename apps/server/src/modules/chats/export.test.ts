@@ -35,4 +35,22 @@ describe('the Markdown export', () => {
     const md = toMarkdownExport(chat, [answer('p0ld:qa-model')], new Date(), 'en');
     expect(md).toContain('## Assistant (qa-model)');
   });
+
+  it('lists the knowledge an answer cites, numbered, with links', () => {
+    const cited: Message = {
+      ...answer('p1:m'),
+      citations: [
+        {
+          title: 'Férias [2026]',
+          url: 'https://acme.atlassian.net/wiki/spaces/HR/pages/1/F%C3%A9rias',
+          sourceId: 's1',
+        },
+        { title: 'Manual', url: '/api/v1/integration/knowledge/s2/documents/d (1)/file', sourceId: 's2' },
+      ],
+    };
+    const md = toMarkdownExport(chat, [cited], new Date(), 'pt-BR');
+    expect(md).toContain('**Fontes**');
+    expect(md).toContain('1. [Férias 2026](https://acme.atlassian.net/wiki/spaces/HR/pages/1/F%C3%A9rias)');
+    expect(md).toContain('2. [Manual](/api/v1/integration/knowledge/s2/documents/d%20%281%29/file)');
+  });
 });

@@ -71,6 +71,15 @@ export function toMarkdownExport(
     out.push(`## ${who}${note}`, '', `_${m.createdAt}_`, '', m.content.trimEnd(), '');
     for (const a of m.attachments ?? []) out.push(`- 📎 ${a.name} (${a.contentType}, ${a.size} bytes)`);
     if (m.attachments?.length) out.push('');
+    if (m.citations?.length) {
+      out.push(`**${t.sources}**`, '');
+      m.citations.forEach((c, i) => {
+        out.push(
+          `${i + 1}. [${c.title.replace(/[[\]]/g, '')}](${c.url.replace(/[()\s]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)})`,
+        );
+      });
+      out.push('');
+    }
     if (m.error) out.push(`> ${m.error}`, '');
   }
   return `${out.join('\n').trimEnd()}\n`;

@@ -1,9 +1,8 @@
 /**
- * The chats manager. The agents websocket uses `chatsService(ctx)`:
+ * The chats manager. The agents websocket uses `ctx.services.chats`:
  * - `getChatForCaller(caller, chatId)` → Chat (404 NOT_FOUND unless the caller's own live chat)
  * - `createChat(caller, { title?, agentId? })` → Chat
  * - `getMessageForCaller(caller, chatId, messageId)` → Message (regenerate / edit targets)
- * - `appendUserMessage(caller, chatId, { content, parentId?, attachmentIds? })` → Message, committed
  * - `prepareUserMessage` + `commitExchange(prepared, model, chat)`: a question and its empty answer,
  *   with what they do to the chat (`newChat(caller, …)` creates it), in one statement
  * - `createAssistantMessage(chatId, parentId, model)` → Message with status 'streaming'

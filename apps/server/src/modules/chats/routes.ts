@@ -8,19 +8,20 @@ import {
   ChatUpdateSchema,
   MessageListQuerySchema,
   MessageSchema,
-  PageHeaders,
 } from '@assistente/contracts';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { type Caller, callerOf } from '../../lib/caller.ts';
+import { forbidden } from '../../lib/errors.ts';
 import { sendPage } from '../../lib/paging.ts';
 import { BinaryBody, errorResponses } from '../../plugins/routes.ts';
+import { noStore } from '../../plugins/security.ts';
 import { localeHints } from '../accounts/locale.ts';
-import { providersService } from '../providers/index.ts';
-import { closeStorage, contentDisposition, readSingleUpload, sendStoredObject } from '../storage/index.ts';
-import { chatsService } from './service.ts';
+import { visitorAsChatOwner } from '../embedded/index.ts';
+import { contentDisposition, readSingleUpload, sendStoredObject } from '../storage/index.ts';
 
 /**
  * Not `ChatIdSchema`: an id that is no chat's, UUID or not, answers 404 "Chat not found" like an
@@ -34,15 +35,13 @@ const PURGE_EVERY_MS = 60_000;
 
 /** The chats manager, mounted at /api/v1/chats (DESIGN §5). */
 export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const service = chatsService(ctx);
+  const service = ctx.services.chats;
   await app.register(multipart, {
     limits: { fileSize: ctx.config.UPLOAD_MAX_BYTES, files: 1, fields: 10, parts: 12, headerPairs: 200 },
   });
 
   // Chats are per caller: never let a shared cache keep them.
-  app.addHook('onSend', async (_request, reply) => {
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-  });
+  app.addHook('onSend', noStore);
 
   // Answers left streaming by a dead process are the agents module's (its stale-answer job).
   const stopJobs = [
@@ -59,11 +58,15 @@ export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promis
   ];
   app.addHook('onClose', async () => {
     for (const stop of stopJobs) stop();
-    closeStorage(ctx);
   });
 
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const user = { auth: 'user' } as const;
+  // Visitors of an embed (DESIGN §11) use the chats API too, as the owner of their own chats only.
+  const user = { auth: ['user', 'visitor'] } as const;
+  const owner = (request: FastifyRequest): Caller => {
+    const caller = callerOf(request, 'user', 'visitor');
+    return caller.kind === 'visitor' ? visitorAsChatOwner(caller) : caller;
+  };
   const tags = ['chats'];
 
   r.get(
@@ -77,7 +80,7 @@ export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promis
         response: { 200: z.array(ChatSchema), ...errorResponses('BAD_REQUEST') },
       },
     },
-    async (request, reply) => sendPage(reply, await service.listChats(await request.caller(), request.query)),
+    async (request, reply) => sendPage(reply, await service.listChats(owner(request), request.query)),
   );
 
   r.post(
@@ -92,8 +95,19 @@ export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promis
         response: { 201: ChatSchema },
       },
     },
-    async (request, reply) =>
-      reply.status(201).send(await service.createChat(await request.caller(), request.body ?? {})),
+    async (request, reply) => {
+      const caller = callerOf(request, 'user', 'visitor');
+      if (caller.kind === 'user')
+        return reply.status(201).send(await service.createChat(caller, request.body ?? {}));
+      // A visitor always talks to the embed's santito, whatever the body names.
+      const { title } = request.body ?? {};
+      const chat = await service.createChat(visitorAsChatOwner(caller), {
+        ...(title !== undefined ? { title } : {}),
+        agentId: caller.virtualAccount.agentId,
+      });
+      await ctx.services.visitors.count(caller.virtualAccount.id, { chats: 1 });
+      return reply.status(201).send(chat);
+    },
   );
 
   r.get(
@@ -107,7 +121,7 @@ export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promis
         response: { 200: ChatSchema, ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => service.getChatForCaller(await request.caller(), request.params.chatId),
+    async (request) => service.getChatForCaller(owner(request), request.params.chatId),
   );
 
   r.put(
@@ -122,7 +136,14 @@ export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promis
         response: { 200: ChatSchema, ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => service.updateChat(await request.caller(), request.params.chatId, request.body),
+    async (request) => {
+      const caller = callerOf(request, 'user', 'visitor');
+      // Model and parameters are the embed's choice, not its visitors'.
+      if (caller.kind === 'visitor' && request.body.params !== undefined) {
+        throw forbidden('Visitors cannot change a chat’s parameters');
+      }
+      return service.updateChat(owner(request), request.params.chatId, request.body);
+    },
   );
 
   r.delete(
@@ -137,7 +158,7 @@ export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promis
       },
     },
     async (request, reply) => {
-      await service.deleteChat(await request.caller(), request.params.chatId);
+      await service.deleteChat(owner(request), request.params.chatId);
       return reply.status(204).send(null);
     },
   );
@@ -153,7 +174,7 @@ export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promis
         response: { 200: ChatSchema, ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => service.restoreChat(await request.caller(), request.params.chatId),
+    async (request) => service.restoreChat(owner(request), request.params.chatId),
   );
 
   r.get(
@@ -168,11 +189,8 @@ export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promis
         response: { 200: z.array(MessageSchema), ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request, reply) => {
-      const page = await service.listMessages(await request.caller(), request.params.chatId, request.query);
-      if (page.nextCursor) reply.header(PageHeaders.nextCursor, page.nextCursor);
-      return page.items;
-    },
+    async (request, reply) =>
+      sendPage(reply, await service.listMessages(owner(request), request.params.chatId, request.query)),
   );
 
   r.get(
@@ -197,8 +215,8 @@ export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promis
       },
     },
     async (request, reply) => {
-      const caller = await request.caller();
-      const labels = await providersService(ctx).providerLabels(caller.domain.id);
+      const caller = owner(request);
+      const labels = await ctx.services.providers.providerLabels(caller.domain.id);
       const file = await service.exportChat(
         caller,
         request.params.chatId,
@@ -230,7 +248,11 @@ export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promis
       },
     },
     async (request, reply) => {
-      const caller = await request.caller();
+      const who = callerOf(request, 'user', 'visitor');
+      if (who.kind === 'visitor' && !who.virtualAccount.allowAttachments) {
+        throw forbidden('This chat does not take attachments');
+      }
+      const caller = owner(request);
       const { chatId } = request.params;
       // Refuse before reading the body when the chat is not theirs or the domain is out of room.
       await service.checkUpload(caller, chatId);
@@ -252,7 +274,7 @@ export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promis
     },
     async (request, reply) => {
       const { chatId, attachmentId } = request.params;
-      const { object, fileName } = await service.openAttachment(await request.caller(), chatId, attachmentId);
+      const { object, fileName } = await service.openAttachment(owner(request), chatId, attachmentId);
       return sendStoredObject(reply, object, fileName);
     },
   );
@@ -270,7 +292,7 @@ export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promis
     },
     async (request, reply) => {
       const { chatId, attachmentId } = request.params;
-      await service.deleteAttachment(await request.caller(), chatId, attachmentId);
+      await service.deleteAttachment(owner(request), chatId, attachmentId);
       return reply.status(204).send(null);
     },
   );

@@ -9,35 +9,33 @@ import {
   type ChatListQuery,
   type ChatParams,
   type ChatUpdate,
+  type Citation,
+  type ErrorCode,
   type Message,
   type MessageListQuery,
   type MessageStatus,
   type MessageUsage,
-  type WsErrorCode,
 } from '@assistente/contracts';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../lib/errors.ts';
-import type { Caller } from '../../plugins/auth.ts';
+import type { Caller } from '../../lib/caller.ts';
+import { AppError, invalidField } from '../../lib/errors.ts';
+import { cursorsFor, type Page } from '../../lib/paging.ts';
 import { callerLocale, type LocaleHints } from '../accounts/locale.ts';
-import { santitosService } from '../santitos/service.ts';
 import {
   assertRoomLeft,
-  newObjectKey,
-  resolveUploadType,
+  deleteStored,
+  type ReadUpload,
   type StoredObject,
-  storageErrors,
-  storageFor,
-  withinQuota,
+  storeUpload,
 } from '../storage/index.ts';
-import { type AttachmentRow, type MessageRow, toAttachment, toChat, toMessage } from './dto.ts';
-import { attachmentNotFound, chatNotFound, invalidField, messageNotFound } from './errors.ts';
+import { type MessageRow, toAttachment, toChat, toMessage } from './dto.ts';
+import { attachmentNotFound, chatNotFound, messageNotFound } from './errors.ts';
 import { currentBranch, exportFileName, toJsonExport, toMarkdownExport } from './export.ts';
 import {
+  CHAT_CURSOR_TAG,
   type ContextRow,
   chatsStore,
-  decodeChatCursor,
   type ExchangeChat,
-  encodeChatCursor,
   hasSearchableWords,
   type NewMessage,
   toRow,
@@ -108,20 +106,14 @@ export interface AttachmentForModel {
   data: Buffer;
 }
 
-/** An upload as the route read it from the multipart body. */
-export interface UploadedFile {
-  fileName: string;
-  declaredType: string | undefined;
-  data: Buffer;
-}
-
 /**
  * The chats manager (DESIGN §5). Caller-taking methods answer 404 for anything that is not the
  * caller's own live chat; the others are for the agents websocket, on ids it got from them.
  */
 export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
-  const santitos = santitosService(ctx);
-  const bucket = () => storageFor(ctx, 'chats');
+  const santitos = ctx.services.santitos;
+  const bucket = () => ctx.services.storage.bucket('chats');
+  const cursors = cursorsFor(ctx.config);
 
   async function ownChat(caller: Caller, chatId: string) {
     if (!isId(chatId)) throw chatNotFound();
@@ -135,15 +127,7 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
     return rows.map((r) => toMessage(r, files));
   }
 
-  async function deleteObjects(keys: string[]): Promise<void> {
-    await Promise.all(
-      keys.map((key) =>
-        bucket()
-          .delete(key)
-          .catch((err: unknown) => ctx.log.warn({ err, key }, 'could not delete a stored attachment')),
-      ),
-    );
-  }
+  const deleteObjects = (keys: readonly string[]) => deleteStored(ctx, 'chats', keys);
 
   return {
     // ---- For the agents websocket (and the HTTP routes) ----
@@ -178,23 +162,11 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
     },
 
     /**
-     * Stores the caller's message, committed before it returns. `parentId`: omitted → after the
-     * newest message of the chat; null → a new root (editing the first message); an id → after that
-     * message of this chat (edit-and-resend makes a sibling branch). Attachments must have been
-     * uploaded to this chat by the caller. Bad input → 400; not their chat → 404.
-     */
-    async appendUserMessage(
-      caller: Caller,
-      chatId: string,
-      input: { content: string; parentId?: string | null; attachmentIds?: string[] },
-    ): Promise<Message> {
-      return this.commitUserMessage(caller, await this.prepareUserMessage(caller, chatId, input));
-    },
-
-    /**
-     * `appendUserMessage` in two steps, so the agents can call the model while the message is
-     * being committed: checks the input, finds the parent and attachments, and answers the message
-     * as it will be stored. `forModel`: the branch it follows comes back too, for the model's
+     * Checks the caller's message and answers it as it will be stored (by `commitExchange`, with
+     * its answer). `parentId`: omitted → after the newest message of the chat; null → a new root
+     * (editing the first message); an id → after that message of this chat (edit-and-resend makes a
+     * sibling branch). Attachments must have been uploaded to this chat by the caller. Bad input →
+     * 400; not their chat → 404. `forModel`: the branch it follows comes back too, for the model's
      * context; the chat is `new` (stored with this message, see `newChat`), or was `loaded` as the
      * caller's just before.
      */
@@ -262,13 +234,6 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
         message: toMessage(toRow(row), new Map(files.map((f) => [f.id, f]))),
         ...(forModel ? { branch: toContext(branch ?? []) } : {}),
       };
-    },
-
-    /** Stores a prepared message, committed before it returns; 404 if the chat is gone meanwhile. */
-    async commitUserMessage(caller: Caller, prepared: PreparedUserMessage): Promise<Message> {
-      const touch = { kind: 'touch', owner: caller, id: prepared.row.chatId } as const;
-      if (!(await store.insertExchange(touch, [prepared.row]))) throw chatNotFound();
-      return prepared.message;
     },
 
     /**
@@ -342,8 +307,9 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
         status: Exclude<MessageStatus, 'streaming'>;
         content?: string;
         usage?: MessageUsage;
-        error?: { code: WsErrorCode; message: string };
+        error?: { code: ErrorCode; message: string };
         model?: string;
+        citations?: Citation[];
       },
     ): Promise<Message> {
       const row = await store.streamFinish(
@@ -354,6 +320,7 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
           ...(end.usage !== undefined ? { usage: end.usage } : {}),
           ...(end.error !== undefined ? { error: end.error.message, errorCode: end.error.code } : {}),
           ...(end.model !== undefined ? { model: end.model } : {}),
+          ...(end.citations?.length ? { citations: end.citations } : {}),
         },
         tick(),
       );
@@ -392,12 +359,8 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
 
     // ---- HTTP ----
 
-    async listChats(
-      caller: Caller,
-      query: ChatListQuery,
-    ): Promise<{ items: Chat[]; total: number; nextCursor?: string }> {
-      const after = query.cursor === undefined ? undefined : decodeChatCursor(query.cursor);
-      if (query.cursor !== undefined && !after) throw new AppError('BAD_REQUEST', 'Invalid cursor');
+    async listChats(caller: Caller, query: ChatListQuery): Promise<Page<Chat>> {
+      const after = cursors.parse(CHAT_CURSOR_TAG, query.cursor, 3);
       const q = query.q?.trim();
       if (q && !hasSearchableWords(q)) return { items: [], total: 0 };
       const page = await store.listChats(caller, {
@@ -405,11 +368,7 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
         ...(after ? { after } : {}),
         ...(q ? { q } : {}),
       });
-      return {
-        items: page.items.map(toChat),
-        total: page.total,
-        ...(page.nextCursor ? { nextCursor: encodeChatCursor(page.nextCursor) } : {}),
-      };
+      return cursors.page(CHAT_CURSOR_TAG, page, toChat);
     },
 
     async updateChat(caller: Caller, chatId: string, body: ChatUpdate): Promise<Chat> {
@@ -500,35 +459,27 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
      * Stores an upload in the chats bucket under a generated key. 413 over UPLOAD_MAX_BYTES, 415 for
      * a type not allowed (or bytes that disagree with it), 402 when the domain's quota would be exceeded.
      */
-    async uploadAttachment(caller: Caller, chatId: string, file: UploadedFile): Promise<Attachment> {
+    async uploadAttachment(caller: Caller, chatId: string, file: ReadUpload): Promise<Attachment> {
       await ownChat(caller, chatId);
-      if (file.data.length > ctx.config.UPLOAD_MAX_BYTES)
-        throw storageErrors.tooLarge(ctx.config.UPLOAD_MAX_BYTES);
-      if (file.data.length === 0) throw invalidField('file', 'The file is empty');
-      const contentType = resolveUploadType(file.declaredType, file.fileName, file.data);
-      await assertRoomLeft(ctx, caller.domain.id);
-      const key = newObjectKey(caller.domain.id);
-      const name = cleanFileName(file.fileName);
-      await bucket().put(key, file.data, { contentType, size: file.data.length });
-      let row: AttachmentRow;
-      try {
-        row = await withinQuota(ctx, caller.domain.id, file.data.length, async (tx) => {
+      const row = await storeUpload(ctx, {
+        bucket: 'chats',
+        domainId: caller.domain.id,
+        file,
+        maxBytes: ctx.config.UPLOAD_MAX_BYTES,
+        record: async (tx, stored) => {
           // The chat may have been deleted while the bytes were stored.
           if (!(await store.findChat(caller, chatId, tx))) throw chatNotFound();
           return store.insertAttachment(tx, caller, {
             id: randomUUID(),
             chatId,
-            name,
-            contentType,
-            size: file.data.length,
-            storageKey: key,
+            name: cleanFileName(file.fileName),
+            contentType: stored.contentType,
+            size: stored.size,
+            storageKey: stored.key,
             createdAt: new Date(),
           });
-        });
-      } catch (err) {
-        await deleteObjects([key]);
-        throw err;
-      }
+        },
+      });
       return toAttachment(row);
     },
 

@@ -1,18 +1,33 @@
-import type { ChatParams, MessageStatus, MessageUsage } from '@assistente/contracts';
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, type SQL, sql } from 'drizzle-orm';
-import type { Db, Tx } from '../../db/client.ts';
-import { attachments, chats, messages, searchVector } from '../../db/schema/index.ts';
-import type { Caller } from '../../plugins/auth.ts';
+import type { ChatParams, Citation, MessageStatus, MessageUsage } from '@assistente/contracts';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
+import { type Db, rowsOf, type Tx } from '../../db/client.ts';
+import {
+  attachments,
+  chats,
+  messageChunks,
+  messages,
+  searchVector,
+  streamedContent,
+} from '../../db/schema/index.ts';
+import type { Caller } from '../../lib/caller.ts';
+import { type KeyedPage, keyedPage } from '../../lib/paging.ts';
 import type { AttachmentRow, ChatRow, MessageRow } from './dto.ts';
 
-/** Sort key of the chat list: pinned first, then newest activity first, then id. */
-export type ChatCursor = { pinned: boolean; updatedAt: Date; id: string };
-
-export interface ChatPage {
-  items: ChatRow[];
-  total: number;
-  nextCursor?: ChatCursor;
-}
+/** The chat list's order (pinned first, then newest activity, then id): its cursors' tag. */
+export const CHAT_CURSOR_TAG = 'chats:pinned,updatedAt:desc';
 
 /**
  * What storing messages does to their chat: creates it (a first message sent to a new chat), or
@@ -74,6 +89,15 @@ export interface NewMessage {
 }
 
 /**
+ * A message as readers get it: an answer still streaming with the text its writer has stored so
+ * far (pieces not yet folded in, see `messageChunks`).
+ */
+const messageColumns = {
+  ...getTableColumns(messages),
+  content: sql<string>`case when ${messages.status} = 'streaming' then ${streamedContent} else ${messages.content} end`,
+};
+
+/**
  * SQL of the chats manager. Caller-first functions apply the tenant scope themselves; the `stream*`
  * functions act on ids the agents websocket got through a caller-scoped call before.
  */
@@ -120,8 +144,9 @@ export function chatsStore(db: Db) {
 
     async listChats(
       caller: Caller,
-      query: { limit: number; after?: ChatCursor; q?: string },
-    ): Promise<ChatPage> {
+      /** `after`: `[pinned, updatedAt (ISO), id]` of the previous page's last chat. */
+      query: { limit: number; after?: [string, string, string]; q?: string },
+    ): Promise<KeyedPage<ChatRow>> {
       let filter = and(ownChats(caller), startedChat);
       if (query.q) {
         const tsq = searchQuery(query.q);
@@ -131,7 +156,7 @@ export function chatsStore(db: Db) {
         );
       }
       const after = query.after
-        ? sql`(${chats.pinned}, ${chats.updatedAt}, ${chats.id}) < (${query.after.pinned}, ${query.after.updatedAt.toISOString()}::timestamptz, ${query.after.id})`
+        ? sql`(${chats.pinned}, ${chats.updatedAt}, ${chats.id}) < (${query.after[0]}::boolean, ${query.after[1]}::timestamptz, ${query.after[2]})`
         : undefined;
       const [rows, totals] = await Promise.all([
         db
@@ -142,15 +167,13 @@ export function chatsStore(db: Db) {
           .limit(query.limit + 1),
         db.select({ n: count() }).from(chats).where(filter),
       ]);
-      const items = rows.slice(0, query.limit);
-      const last = items.at(-1);
-      return {
-        items,
-        total: totals[0]?.n ?? 0,
-        ...(rows.length > query.limit && last
-          ? { nextCursor: { pinned: last.pinned, updatedAt: last.updatedAt, id: last.id } }
-          : {}),
-      };
+      return keyedPage(
+        rows,
+        query.limit,
+        totals[0]?.n ?? 0,
+        (r) => [String(r.pinned), r.updatedAt.toISOString(), r.id],
+        (r) => r,
+      );
     },
 
     async insertChat(
@@ -223,7 +246,7 @@ export function chatsStore(db: Db) {
         ? sql`(${messages.createdAt}, ${messages.id}) < (${query.before.createdAt.toISOString()}::timestamptz, ${query.before.id})`
         : undefined;
       const rows = await db
-        .select()
+        .select(messageColumns)
         .from(messages)
         .where(and(eq(messages.chatId, chatId), ownChat(caller, chatId), before))
         .orderBy(desc(messages.createdAt), desc(messages.id))
@@ -236,7 +259,7 @@ export function chatsStore(db: Db) {
     /** Every message of the chat, oldest first (export). */
     async allMessages(caller: Caller, chatId: string): Promise<MessageRow[]> {
       return db
-        .select()
+        .select(messageColumns)
         .from(messages)
         .where(and(eq(messages.chatId, chatId), ownChat(caller, chatId)))
         .orderBy(asc(messages.createdAt), asc(messages.id));
@@ -244,7 +267,7 @@ export function chatsStore(db: Db) {
 
     async findMessage(caller: Caller, chatId: string, messageId: string): Promise<MessageRow | undefined> {
       const [row] = await db
-        .select()
+        .select(messageColumns)
         .from(messages)
         .where(and(eq(messages.id, messageId), eq(messages.chatId, chatId), ownChat(caller, chatId)))
         .limit(1);
@@ -254,7 +277,7 @@ export function chatsStore(db: Db) {
     /** The newest message of the chat: the tip of the branch the user last worked on. */
     async latestMessage(caller: Caller, chatId: string): Promise<MessageRow | undefined> {
       const [row] = await db
-        .select()
+        .select(messageColumns)
         .from(messages)
         .where(and(eq(messages.chatId, chatId), ownChat(caller, chatId)))
         .orderBy(desc(messages.createdAt), desc(messages.id))
@@ -393,18 +416,29 @@ export function chatsStore(db: Db) {
         usage?: MessageUsage | null;
         error?: string | null;
         model?: string | null;
+        citations?: Citation[] | null;
       },
       at: Date,
     ): Promise<MessageRow | undefined> {
       // Only the first end counts (a stop racing the natural end must not overwrite it). The chat's
       // activity is the user's last message (touched when it was stored), not the answer's end.
+      // Its streamed pieces go in the same statement: folded into the text (unless the final text
+      // is given, which holds them), never left behind.
+      const pieces = db
+        .$with('pieces')
+        .as(db.delete(messageChunks).where(eq(messageChunks.messageId, messageId)).returning());
       const [row] = await db
+        .with(pieces)
         .update(messages)
-        .set({ ...patch, updatedAt: at })
+        .set({ ...patch, content: patch.content ?? streamedContent, updatedAt: at })
         .where(and(eq(messages.id, messageId), eq(messages.status, 'streaming')))
         .returning();
       if (row) return row;
-      const [current] = await db.select().from(messages).where(eq(messages.id, messageId)).limit(1);
+      const [current] = await db
+        .select(messageColumns)
+        .from(messages)
+        .where(eq(messages.id, messageId))
+        .limit(1);
       return current;
     },
 
@@ -439,31 +473,12 @@ export function chatsStore(db: Db) {
           .from(chats)
           .where(and(isNull(chats.deletedAt), lt(chats.createdAt, before), sql`not ${startedChat}`))
           .limit(limit);
-        if (doomed.length === 0) return { chats: 0, storageKeys: [] };
-        const files = await tx
-          .select({ chatId: attachments.chatId, key: attachments.storageKey })
-          .from(attachments)
-          .where(
-            inArray(
-              attachments.chatId,
-              doomed.map((d) => d.id),
-            ),
-          );
         // Checked again as it is deleted: a message sent meanwhile makes it a chat to keep.
-        const gone = await tx
-          .delete(chats)
-          .where(
-            and(
-              inArray(
-                chats.id,
-                doomed.map((d) => d.id),
-              ),
-              sql`not ${startedChat}`,
-            ),
-          )
-          .returning({ id: chats.id });
-        const ids = new Set(gone.map((g) => g.id));
-        return { chats: ids.size, storageKeys: files.filter((f) => ids.has(f.chatId)).map((f) => f.key) };
+        return removeChats(
+          tx,
+          doomed.map((d) => d.id),
+          sql`not ${startedChat}`,
+        );
       });
     },
 
@@ -475,24 +490,40 @@ export function chatsStore(db: Db) {
           .from(chats)
           .where(and(isNotNull(chats.deletedAt), lt(chats.deletedAt, before)))
           .limit(limit);
-        if (doomed.length === 0) return { chats: 0, storageKeys: [] };
-        const ids = doomed.map((d) => d.id);
-        const files = await tx
-          .select({ key: attachments.storageKey })
-          .from(attachments)
-          .where(inArray(attachments.chatId, ids));
-        await tx.delete(chats).where(inArray(chats.id, ids));
-        return { chats: ids.length, storageKeys: files.map((f) => f.key) };
+        return removeChats(
+          tx,
+          doomed.map((d) => d.id),
+        );
       });
     },
   };
 }
 
-export type ChatsStore = ReturnType<typeof chatsStore>;
+/**
+ * Deletes the chats `ids` (their messages and attachment rows cascade) where `still` holds yet;
+ * answers how many went and the storage keys of their files, for the caller to delete.
+ */
+async function removeChats(
+  tx: Tx,
+  ids: string[],
+  still?: SQL,
+): Promise<{ chats: number; storageKeys: string[] }> {
+  if (ids.length === 0) return { chats: 0, storageKeys: [] };
+  const files = await tx
+    .select({ chatId: attachments.chatId, key: attachments.storageKey })
+    .from(attachments)
+    .where(inArray(attachments.chatId, ids));
+  const gone = await tx
+    .delete(chats)
+    .where(and(inArray(chats.id, ids), still))
+    .returning({ id: chats.id });
+  const removed = new Set(gone.map((g) => g.id));
+  return { chats: removed.size, storageKeys: files.filter((f) => removed.has(f.chatId)).map((f) => f.key) };
+}
 
 /** The row a NewMessage becomes, every column its insert leaves to the default included. */
 export function toRow(m: NewMessage): MessageRow {
-  return { ...toInsert(m), usage: null, error: null, errorCode: null };
+  return { ...toInsert(m), usage: null, error: null, errorCode: null, citations: null };
 }
 
 function toInsert(m: NewMessage) {
@@ -524,36 +555,4 @@ function chatRowOf(r: Record<string, unknown>): ChatRow {
     createdAt: new Date(r.created_at as string | Date),
     updatedAt: new Date(r.updated_at as string | Date),
   };
-}
-
-/** node-postgres and PGlite both answer `execute` with `{ rows }`. */
-function rowsOf<T>(result: unknown): T[] {
-  const rows = (result as { rows?: unknown } | undefined)?.rows;
-  return Array.isArray(rows) ? (rows as T[]) : [];
-}
-
-/** Opaque keyset cursor of the chat list. */
-export function encodeChatCursor(c: ChatCursor): string {
-  return Buffer.from(JSON.stringify([c.pinned ? 1 : 0, c.updatedAt.toISOString(), c.id])).toString(
-    'base64url',
-  );
-}
-
-export function decodeChatCursor(cursor: string): ChatCursor | undefined {
-  try {
-    const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(v) &&
-      v.length === 3 &&
-      (v[0] === 0 || v[0] === 1) &&
-      typeof v[1] === 'string' &&
-      typeof v[2] === 'string'
-    ) {
-      const updatedAt = new Date(v[1]);
-      if (!Number.isNaN(updatedAt.getTime())) return { pinned: v[0] === 1, updatedAt, id: v[2] };
-    }
-  } catch {
-    // fall through: not a cursor we made
-  }
-  return undefined;
 }

@@ -151,8 +151,7 @@ describe('code-assist handoff', () => {
 
     const v = await makeUser(t.ctx);
     await t.ctx.db.update(users).set({ active: false }).where(eq(users.id, v.user.id));
-    const { invalidateCallers } = await import('../../plugins/auth.ts');
-    await invalidateCallers(t.ctx, { email: v.user.id });
+    await t.ctx.services.callerStates.invalidate({ email: v.user.id });
     expect((await post('/login_submit', submitBody(v, challenge), { origin: WEB })).statusCode).toBe(403);
   });
 

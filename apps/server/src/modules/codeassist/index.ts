@@ -1,1 +1,2 @@
 export { codeassistRoutes } from './routes.ts';
+export { codeassistService } from './service.ts';

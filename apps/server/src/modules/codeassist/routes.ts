@@ -11,11 +11,10 @@ import type { AppContext } from '../../context.ts';
 import { forbidden } from '../../lib/errors.ts';
 import { appOrigin, isAppOrigin } from '../../lib/origin.ts';
 import { errorResponses } from '../../plugins/routes.ts';
-import { codeassistService } from './service.ts';
 
 /** Code-assist handoff (DESIGN §8), mounted at /api/v1/user_management. */
 export async function codeassistRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const service = codeassistService(ctx);
+  const service = ctx.services.codeassist;
   // Credentialed CORS for a web app on another host (SERVICES split, PUBLIC_URL set); a page served
   // by this process is same-origin and needs none. Any other origin gets no CORS headers.
   const webOrigin = new URL(ctx.config.publicUrl).origin;

@@ -11,11 +11,12 @@ import { count, eq } from 'drizzle-orm';
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Channels } from '../../context.ts';
-import { identityAccounts, identitySessions, oobCodes } from '../../db/schema/index.ts';
+import { identityAccounts, identitySessions, oobCodes, refreshTokens } from '../../db/schema/index.ts';
 import { AppError } from '../../lib/errors.ts';
 import { buildTestApp } from '../../test/app.ts';
 import { startSmtpSink } from '../../test/smtp-sink.ts';
-import { DEFAULT_LIMITS } from './service.ts';
+import { hashSecret } from './crypto.ts';
+import { DEFAULT_LIMITS, REUSE_GRACE_MS } from './service.ts';
 import { purgeStale } from './store.ts';
 import { buildIdentityTestApp, GOOD_PASSWORD, type IdentityTestApp, uniqueEmail } from './test-helpers.ts';
 
@@ -185,17 +186,66 @@ describe('identity over HTTP', () => {
       expect(json.json().refresh_token).not.toBe(second.refresh_token);
     });
 
-    it('revokes the whole session when a rotated token comes back, so the newer token fails too', async () => {
+    it('revokes the whole session when a rotated token comes back after its successor was used', async () => {
       const { email } = await makeUser();
       const first = await signedIn(email);
       const sid = decodeJwt(first.idToken).sid as string;
       const rotated = (await refresh(first.refreshToken)).json();
+      const newest = (await refresh(rotated.refresh_token)).json();
       const replay = await refresh(first.refreshToken);
       expect(errorOf(replay)).toBe('TOKEN_EXPIRED');
-      expect(errorOf(await refresh(rotated.refresh_token))).toBe('TOKEN_EXPIRED');
+      expect(errorOf(await refresh(newest.refresh_token))).toBe('TOKEN_EXPIRED');
       expect(await t.identity.isSessionActive(sid)).toBe(false);
       const [row] = await t.ctx.db.select().from(identitySessions).where(eq(identitySessions.id, sid));
       expect(row?.revokedReason).toBe('refresh_token_reuse');
+    });
+
+    it('revokes the whole session when a rotated token comes back after the grace period', async () => {
+      const { email } = await makeUser();
+      const first = await signedIn(email);
+      const sid = decodeJwt(first.idToken).sid as string;
+      const rotated = (await refresh(first.refreshToken)).json();
+      await t.ctx.db
+        .update(refreshTokens)
+        .set({ rotatedAt: new Date(Date.now() - REUSE_GRACE_MS - 1000) })
+        .where(eq(refreshTokens.tokenHash, hashSecret(first.refreshToken)));
+      expect(errorOf(await refresh(first.refreshToken))).toBe('TOKEN_EXPIRED');
+      expect(errorOf(await refresh(rotated.refresh_token))).toBe('TOKEN_EXPIRED');
+      expect(await t.identity.isSessionActive(sid)).toBe(false);
+    });
+
+    it('lets a rotated token stand in for an answer its page never received, once per lost answer', async () => {
+      const { email } = await makeUser();
+      const first = await signedIn(email);
+      const sid = decodeJwt(first.idToken).sid as string;
+      // The page unloaded while this answer was on its way: its next load only has `first`.
+      const lost = RefreshTokenResponseSchema.parse((await refresh(first.refreshToken)).json());
+      const again = await refresh(first.refreshToken);
+      expect(again.statusCode, again.body).toBe(200);
+      const second = RefreshTokenResponseSchema.parse(again.json());
+      expect(decodeJwt(second.id_token).sid).toBe(sid);
+      // Interrupted a second time: still the same page's token, still no theft.
+      const third = RefreshTokenResponseSchema.parse((await refresh(first.refreshToken)).json());
+      expect(third.refresh_token).not.toBe(second.refresh_token);
+      const carriedOn = await refresh(third.refresh_token);
+      expect(carriedOn.statusCode).toBe(200);
+      expect(await t.identity.isSessionActive(sid)).toBe(true);
+      // A retired successor is a tripwire: whoever holds it is not this page.
+      expect(errorOf(await refresh(lost.refresh_token))).toBe('TOKEN_EXPIRED');
+      expect(await t.identity.isSessionActive(sid)).toBe(false);
+      const [row] = await t.ctx.db.select().from(identitySessions).where(eq(identitySessions.id, sid));
+      expect(row?.revokedReason).toBe('refresh_token_reuse');
+    });
+
+    it('a thief replaying within the grace period is found out when the owner refreshes', async () => {
+      const { email } = await makeUser();
+      const first = await signedIn(email);
+      const sid = decodeJwt(first.idToken).sid as string;
+      const owner = RefreshTokenResponseSchema.parse((await refresh(first.refreshToken)).json());
+      const thief = RefreshTokenResponseSchema.parse((await refresh(first.refreshToken)).json());
+      expect(errorOf(await refresh(owner.refresh_token))).toBe('TOKEN_EXPIRED');
+      expect(errorOf(await refresh(thief.refresh_token))).toBe('TOKEN_EXPIRED');
+      expect(await t.identity.isSessionActive(sid)).toBe(false);
     });
 
     it('updates last_used_at', async () => {

@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { registerIdentityRoutes } from './routes.ts';
+
+export { toIdentityError } from './routes.ts';
+
 import { type IdentityDeps, IdentityServiceImpl } from './service.ts';
 import type { IdentityService } from './types.ts';
 

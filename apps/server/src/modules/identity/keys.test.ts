@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { createHmac, generateKeyPairSync } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -134,5 +134,37 @@ describe('TokenSigner', () => {
     const [, payload] = (await signer.signIdToken(subject)).split('.');
     const none = `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${payload}.`;
     expect((await signer.checkIdToken(none)).ok).toBe(false);
+  });
+
+  it('signs visitors’ tokens with an HMAC key derived from the service key, never published', async () => {
+    const dir = tempDir();
+    const key = await loadSigningKey({ dataDir: dir });
+    const visitors = new TokenSigner(key, 'https://x/identity', 'embedded', 'visitor');
+    const token = visitors.signIdToken(subject);
+    expect(decodeProtectedHeader(token).alg).toBe('HS256');
+    expect(visitors.jwks().keys).toEqual([]);
+    // Another replica with the same key derives the same secret; another key does not verify it.
+    const replica = new TokenSigner(
+      await loadSigningKey({ dataDir: dir }),
+      'https://x/identity',
+      'embedded',
+      'visitor',
+    );
+    expect((await replica.checkIdToken(token)).ok).toBe(true);
+    const stranger = new TokenSigner(
+      await loadSigningKey({ dataDir: tempDir() }),
+      'https://x/identity',
+      'embedded',
+      'visitor',
+    );
+    expect((await stranger.checkIdToken(token)).ok).toBe(false);
+    // A user signer does not take it, even for the same audience, nor the reverse.
+    const users = new TokenSigner(key, 'https://x/identity', 'embedded');
+    expect((await users.checkIdToken(token)).ok).toBe(false);
+    expect((await visitors.checkIdToken(users.signIdToken(subject))).ok).toBe(false);
+    // Algorithm confusion: an HS256 token keyed with the public JWK is refused by the user signer.
+    const [header, payload] = token.split('.');
+    const forged = `${header}.${payload}.${createHmac('sha256', JSON.stringify(key.publicJwk)).update(`${header}.${payload}`).digest('base64url')}`;
+    expect((await users.checkIdToken(forged)).ok).toBe(false);
   });
 });

@@ -22,6 +22,9 @@ import {
   SendOobCodeResponseSchema,
   type SignInResponse,
   SignInResponseSchema,
+  SignInWithIdpRequestSchema,
+  type SignInWithIdpResponse,
+  SignInWithIdpResponseSchema,
   SignInWithPasswordRequestSchema,
   UpdateAccountRequestSchema,
   type UpdateAccountResponse,
@@ -55,7 +58,7 @@ const ALLOWED_HEADERS = [
 ].join(', ');
 
 /** Operations Identity Toolkit has and this service refuses: accounts are made by admins. */
-const NOT_OFFERED = ['signUp', 'signInWithIdp', 'signInWithEmailLink', 'signInWithCustomToken', 'delete'];
+const NOT_OFFERED = ['signUp', 'signInWithEmailLink', 'signInWithCustomToken', 'delete'];
 
 const PUBLIC = { auth: 'public' } as const;
 const TAGS = ['identity'];
@@ -218,6 +221,34 @@ export async function registerIdentityRoutes(
             refreshToken: tokens.refreshToken,
             expiresIn: tokens.expiresIn,
             registered: true,
+          };
+        },
+      );
+
+      r.post(
+        `${base}/v1/accounts::signInWithIdp`,
+        op(
+          'Finish a single sign-on: exchange the one-time code the callback gave the login page',
+          SignInWithIdpResponseSchema,
+          SignInWithIdpRequestSchema,
+        ),
+        async (request): Promise<SignInWithIdpResponse> => {
+          const body = parseBody(SignInWithIdpRequestSchema, request.body, {
+            postBody: { missing: 'INVALID_IDP_RESPONSE', invalid: 'INVALID_IDP_RESPONSE' },
+          });
+          const done = await identity.signInWithIdp(body.postBody, client(request, config));
+          return {
+            kind: 'identitytoolkit#VerifyAssertionResponse',
+            providerId: done.providerId,
+            federatedId: done.subject,
+            localId: done.account.uid,
+            email: done.account.email,
+            emailVerified: true,
+            displayName: done.account.displayName,
+            idToken: done.tokens.idToken,
+            refreshToken: done.tokens.refreshToken,
+            expiresIn: done.tokens.expiresIn,
+            isNewUser: done.isNewUser,
           };
         },
       );

@@ -1,5 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { type IdTokenClaims, isEmailAddress, type Locale, type PasswordPolicy } from '@assistente/contracts';
+import { createHmac, randomBytes } from 'node:crypto';
+import {
+  EMBEDDED_AUDIENCE,
+  type IdTokenClaims,
+  isEmailAddress,
+  type Locale,
+  type PasswordPolicy,
+} from '@assistente/contracts';
 import { type AppContext, Channels } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { hashSecret, newSecret, newSessionId, newUid } from './crypto.ts';
@@ -21,12 +27,21 @@ import {
   Quota,
   RedisCounterStore,
 } from './throttle.ts';
-import { ID_TOKEN_TTL_SECONDS, TokenSigner } from './tokens.ts';
-import type { IdentityAccount, IdentityService, SessionInfo, SessionMeta, TokenPair } from './types.ts';
+import { ID_TOKEN_TTL_SECONDS, TokenSigner, visitorSecret } from './tokens.ts';
+import type {
+  IdentityAccount,
+  IdentityService,
+  IdpHandoffInput,
+  MintedVisitorSession,
+  SessionInfo,
+  SessionMeta,
+  TokenPair,
+  VisitorSubject,
+} from './types.ts';
 import { describeUserAgent } from './user-agent.ts';
 import { MAX_DISPLAY_NAME_LENGTH } from './validation.ts';
 
-export type IdentityDeps = Omit<AppContext, 'identity' | 'scheduler' | 'soleWriter'>;
+export type IdentityDeps = Omit<AppContext, 'identity' | 'scheduler' | 'soleWriter' | 'services'>;
 
 /** Who is calling an identity route. */
 export interface ClientInfo {
@@ -67,11 +82,22 @@ export const SESSION_IDLE_MS = 30 * DAY;
 export const SESSION_MAX_AGE_MS = 90 * DAY;
 /** Changing the password through accounts:update needs a sign-in this recent (as Firebase). */
 export const RECENT_AUTH_MS = 5 * MINUTE;
+/** How long a rotated refresh token may stand in for an answer its client never received (lostAnswer). */
+export const REUSE_GRACE_MS = 30_000;
 const MAX_SECRET_LENGTH = 512;
 
 export interface SignedIn {
   account: AccountRow;
   tokens: TokenPair;
+}
+
+/** How long the login page has to exchange a single sign-on's one-time code. */
+export const IDP_HANDOFF_TTL_MS = 60_000;
+
+export interface SignedInWithIdp extends SignedIn {
+  providerId: string;
+  subject: string;
+  isNewUser: boolean;
 }
 
 export interface LookedUp {
@@ -133,6 +159,10 @@ export class IdentityServiceImpl implements IdentityService {
   private constructor(
     private readonly deps: IdentityDeps,
     readonly signer: TokenSigner,
+    /** Embedded chats' visitors: their tokens say `aud: embedded` (DESIGN §11). */
+    private readonly visitorSigner: TokenSigner,
+    /** Derives a minted visitor session's first refresh token from its id (see mintVisitorSession). */
+    private readonly visitorRefreshKey: Buffer,
     /** Verified instead when there is no account, so unknown emails take as long as known ones. */
     private readonly dummyHash: string,
     counters: CounterStore,
@@ -154,7 +184,9 @@ export class IdentityServiceImpl implements IdentityService {
     );
     this.cache = new SessionCache(async (sessionId) => {
       const state = await store.sessionState(this.deps.db, sessionId);
-      return state ? { active: !state.revoked && !state.disabled, uid: state.uid } : { active: false };
+      return state
+        ? { active: !state.revoked && !state.disabled, uid: state.uid }
+        : { active: false, absent: true };
     });
     deps.bus.subscribe(Channels.authInvalidate, (message) => {
       if (!message || typeof message !== 'object') return;
@@ -187,7 +219,12 @@ export class IdentityServiceImpl implements IdentityService {
           log,
         )
       : new MemoryCounterStore();
-    return new IdentityServiceImpl(deps, signer, dummyHash, counters, { ...DEFAULT_LIMITS, ...opts.limits });
+    const visitorSigner = new TokenSigner(key, signer.issuer, EMBEDDED_AUDIENCE, 'visitor');
+    const visitorRefreshKey = visitorSecret(key, 'refresh-token');
+    return new IdentityServiceImpl(deps, signer, visitorSigner, visitorRefreshKey, dummyHash, counters, {
+      ...DEFAULT_LIMITS,
+      ...opts.limits,
+    });
   }
 
   // ── IdentityService: used by accounts, code assist, bootstrap and the CLI ─────────────────
@@ -280,6 +317,102 @@ export class IdentityServiceImpl implements IdentityService {
     return this.openSession(account, meta, new Date());
   }
 
+  mintVisitorSession(visitor: VisitorSubject, now = new Date()): MintedVisitorSession {
+    const displayName = visitor.displayName.trim().slice(0, MAX_DISPLAY_NAME_LENGTH);
+    const sessionId = newSessionId();
+    const idToken = this.visitorSigner.signIdToken(
+      {
+        uid: visitor.uid,
+        email: visitor.email,
+        emailVerified: false,
+        displayName,
+        sessionId,
+        authTime: now,
+      },
+      now,
+    );
+    return {
+      idToken,
+      refreshToken: this.visitorRefreshToken(sessionId),
+      expiresIn: String(ID_TOKEN_TTL_SECONDS),
+      sessionId,
+      uid: visitor.uid,
+      authTime: now,
+    };
+  }
+
+  /**
+   * A minted session's first refresh token: an HMAC of its id under a key only this service
+   * holds (derived from its signing key), so it needs no row until the session is stored, and as
+   * much entropy as a random one. Once used it rotates to random ones like any other.
+   */
+  private visitorRefreshToken(sessionId: string): string {
+    return createHmac('sha256', this.visitorRefreshKey).update(sessionId).digest('base64url');
+  }
+
+  async storeVisitorSession(
+    visitor: VisitorSubject,
+    session: { sessionId: string; authTime: Date },
+    meta: Omit<SessionMeta, 'kind'>,
+  ): Promise<boolean> {
+    const now = new Date();
+    // Passwordless: nobody can sign in as a visitor, only be issued a session by the embed.
+    const account = await store.upsertPasswordlessAccount(this.deps.db, {
+      uid: visitor.uid,
+      email: visitor.email,
+      displayName: visitor.displayName.trim().slice(0, MAX_DISPLAY_NAME_LENGTH),
+    });
+    if (account.disabled) return false;
+    await store.insertSessionOnce(
+      this.deps.db,
+      {
+        id: session.sessionId,
+        uid: visitor.uid,
+        kind: 'embedded',
+        name: meta.name.slice(0, 200),
+        ip: meta.ip?.slice(0, 64) ?? null,
+        userAgent: meta.userAgent?.slice(0, 512) ?? null,
+        authTime: session.authTime,
+        lastUsedAt: now,
+      },
+      hashSecret(this.visitorRefreshToken(session.sessionId)),
+    );
+    // Stored now (or by a request that raced this one, or long ago and since ended): ask afresh.
+    this.cache.forget(session.sessionId);
+    return this.cache.get(session.sessionId);
+  }
+
+  async sessionStatus(sessionId: string): Promise<'active' | 'ended' | 'absent'> {
+    if (typeof sessionId !== 'string' || !sessionId || sessionId.length > 128) return 'ended';
+    const state = await this.cache.state(sessionId);
+    return state.active ? 'active' : state.absent ? 'absent' : 'ended';
+  }
+
+  async verifyVisitorToken(token: string): Promise<IdTokenClaims> {
+    const check = await this.visitorSigner.checkIdToken(token);
+    if (!check.ok) {
+      throw new AppError(
+        'UNAUTHENTICATED',
+        check.reason === 'expired' ? 'Id token expired' : 'Invalid id token',
+      );
+    }
+    return check.claims;
+  }
+
+  peekVisitorToken(token: string): IdTokenClaims | undefined {
+    return typeof token === 'string' && token.length <= 8192
+      ? this.visitorSigner.peekIdToken(token)
+      : undefined;
+  }
+
+  async revokeSessionsByUidPrefix(prefix: string, reason: string): Promise<void> {
+    if (!prefix) throw new Error('a uid prefix is required');
+    await store.revokeSessionsByUidPrefix(this.deps.db, prefix, reason, new Date());
+    // Only the refresh tokens matter here: whoever owns these accounts (an embed) already refuses
+    // their id tokens on every replica, so other replicas' session caches may age out on their own.
+    this.cache.invalidate();
+  }
+
   async verifyIdToken(token: string): Promise<IdTokenClaims> {
     const check = await this.signer.checkIdToken(token);
     if (!check.ok) {
@@ -289,6 +422,15 @@ export class IdentityServiceImpl implements IdentityService {
       );
     }
     return check.claims;
+  }
+
+  peekIdToken(token: string): IdTokenClaims | undefined {
+    return typeof token === 'string' && token.length <= 8192 ? this.signer.peekIdToken(token) : undefined;
+  }
+
+  peekSessionActive(sessionId: string): boolean | undefined {
+    if (typeof sessionId !== 'string' || !sessionId || sessionId.length > 128) return undefined;
+    return this.cache.peek(sessionId);
   }
 
   isSessionActive(sessionId: string): Promise<boolean> {
@@ -347,6 +489,21 @@ export class IdentityServiceImpl implements IdentityService {
     );
   }
 
+  async createIdpHandoff(input: IdpHandoffInput): Promise<string> {
+    const code = newSecret();
+    await store.insertIdpHandoff(this.deps.db, {
+      codeHash: hashSecret(code),
+      uid: input.uid,
+      providerId: input.providerId,
+      subject: input.subject.slice(0, 255),
+      isNewUser: input.isNewUser,
+      ip: input.ip?.slice(0, 64) ?? null,
+      userAgent: input.userAgent?.slice(0, 512) ?? null,
+      expiresAt: new Date(Date.now() + IDP_HANDOFF_TTL_MS),
+    });
+    return code;
+  }
+
   // ── HTTP flows (routes.ts): these throw IdentityError ──────────────────────────────────────
 
   /** accounts:signInWithPassword. Unknown email, wrong password and locked account look the same. */
@@ -403,8 +560,55 @@ export class IdentityServiceImpl implements IdentityService {
   }
 
   /**
+   * accounts:signInWithIdp with `postBody` `code=…&providerId=…`: the one-time code a single sign-on
+   * callback handed to the login page becomes an ordinary web session. A code seen a second time
+   * leaked somewhere, so the session it opened ends too.
+   */
+  async signInWithIdp(postBody: string, client: ClientInfo): Promise<SignedInWithIdp> {
+    const params = new URLSearchParams(postBody);
+    const code = params.get('code') ?? '';
+    const providerId = params.get('providerId');
+    if (!code || code.length > MAX_SECRET_LENGTH) throw identityError('INVALID_IDP_RESPONSE');
+    const codeHash = hashSecret(code);
+    const now = new Date();
+    const handoff = await store.consumeIdpHandoff(this.deps.db, codeHash, now);
+    if (!handoff) {
+      const seen = await store.findIdpHandoff(this.deps.db, codeHash);
+      if (seen?.sessionId) {
+        this.deps.log.warn({ uid: seen.uid }, 'identity: a used single sign-on code was presented again');
+        await this.revokeSession(seen.sessionId, 'sso_code_reuse');
+      }
+      throw identityError('INVALID_IDP_RESPONSE');
+    }
+    if (providerId && providerId !== handoff.providerId) throw identityError('INVALID_IDP_RESPONSE');
+    const account = await store.findAccountByUid(this.deps.db, handoff.uid);
+    if (!account) throw identityError('USER_NOT_FOUND');
+    if (account.disabled) throw identityError('USER_DISABLED');
+    // The provider verified the address, so the account's is now verified too.
+    await store.updateAccount(this.deps.db, account.uid, { lastLoginAt: now, emailVerified: true });
+    const userAgent = client.userAgent ?? handoff.userAgent ?? undefined;
+    const meta: SessionMeta = {
+      kind: 'web',
+      name: describeUserAgent(userAgent),
+      ip: client.ip,
+      ...(userAgent ? { userAgent } : {}),
+    };
+    const fresh = { ...account, lastLoginAt: now, emailVerified: true };
+    const tokens = await this.openSession(fresh, meta, now);
+    await store.setIdpHandoffSession(this.deps.db, codeHash, tokens.sessionId);
+    return {
+      account: fresh,
+      tokens,
+      providerId: handoff.providerId,
+      subject: handoff.subject,
+      isNewUser: handoff.isNewUser,
+    };
+  }
+
+  /**
    * grant_type=refresh_token. Rotates on every use; a token presented a second time is a replay
-   * and ends its whole session, so whichever of thief and owner comes second is signed out.
+   * and ends its whole session, so whichever of thief and owner comes second is signed out — with
+   * one exception (lostAnswer).
    */
   async refresh(refreshToken: string): Promise<SignedIn> {
     if (!refreshToken) throw identityError('MISSING_REFRESH_TOKEN');
@@ -417,6 +621,8 @@ export class IdentityServiceImpl implements IdentityService {
     if (session.revokedAt) throw identityError('TOKEN_EXPIRED');
     const now = new Date();
     if (found.rotatedAt) {
+      const reissued = await this.lostAnswer(presented, found, now);
+      if (reissued) return { account, tokens: await this.tokensFor(account, session, reissued) };
       await this.endReplayedSession(session);
       throw identityError('TOKEN_EXPIRED');
     }
@@ -424,19 +630,47 @@ export class IdentityServiceImpl implements IdentityService {
       await this.revokeSession(session.id, 'expired');
       throw identityError('TOKEN_EXPIRED');
     }
-    const next = newSecret();
-    const rotated = await this.deps.db.transaction(async (tx) => {
-      // Rotate before answering: a concurrent replay must find the token already used.
-      if (!(await store.markRotated(tx, presented, now))) return false;
-      await store.insertRefreshToken(tx, hashSecret(next), session.id, now);
-      await store.touchSession(tx, session.id, now);
-      return true;
-    });
-    if (!rotated) {
+    const next = await this.rotate(presented, presented, session.id, now);
+    if (!next) {
       await this.endReplayedSession(session);
       throw identityError('TOKEN_EXPIRED');
     }
     return { account, tokens: await this.tokensFor(account, session, next) };
+  }
+
+  /**
+   * A page that unloads while its refresh is in flight never stores the answer, so its next load
+   * presents the rotated token again: not a theft, and signing the user out for reloading would be
+   * wrong. Within REUSE_GRACE_MS of the rotation, while the token handed out for it is still unused,
+   * that successor is retired and a new one issued instead. The successor stays a tripwire: whoever
+   * presents it later (a thief racing the owner, or the owner after a thief) ends the session.
+   * Returns the new refresh token, or null when this is a replay.
+   */
+  private async lostAnswer(
+    presented: string,
+    found: { rotatedAt: Date | null; replacedBy: string | null; session: SessionRow },
+    now: Date,
+  ): Promise<string | null> {
+    const { rotatedAt, replacedBy, session } = found;
+    if (!rotatedAt || !replacedBy || now.getTime() - rotatedAt.getTime() > REUSE_GRACE_MS) return null;
+    if (sessionExpired(session, now)) return null;
+    return await this.rotate(replacedBy, presented, session.id, now);
+  }
+
+  /**
+   * Retires `retire` and hands out a new token standing for `presented`; null when `retire` was
+   * already used. Retiring before answering makes a concurrent replay find the token used.
+   */
+  private async rotate(retire: string, presented: string, sessionId: string, now: Date) {
+    const next = newSecret();
+    const rotated = await this.deps.db.transaction(async (tx) => {
+      if (!(await store.markRotated(tx, retire, now))) return false;
+      await store.insertRefreshToken(tx, hashSecret(next), sessionId, now);
+      await store.setReplacedBy(tx, presented, hashSecret(next));
+      await store.touchSession(tx, sessionId, now);
+      return true;
+    });
+    return rotated ? next : null;
   }
 
   /** v2/accounts:revokeToken: ends the session of a refresh token. Unknown tokens are not an error (RFC 7009). */
@@ -669,7 +903,9 @@ export class IdentityServiceImpl implements IdentityService {
     session: SessionRow,
     refreshToken: string,
   ): Promise<TokenPair> {
-    const idToken = await this.signer.signIdToken({
+    // A visitor's session keeps minting visitor tokens, whoever refreshes it.
+    const signer = session.kind === 'embedded' ? this.visitorSigner : this.signer;
+    const idToken = signer.signIdToken({
       uid: account.uid,
       email: account.email,
       emailVerified: account.emailVerified,

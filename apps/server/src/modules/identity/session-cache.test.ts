@@ -25,6 +25,19 @@ describe('SessionCache', () => {
     expect(db.queries()).toBe(1);
   });
 
+  it('peek answers only what get would, from memory, and forgets it on invalidate', async () => {
+    const db = fakeDb({ s1: { active: true, uid: 'u1' }, s2: { active: false, uid: 'u1' } });
+    const cache = new SessionCache(db.load);
+    expect(cache.peek('s1')).toBeUndefined();
+    await cache.get('s1');
+    await cache.get('s2');
+    expect(cache.peek('s1')).toBe(true);
+    expect(cache.peek('s2')).toBe(false);
+    cache.invalidate('u1');
+    expect(cache.peek('s1')).toBeUndefined();
+    expect(db.queries()).toBe(2);
+  });
+
   it("drops one account's sessions on invalidate(uid), and everything on invalidate()", async () => {
     const db = fakeDb({ s1: { active: true, uid: 'u1' }, s2: { active: true, uid: 'u2' } });
     const cache = new SessionCache(db.load);

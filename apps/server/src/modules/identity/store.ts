@@ -1,6 +1,12 @@
-import { and, desc, eq, gt, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, like, lt, ne, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
-import { identityAccounts, identitySessions, oobCodes, refreshTokens } from '../../db/schema/index.ts';
+import {
+  identityAccounts,
+  identitySessions,
+  oobCodes,
+  refreshTokens,
+  ssoHandoffs,
+} from '../../db/schema/index.ts';
 
 /** The identity tables' SQL, nothing else: rules live in service.ts. */
 
@@ -66,6 +72,26 @@ export async function insertSession(
   const [row] = await db.insert(identitySessions).values(values).returning();
   if (!row) throw new Error('insert into identity_sessions returned nothing');
   return row;
+}
+
+/**
+ * A session with a known id and its first refresh token, unless the session is already stored
+ * (a minted visitor session stored by a racing request, or one that ended since).
+ */
+export async function insertSessionOnce(
+  db: Executor,
+  values: Pick<SessionRow, 'id' | 'uid' | 'kind' | 'name' | 'ip' | 'userAgent' | 'authTime' | 'lastUsedAt'>,
+  tokenHash: string,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(identitySessions)
+      .values(values)
+      .onConflictDoNothing()
+      .returning({ id: identitySessions.id });
+    if (row)
+      await tx.insert(refreshTokens).values({ tokenHash, sessionId: row.id, createdAt: values.lastUsedAt });
+  });
 }
 
 export async function findSession(db: Executor, id: string): Promise<SessionRow | undefined> {
@@ -152,11 +178,20 @@ export async function insertRefreshToken(db: Executor, tokenHash: string, sessio
   await db.insert(refreshTokens).values({ tokenHash, sessionId, createdAt: at });
 }
 
+/** Records which token now stands for `tokenHash`. */
+export async function setReplacedBy(db: Executor, tokenHash: string, successorHash: string): Promise<void> {
+  await db
+    .update(refreshTokens)
+    .set({ replacedBy: successorHash })
+    .where(eq(refreshTokens.tokenHash, tokenHash));
+}
+
 /** A presented refresh token with its session and account. */
 export async function findRefreshToken(db: Executor, tokenHash: string) {
   const [row] = await db
     .select({
       rotatedAt: refreshTokens.rotatedAt,
+      replacedBy: refreshTokens.replacedBy,
       session: identitySessions,
       account: identityAccounts,
     })
@@ -223,6 +258,40 @@ export async function voidOobCodesOf(db: Executor, uid: string, at: Date): Promi
     .where(and(eq(oobCodes.uid, uid), isNull(oobCodes.usedAt)));
 }
 
+// ── single sign-on handoff codes ─────────────────────────────────────────────────────────────
+
+export type IdpHandoffRow = typeof ssoHandoffs.$inferSelect;
+
+export async function insertIdpHandoff(
+  db: Executor,
+  values: Omit<IdpHandoffRow, 'usedAt' | 'sessionId' | 'createdAt'>,
+): Promise<void> {
+  await db.insert(ssoHandoffs).values(values);
+}
+
+/** Marks a live code used, once: of two concurrent exchanges only one gets the row. */
+export async function consumeIdpHandoff(
+  db: Executor,
+  codeHash: string,
+  at: Date,
+): Promise<IdpHandoffRow | undefined> {
+  const [row] = await db
+    .update(ssoHandoffs)
+    .set({ usedAt: at })
+    .where(and(eq(ssoHandoffs.codeHash, codeHash), isNull(ssoHandoffs.usedAt), gt(ssoHandoffs.expiresAt, at)))
+    .returning();
+  return row;
+}
+
+export async function findIdpHandoff(db: Executor, codeHash: string): Promise<IdpHandoffRow | undefined> {
+  const [row] = await db.select().from(ssoHandoffs).where(eq(ssoHandoffs.codeHash, codeHash)).limit(1);
+  return row;
+}
+
+export async function setIdpHandoffSession(db: Executor, codeHash: string, sessionId: string): Promise<void> {
+  await db.update(ssoHandoffs).set({ sessionId }).where(eq(ssoHandoffs.codeHash, codeHash));
+}
+
 // ── housekeeping ────────────────────────────────────────────────────────────────────────────
 
 /** Deletes what can no longer be used: old codes, long-revoked or long-idle sessions (and their tokens). */
@@ -233,6 +302,7 @@ export async function purgeStale(
   await db
     .delete(oobCodes)
     .where(or(lt(oobCodes.expiresAt, opts.codesBefore), lt(oobCodes.usedAt, opts.codesBefore)));
+  await db.delete(ssoHandoffs).where(lt(ssoHandoffs.expiresAt, opts.codesBefore));
   await db
     .delete(identitySessions)
     .where(
@@ -241,4 +311,43 @@ export async function purgeStale(
         lt(identitySessions.lastUsedAt, opts.idleBefore),
       ),
     );
+}
+
+/** Revokes every live session of every account whose uid starts with `prefix`; answers how many. */
+export async function revokeSessionsByUidPrefix(
+  db: Executor,
+  prefix: string,
+  reason: string,
+  at: Date,
+): Promise<number> {
+  const escaped = prefix.replace(/[\\%_]/g, (c) => `\\${c}`);
+  const rows = await db
+    .update(identitySessions)
+    .set({ revokedAt: at, revokedReason: reason })
+    .where(and(like(identitySessions.uid, `${escaped}%`), isNull(identitySessions.revokedAt)))
+    .returning({ id: identitySessions.id });
+  return rows.length;
+}
+
+/** A passwordless account with a chosen uid (an embedded chat's visitor); nothing when it exists. */
+/**
+ * A passwordless account, created on first sight and returned in the same statement; a non-empty
+ * `displayName` replaces the stored one (a signed visitor's name may change), an empty one keeps it.
+ */
+export async function upsertPasswordlessAccount(
+  db: Executor,
+  values: Pick<AccountRow, 'uid' | 'email' | 'displayName'>,
+): Promise<AccountRow> {
+  const [row] = await db
+    .insert(identityAccounts)
+    .values({ ...values, emailVerified: false })
+    .onConflictDoUpdate({
+      target: identityAccounts.uid,
+      set: {
+        displayName: sql`coalesce(nullif(excluded.display_name, ''), ${identityAccounts.displayName})`,
+      },
+    })
+    .returning();
+  if (!row) throw new Error('the account could not be stored');
+  return row;
 }

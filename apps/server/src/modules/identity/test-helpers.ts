@@ -5,16 +5,13 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
+import { createContext } from '../../app.ts';
 import { type Config, loadConfig } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
-import { type Bus, createLocalBus, createRedisBus } from '../../lib/bus.ts';
-import { createScheduler } from '../../lib/scheduler.ts';
 import { registerErrorHandler } from '../../plugins/errors.ts';
 import { registerDeclaredRoutes } from '../../plugins/routes.ts';
 import { testDb } from '../../test/db.ts';
-import { createMailer } from '../mail/index.ts';
-import { createIdentityService, identityRoutes } from './index.ts';
+import { identityRoutes } from './index.ts';
 import { IdentityServiceImpl } from './service.ts';
 
 export interface IdentityTestApp {
@@ -29,8 +26,8 @@ export interface IdentityTestApp {
 }
 
 /**
- * The identity service and its routes over a fresh database, wired as app.ts wires them, without
- * the other modules. `dataDir` may be passed to reuse one (keys persist); it is then not removed.
+ * The identity service and its routes over a fresh database, in the context app.ts builds
+ * (`createContext`), without the other modules' routes. `dataDir` may be passed to reuse one (keys persist); it is then not removed.
  */
 export async function buildIdentityTestApp(
   opts: { env?: Record<string, string>; dataDir?: string } = {},
@@ -59,26 +56,18 @@ export async function buildIdentityTestApp(
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
   });
   const database = await testDb();
-  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 3 }) : undefined;
-  const bus: Bus = config.REDIS_URL ? createRedisBus(config.REDIS_URL, config.KEY_PREFIX) : createLocalBus();
-  const mailer = createMailer(config, app.log);
-  const base = {
+  const { ctx, close } = await createContext({
     config,
-    db: database.db,
-    dbKind: database.kind,
+    database,
     log: app.log,
-    bus,
-    redis,
-    keyPrefix: config.KEY_PREFIX,
-    mailer,
-  };
-  const identity = await createIdentityService(base);
+    soleWriter: false,
+    agents: false,
+  });
+  const identity = ctx.identity;
   if (!(identity instanceof IdentityServiceImpl)) throw new Error('unexpected identity service');
-  const scheduler = createScheduler({ db: database.db, log: app.log });
-  const ctx: AppContext = { ...base, identity, scheduler, soleWriter: false };
   registerErrorHandler(app);
   await app.register(formbody);
-  await registerDeclaredRoutes(app, config);
+  await registerDeclaredRoutes(app, ctx);
   await app.register(async (scope) => identityRoutes(scope, ctx));
   await app.ready();
   return {
@@ -90,8 +79,7 @@ export async function buildIdentityTestApp(
     logs,
     async close() {
       await app.close();
-      await scheduler.close();
-      await Promise.allSettled([bus.close(), mailer.close(), redis?.quit()]);
+      await close();
       await database.close();
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },

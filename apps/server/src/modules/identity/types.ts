@@ -12,7 +12,8 @@ export interface IdentityAccount {
 }
 
 export interface SessionMeta {
-  kind: 'web' | 'editor';
+  /** `embedded`: a visitor of an embedded chat (DESIGN §11); its id tokens have `aud: embedded`. */
+  kind: 'web' | 'editor' | 'embedded';
   /** Shown in Settings → sessions, e.g. "Chrome on Linux" or "VS Code". */
   name: string;
   ip?: string;
@@ -26,6 +27,16 @@ export interface TokenPair {
   expiresIn: string;
   sessionId: string;
   uid: string;
+}
+
+export interface VisitorSubject {
+  uid: string;
+  email: string;
+  displayName: string;
+}
+
+export interface MintedVisitorSession extends TokenPair {
+  authTime: Date;
 }
 
 export interface SessionInfo {
@@ -58,10 +69,41 @@ export interface IdentityService {
   /** Sets a password (policy enforced) and ends every session. */
   setPassword(uid: string, password: string): Promise<void>;
   issueSession(uid: string, meta: SessionMeta): Promise<TokenPair>;
+  /**
+   * A new session of an embedded chat's visitor (DESIGN §11), whose id tokens carry `aud: embedded`
+   * and `sub` = `uid` (`va:{virtualAccountId}:{visitorId}`). Minted without a database write: a
+   * site's page may open sessions that are never used, and the call is public. The session, its
+   * passwordless account and its refresh token are stored by `storeVisitorSession` on first use;
+   * until then `sessionStatus` says `absent` and the refresh token is unknown (the embedded page
+   * then asks for a new session: nothing was stored, so nothing is lost).
+   */
+  mintVisitorSession(visitor: VisitorSubject, now?: Date): MintedVisitorSession;
+  /**
+   * Stores a minted visitor session (idempotent, several replicas may race); whether it is live
+   * afterwards: false when it ended since, or the visitor is blocked.
+   */
+  storeVisitorSession(
+    visitor: VisitorSubject,
+    session: { sessionId: string; authTime: Date },
+    meta: Omit<SessionMeta, 'kind'>,
+  ): Promise<boolean>;
+  /** As `isSessionActive`, telling an ended session from one never stored (a minted visitor's). */
+  sessionStatus(sessionId: string): Promise<'active' | 'ended' | 'absent'>;
+  /** As `verifyIdToken`, for visitors' tokens (`aud: embedded`); no user token passes it, nor the reverse. */
+  verifyVisitorToken(token: string): Promise<IdTokenClaims>;
+  peekVisitorToken(token: string): IdTokenClaims | undefined;
+  /** Ends every session of the accounts whose uid starts with `prefix` (an embed's visitors). */
+  revokeSessionsByUidPrefix(prefix: string, reason: string): Promise<void>;
   /** Verifies signature, issuer, audience and expiry; throws AppError UNAUTHENTICATED otherwise. */
   verifyIdToken(token: string): Promise<IdTokenClaims>;
   /** Cached; invalidated through the bus when a session ends. */
   isSessionActive(sessionId: string): Promise<boolean>;
+  /**
+   * Synchronous answers from the caches behind `verifyIdToken` and `isSessionActive`, when they
+   * hold one (undefined otherwise): they are as fresh as the asynchronous calls.
+   */
+  peekIdToken(token: string): IdTokenClaims | undefined;
+  peekSessionActive(sessionId: string): boolean | undefined;
   listSessions(uid: string): Promise<SessionInfo[]>;
   revokeSession(sessionId: string, reason: string): Promise<void>;
   revokeAllSessions(uid: string, reason: string, opts?: { except?: string }): Promise<void>;
@@ -79,4 +121,19 @@ export interface IdentityService {
     email: string,
     opts: { locale: Locale; kind: 'reset' | 'invite'; linkBase?: string },
   ): Promise<void>;
+  /**
+   * After a single sign-on the SSO module verified: a one-time code (60 s) the login page exchanges
+   * through accounts:signInWithIdp for an ordinary session, so tokens never travel in a URL.
+   */
+  createIdpHandoff(input: IdpHandoffInput): Promise<string>;
+}
+
+export interface IdpHandoffInput {
+  uid: string;
+  providerId: string;
+  /** The person's subject at the provider. */
+  subject: string;
+  isNewUser: boolean;
+  ip?: string;
+  userAgent?: string;
 }

@@ -1,4 +1,5 @@
 import { APICallError, RetryError } from 'ai';
+import { AppError } from '../../lib/errors.ts';
 import { ProviderHttpError } from './factory.ts';
 import { BlockedUrlError } from './ssrf.ts';
 
@@ -7,22 +8,14 @@ export const NO_PROVIDER_MESSAGE =
   'No AI provider is configured for your organisation. An Admin can add one in Settings → AI models.';
 
 /** Nothing is configured: no provider of the domain, no instance-wide one. */
-export class NoProviderError extends Error {
-  override name = 'NoProviderError';
-  readonly code: 'NO_PROVIDER' | 'MODEL_UNAVAILABLE' = 'NO_PROVIDER';
-  constructor(message = NO_PROVIDER_MESSAGE) {
-    super(message);
-  }
-}
+export const noProvider = () => new AppError('NO_PROVIDER', NO_PROVIDER_MESSAGE);
 
 /** A chat's chosen model that no configured provider offers (any more): the user can pick another. */
-export class ModelUnavailableError extends NoProviderError {
-  override name = 'ModelUnavailableError';
-  override readonly code = 'MODEL_UNAVAILABLE';
-  constructor(modelId: string) {
-    super(`The model ${modelId} is not available; choose another one in the chat settings.`);
-  }
-}
+export const modelUnavailable = (modelId: string) =>
+  new AppError(
+    'MODEL_UNAVAILABLE',
+    `The model ${modelId} is not available; choose another one in the chat settings.`,
+  );
 
 /** Every error reachable from `err` through `cause`, `lastError` and `errors` (RetryError). */
 function* chain(err: unknown, depth = 0): Generator<unknown> {

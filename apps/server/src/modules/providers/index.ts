@@ -1,8 +1,8 @@
-export {
-  describeProviderError,
-  ModelUnavailableError,
-  NO_PROVIDER_MESSAGE,
-  NoProviderError,
-} from './errors.ts';
+export { describeProviderError, NO_PROVIDER_MESSAGE } from './errors.ts';
 export { providersRoutes } from './routes.ts';
-export { type ProvidersService, providersService, type ResolvedModel } from './service.ts';
+export {
+  createProvidersService,
+  type EmbeddingTarget,
+  type ProvidersService,
+  type ResolvedModel,
+} from './service.ts';

@@ -15,7 +15,6 @@ import { resolveCaller } from '../../plugins/auth.ts';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
 import { makeDomain, makeUser, type TestDomain, type TestUser } from '../../test/factories.ts';
 import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
-import { providersService } from './service.ts';
 
 const KEY = 'sk-live-THIS-IS-SECRET-9f8e7d6c';
 
@@ -364,7 +363,7 @@ describe('models and the default model', () => {
     const d = await makeDomain(t.ctx);
     const dAdmin = await makeUser(t.ctx, { domain: d, role: 'Admin' });
     const caller = await resolveCaller(t.ctx, dAdmin.idToken);
-    const service = providersService(t.ctx);
+    const service = t.ctx.services.providers;
     await expect(service.resolveModel(caller)).rejects.toMatchObject({ code: 'NO_PROVIDER' });
     const made = await create(dAdmin, fixtureBody());
     expect((await service.resolveModel(caller)).modelId).toBe(`${made.id}:fixture-large`);
@@ -397,7 +396,7 @@ describe('models and the default model', () => {
     expect(list.defaultModel).toBe(`${first.id}:fixture-small`);
     expect(list.models.map((m) => m.id)).toContain(list.defaultModel);
     const caller = await resolveCaller(t.ctx, dAdmin.idToken);
-    expect((await providersService(t.ctx).resolveModel(caller)).modelId).toBe(`${first.id}:fixture-small`);
+    expect((await t.ctx.services.providers.resolveModel(caller)).modelId).toBe(`${first.id}:fixture-small`);
   });
 
   it('every change is in the audit log, without the key', async () => {

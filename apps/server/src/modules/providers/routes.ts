@@ -12,9 +12,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { callerOf } from '../../lib/caller.ts';
 import { errorResponses } from '../../plugins/routes.ts';
+import { noStore } from '../../plugins/security.ts';
 import { auditMeta } from '../audit/index.ts';
-import { closeProvidersService, providersService } from './service.ts';
 
 const IdParams = z.object({ id: z.string().min(1).max(100) });
 
@@ -23,11 +24,8 @@ const IdParams = z.object({ id: z.string().min(1).max(100) });
  * every signed-in user sees. Mounted at /api/v1.
  */
 export async function providersRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const service = providersService(ctx);
-  app.addHook('onClose', async () => closeProvidersService(ctx));
-  app.addHook('onSend', async (_request, reply) => {
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-  });
+  const service = ctx.services.providers;
+  app.addHook('onSend', noStore);
 
   const r = app.withTypeProvider<ZodTypeProvider>();
   const admin = { auth: 'user', role: 'Admin' } as const;
@@ -44,7 +42,7 @@ export async function providersRoutes(app: FastifyInstance, ctx: AppContext): Pr
         response: { 200: ModelListSchema },
       },
     },
-    async (request) => service.models(await request.caller()),
+    async (request) => service.models(callerOf(request, 'user')),
   );
 
   r.get(
@@ -58,7 +56,7 @@ export async function providersRoutes(app: FastifyInstance, ctx: AppContext): Pr
         response: { 200: z.array(ProviderConfigSchema), ...errorResponses('DOMAIN_NOT_FOUND') },
       },
     },
-    async (request) => service.list(await request.caller(), request.query.domain),
+    async (request) => service.list(callerOf(request, 'user'), request.query.domain),
   );
 
   r.post(
@@ -74,7 +72,7 @@ export async function providersRoutes(app: FastifyInstance, ctx: AppContext): Pr
       },
     },
     async (request, reply) => {
-      const caller = await request.caller();
+      const caller = callerOf(request, 'user');
       const made = await service.create(caller, request.body, auditMeta(request), request.query.domain);
       return reply.status(201).send(made);
     },
@@ -95,7 +93,7 @@ export async function providersRoutes(app: FastifyInstance, ctx: AppContext): Pr
     },
     async (request) =>
       service.update(
-        await request.caller(),
+        callerOf(request, 'user'),
         request.params.id,
         request.body,
         auditMeta(request),
@@ -116,7 +114,7 @@ export async function providersRoutes(app: FastifyInstance, ctx: AppContext): Pr
       },
     },
     async (request, reply) => {
-      const caller = await request.caller();
+      const caller = callerOf(request, 'user');
       await service.remove(caller, request.params.id, auditMeta(request), request.query.domain);
       return reply.status(204).send(null);
     },
@@ -134,7 +132,7 @@ export async function providersRoutes(app: FastifyInstance, ctx: AppContext): Pr
         response: { 200: ProviderTestResultSchema, ...errorResponses('NOT_FOUND', 'DOMAIN_NOT_FOUND') },
       },
     },
-    async (request) => service.test(await request.caller(), request.params.id, request.query.domain),
+    async (request) => service.test(callerOf(request, 'user'), request.params.id, request.query.domain),
   );
 
   r.get(
@@ -148,7 +146,7 @@ export async function providersRoutes(app: FastifyInstance, ctx: AppContext): Pr
         response: { 200: AiSettingsSchema, ...errorResponses('DOMAIN_NOT_FOUND') },
       },
     },
-    async (request) => service.getAiSettings(await request.caller(), request.query.domain),
+    async (request) => service.getAiSettings(callerOf(request, 'user'), request.query.domain),
   );
 
   r.put(
@@ -164,6 +162,11 @@ export async function providersRoutes(app: FastifyInstance, ctx: AppContext): Pr
       },
     },
     async (request) =>
-      service.putAiSettings(await request.caller(), request.body, auditMeta(request), request.query.domain),
+      service.putAiSettings(
+        callerOf(request, 'user'),
+        request.body,
+        auditMeta(request),
+        request.query.domain,
+      ),
   );
 }

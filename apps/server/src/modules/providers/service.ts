@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import {
   type AiSettings,
   type AiSettingsUpdate,
-  hasRole,
   type ModelInfo,
   type ModelList,
   type ProviderConfig,
@@ -14,14 +13,16 @@ import {
   type ProviderTestResult,
 } from '@assistente/contracts';
 import type { AppContext } from '../../context.ts';
-import { AppError, forbidden, notFound } from '../../lib/errors.ts';
+import type { Caller } from '../../lib/caller.ts';
+import { invalidField, notFound } from '../../lib/errors.ts';
+import type { AccountCaller } from '../../lib/policy.ts';
 import { type SecretBox, secretBoxFor } from '../../lib/secrets.ts';
-import type { Caller } from '../../plugins/auth.ts';
-import { actingDomain } from '../accounts/policy.ts';
-import { type AuditMeta, type AuditRecord, changedFields, recordAudit } from '../audit/index.ts';
-import { describeProviderError, ModelUnavailableError, NoProviderError } from './errors.ts';
+import { existingActingDomain } from '../accounts/index.ts';
+import { type AuditMeta, type AuditRecord, auditedTransaction, changedFields } from '../audit/index.ts';
+import { describeProviderError, modelUnavailable, noProvider } from './errors.ts';
 import { effectiveBaseUrl, listProviderModels, type ModelTarget, type ProviderSpec } from './factory.ts';
-import { assertUrlAllowed, BlockedUrlError, createGuardedHttp } from './ssrf.ts';
+import { authorize } from './policy.ts';
+import { assertFieldUrlAllowed, createGuardedHttp } from './ssrf.ts';
 import {
   type ProviderConfigPatch,
   type ProviderConfigRow,
@@ -56,6 +57,21 @@ function targetOf(entry: ProviderEntry, name: string): ModelTarget {
     guarded: entry.source === 'domain',
     name,
   };
+}
+
+/** Providers with a well-known embedding model (their model lists leave embeddings out). */
+const KNOWN_EMBEDDING_MODELS: Partial<Record<ProviderKind, string>> = {
+  openai: 'text-embedding-3-small',
+  google: 'text-embedding-004',
+};
+const EMBEDDING = /embed/i;
+
+/** The provider and model that turn a domain's knowledge into vectors. */
+export interface EmbeddingTarget {
+  spec: ProviderSpec;
+  name: string;
+  /** `provider:model`: chunks embedded by another model are not compared with this one's. */
+  modelId: string;
 }
 
 export interface ResolvedModel {
@@ -110,7 +126,12 @@ function splitModelId(id: string): { provider: string; name: string } | undefine
   return { provider: id.slice(0, i), name: id.slice(i + 1) };
 }
 
-function createProvidersService(ctx: AppContext, store: ProvidersStore, box: SecretBox) {
+/** The providers service (built once per app: it owns the guarded HTTP agents and caches). */
+export function createProvidersService(
+  ctx: AppContext,
+  store: ProvidersStore = providersStore(ctx.db),
+  box: SecretBox = secretBoxFor(ctx.config),
+) {
   const { config } = ctx;
   const guard = createGuardedHttp({ allowlist: config.PROVIDER_URL_ALLOWLIST });
   const modelCache = new Map<string, { at: number; ttl: number; models: string[] }>();
@@ -147,28 +168,13 @@ function createProvidersService(ctx: AppContext, store: ProvidersStore, box: Sec
 
   /** The domain an Admin acts on: their own, or any for a SuperAdmin (`?domain=`). */
   async function adminDomain(caller: Caller, requested?: string): Promise<string> {
-    if (!hasRole(caller.role, 'Admin')) throw forbidden('Only Admins manage AI providers');
-    const want = actingDomain(caller, requested);
-    if (want !== caller.domain.id && !(await store.domainExists(want))) {
-      throw new AppError('DOMAIN_NOT_FOUND', 'Domain not found');
-    }
-    return want;
+    authorize(caller, 'manage', caller.domain.id, 'Only Admins manage AI providers');
+    return existingActingDomain(ctx.db, caller, requested);
   }
 
   /** Refuses an Admin-set URL that breaks the SSRF rule, with a message the Admin can act on. */
   async function checkBaseUrl(url: string | null | undefined): Promise<void> {
-    if (!url) return;
-    try {
-      await assertUrlAllowed(url, { allowlist: config.PROVIDER_URL_ALLOWLIST });
-    } catch (err) {
-      if (err instanceof BlockedUrlError) {
-        throw new AppError('VALIDATION_FAILED', `baseUrl: ${err.message}`, [
-          // A code of its own, so the web can say this refusal (and only this one) in its language.
-          { path: 'baseUrl', message: err.message, code: 'url_blocked' },
-        ]);
-      }
-      throw err;
-    }
+    if (url) await assertFieldUrlAllowed('baseUrl', url, config.PROVIDER_URL_ALLOWLIST);
   }
 
   function openKey(row: ProviderConfigRow): string | null {
@@ -271,16 +277,12 @@ function createProvidersService(ctx: AppContext, store: ProvidersStore, box: Sec
   }
 
   /** Runs a change and writes its audit entry in one transaction: both happen, or neither. */
-  async function inTransaction<T>(
+  function inTransaction<T>(
     caller: Caller,
     meta: AuditMeta,
     run: (s: ProvidersStore) => Promise<{ result: T; audit: AuditRecord }>,
   ): Promise<T> {
-    return ctx.db.transaction(async (tx) => {
-      const { result, audit } = await run(providersStore(tx));
-      await recordAudit(tx, caller, meta, audit);
-      return result;
-    });
+    return auditedTransaction(ctx.db, caller, meta, providersStore, run);
   }
 
   /** `wanted` (`provider:model`) if one of `entries` offers it. */
@@ -369,7 +371,7 @@ function createProvidersService(ctx: AppContext, store: ProvidersStore, box: Sec
       if (body.label !== undefined) patch.label = body.label;
       if (body.baseUrl !== undefined) {
         if (!body.baseUrl && ProviderKindsNeedingBaseUrl.includes(current.kind)) {
-          throw new AppError('VALIDATION_FAILED', `baseUrl: A base URL is required for ${current.kind}`);
+          throw invalidField('baseUrl', `A base URL is required for ${current.kind}`);
         }
         await checkBaseUrl(body.baseUrl);
         patch.baseUrl = body.baseUrl ?? null;
@@ -377,7 +379,7 @@ function createProvidersService(ctx: AppContext, store: ProvidersStore, box: Sec
       // Empty or absent keeps the stored key: the form never has it to send back.
       if (body.apiKey === null) {
         if (ProviderKindsNeedingApiKey.includes(current.kind)) {
-          throw new AppError('VALIDATION_FAILED', `apiKey: An API key is required for ${current.kind}`);
+          throw invalidField('apiKey', `An API key is required for ${current.kind}`);
         }
         patch.apiKeyEnc = null;
         patch.apiKeyHint = null;
@@ -457,7 +459,7 @@ function createProvidersService(ctx: AppContext, store: ProvidersStore, box: Sec
     },
 
     /** Every model the caller's domain can use, and the default one. */
-    async models(caller: Caller): Promise<ModelList> {
+    async models(caller: AccountCaller): Promise<ModelList> {
       const entries = await entriesFor(caller.domain.id);
       const lists = await Promise.all(entries.map((e) => modelsOf(e)));
       const models: ModelInfo[] = [];
@@ -500,9 +502,7 @@ function createProvidersService(ctx: AppContext, store: ProvidersStore, box: Sec
       const domainId = await adminDomain(caller, domain);
       // The rule chats resolve models by: a default they could not use would be silently skipped.
       if (body.defaultModel && !pick(await entriesFor(domainId), body.defaultModel)) {
-        throw new AppError('VALIDATION_FAILED', 'defaultModel: no configured provider offers this model', [
-          { path: 'defaultModel', message: 'No configured provider offers this model', code: 'custom' },
-        ]);
+        throw invalidField('defaultModel', 'No configured provider offers this model');
       }
       const before = await store.defaultModel(domainId);
       await inTransaction(caller, meta, async (s) => {
@@ -530,21 +530,46 @@ function createProvidersService(ctx: AppContext, store: ProvidersStore, box: Sec
 
     /**
      * The AI SDK model for `modelId` (chat params, santito), else the domain's default (see
-     * `defaultModelOf`). A `modelId` no provider offers throws ModelUnavailableError, or with
+     * `defaultModelOf`). A `modelId` no provider offers throws MODEL_UNAVAILABLE, or with
      * `orDefault` gets the default instead (a santito whose model was removed stays usable).
-     * Throws NoProviderError when nothing is configured.
+     * Throws NO_PROVIDER when nothing is configured.
      */
-    async resolveModel(caller: Caller, modelId?: string | null, orDefault = false): Promise<ResolvedModel> {
+    async resolveModel(
+      caller: AccountCaller,
+      modelId?: string | null,
+      orDefault = false,
+    ): Promise<ResolvedModel> {
       const entries = await entriesFor(caller.domain.id);
-      if (entries.length === 0) throw new NoProviderError();
+      if (entries.length === 0) throw noProvider();
       if (modelId) {
         const chosen = pick(entries, modelId);
         if (chosen) return chosen;
-        if (!orDefault) throw new ModelUnavailableError(modelId);
+        if (!orDefault) throw modelUnavailable(modelId);
       }
       const fallback = await defaultModelOf(caller.domain.id, entries);
-      if (!fallback) throw new NoProviderError();
+      if (!fallback) throw noProvider();
       return fallback;
+    },
+
+    /**
+     * The embedding model a domain's knowledge uses (DESIGN §12): EMBEDDING_MODEL when a provider
+     * of the domain offers its provider, else the first provider with a known or listed embedding
+     * model. Undefined when none can embed (knowledge then indexes for keyword search only).
+     */
+    async embeddingModel(domainId: string): Promise<EmbeddingTarget | undefined> {
+      const entries = await entriesFor(domainId);
+      const wanted = config.EMBEDDING_MODEL ? splitModelId(config.EMBEDDING_MODEL) : undefined;
+      if (wanted) {
+        const entry = findEntry(entries, wanted.provider);
+        if (entry)
+          return { spec: entry.spec, name: wanted.name, modelId: `${entry.provider}:${wanted.name}` };
+      }
+      for (const entry of entries) {
+        const name =
+          KNOWN_EMBEDDING_MODELS[entry.kind] ?? (await modelsOf(entry)).find((m) => EMBEDDING.test(m));
+        if (name) return { spec: entry.spec, name, modelId: `${entry.provider}:${name}` };
+      }
+      return undefined;
     },
 
     /** For display: where a configuration's requests go. */
@@ -558,22 +583,3 @@ function createProvidersService(ctx: AppContext, store: ProvidersStore, box: Sec
 }
 
 export type ProvidersService = ReturnType<typeof createProvidersService>;
-
-const services = new WeakMap<AppContext, ProvidersService>();
-
-/** The providers service of this app (one per context: it owns the guarded HTTP agents and caches). */
-export function providersService(ctx: AppContext): ProvidersService {
-  let s = services.get(ctx);
-  if (!s) {
-    s = createProvidersService(ctx, providersStore(ctx.db), secretBoxFor(ctx.config));
-    services.set(ctx, s);
-  }
-  return s;
-}
-
-/** Closes the service's HTTP agents (app shutdown). */
-export async function closeProvidersService(ctx: AppContext): Promise<void> {
-  const s = services.get(ctx);
-  services.delete(ctx);
-  await s?.close();
-}

@@ -1,6 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, isIPv4 } from 'node:net';
 import { Agent, type Dispatcher, request, fetch as undiciFetch } from 'undici';
+import { invalidField } from '../../lib/errors.ts';
 
 /**
  * The SSRF rule of DESIGN §5: a provider URL set by a domain Admin must resolve to a public
@@ -188,6 +189,23 @@ export interface GuardOptions {
   maxRedirects?: number;
   /** For tests: a resolver to use instead of the system's. */
   lookup?: LookupFn;
+}
+
+/**
+ * assertUrlAllowed for a URL an Admin typed into `field`: a refusal is a 400 on that field with a
+ * code of its own (`url_blocked`), so the web can say this refusal in the user's language.
+ */
+export async function assertFieldUrlAllowed(
+  field: string,
+  raw: string,
+  allowlist: readonly string[],
+): Promise<void> {
+  try {
+    await assertUrlAllowed(raw, { allowlist });
+  } catch (err) {
+    if (err instanceof BlockedUrlError) throw invalidField(field, err.message, 'url_blocked');
+    throw err;
+  }
 }
 
 /**

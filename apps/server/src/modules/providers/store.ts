@@ -1,6 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
-import { domainAiSettings, domains, providerConfigs } from '../../db/schema/index.ts';
+import { domainAiSettings, providerConfigs } from '../../db/schema/index.ts';
 
 export type ProviderConfigRow = typeof providerConfigs.$inferSelect;
 export type ProviderConfigInsert = typeof providerConfigs.$inferInsert;
@@ -14,15 +14,6 @@ export type ProviderConfigPatch = Partial<
  */
 export function providersStore(db: Db | Tx) {
   return {
-    async domainExists(domainId: string): Promise<boolean> {
-      const [row] = await db
-        .select({ id: domains.id })
-        .from(domains)
-        .where(eq(domains.id, domainId))
-        .limit(1);
-      return Boolean(row);
-    },
-
     list(domainId: string): Promise<ProviderConfigRow[]> {
       return db
         .select()

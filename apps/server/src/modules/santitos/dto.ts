@@ -1,14 +1,9 @@
-import { hasRole, type Santito } from '@assistente/contracts';
+import type { Santito } from '@assistente/contracts';
 import type { agents } from '../../db/schema/index.ts';
-import type { Caller } from '../../plugins/auth.ts';
+import type { Caller } from '../../lib/caller.ts';
+import { can } from './policy.ts';
 
 export type SantitoRow = typeof agents.$inferSelect;
-
-/** Authors and Admins (or above) of the santito's domain may edit it. */
-export function canEditSantito(caller: Caller, row: SantitoRow): boolean {
-  if (row.domainId !== caller.domain.id) return false;
-  return row.authorId === caller.user.id || hasRole(caller.role, 'Admin');
-}
 
 /** Whether `avatar` holds the storage key of an uploaded image rather than an emoji. */
 export const hasAvatarImage = (row: SantitoRow) => row.avatarContentType !== null && row.avatar !== null;
@@ -30,7 +25,7 @@ export function toSantito(row: SantitoRow, caller: Caller): Santito {
     visibility: row.visibility,
     departmentId: row.departmentId,
     authorId: row.authorId,
-    canEdit: canEditSantito(caller, row),
+    canEdit: can(caller, 'edit', row),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -10,23 +10,21 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { callerOf } from '../../lib/caller.ts';
 import { sendPage } from '../../lib/paging.ts';
 import { BinaryBody, errorResponses } from '../../plugins/routes.ts';
-import { closeStorage, readSingleUpload, sendStoredObject } from '../storage/index.ts';
-import { santitosService } from './service.ts';
+import { noStore } from '../../plugins/security.ts';
+import { readSingleUpload, sendStoredObject } from '../storage/index.ts';
 
 const IdParams = z.object({ id: z.string().min(1).max(100) });
 
 /** Santitos (DESIGN §7), mounted at /api/v1/agent; premium only (404 for everyone else). */
 export async function santitosRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const service = santitosService(ctx);
+  const service = ctx.services.santitos;
   const avatarMax = Math.min(SantitoLimits.avatarMaxBytes, ctx.config.UPLOAD_MAX_BYTES);
   await app.register(multipart, { limits: { fileSize: avatarMax, files: 1, fields: 10, parts: 12 } });
 
-  app.addHook('onSend', async (_request, reply) => {
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-  });
-  app.addHook('onClose', async () => closeStorage(ctx));
+  app.addHook('onSend', noStore);
 
   const r = app.withTypeProvider<ZodTypeProvider>();
   const user = { auth: 'user' } as const;
@@ -43,7 +41,7 @@ export async function santitosRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: z.array(SantitoSchema), ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request, reply) => sendPage(reply, await service.list(await request.caller(), request.query)),
+    async (request, reply) => sendPage(reply, await service.list(callerOf(request, 'user'), request.query)),
   );
 
   r.post(
@@ -58,7 +56,7 @@ export async function santitosRoutes(app: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await service.create(await request.caller(), request.body)),
+      reply.status(201).send(await service.create(callerOf(request, 'user'), request.body)),
   );
 
   r.get(
@@ -72,7 +70,7 @@ export async function santitosRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: SantitoSchema, ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => service.get(await request.caller(), request.params.id),
+    async (request) => service.get(callerOf(request, 'user'), request.params.id),
   );
 
   r.put(
@@ -87,7 +85,7 @@ export async function santitosRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: SantitoSchema, ...errorResponses('NOT_FOUND', 'CONFLICT') },
       },
     },
-    async (request) => service.update(await request.caller(), request.params.id, request.body),
+    async (request) => service.update(callerOf(request, 'user'), request.params.id, request.body),
   );
 
   r.delete(
@@ -102,7 +100,7 @@ export async function santitosRoutes(app: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request, reply) => {
-      await service.remove(await request.caller(), request.params.id);
+      await service.remove(callerOf(request, 'user'), request.params.id);
       return reply.status(204).send(null);
     },
   );
@@ -123,7 +121,7 @@ export async function santitosRoutes(app: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request) => {
-      const caller = await request.caller();
+      const caller = callerOf(request, 'user');
       await service.checkAvatarUpload(caller, request.params.id);
       const file = await readSingleUpload(request, avatarMax);
       return service.setAvatarImage(caller, request.params.id, file);
@@ -142,7 +140,7 @@ export async function santitosRoutes(app: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request, reply) => {
-      const { object, fileName } = await service.openAvatar(await request.caller(), request.params.id);
+      const { object, fileName } = await service.openAvatar(callerOf(request, 'user'), request.params.id);
       return sendStoredObject(reply, object, fileName);
     },
   );

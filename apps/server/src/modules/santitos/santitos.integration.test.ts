@@ -14,8 +14,7 @@ import {
   type TestDomain,
   type TestUser,
 } from '../../test/factories.ts';
-import { multipartFile, TINY_PNG } from '../chats/test-helpers.ts';
-import { storageFor } from '../storage/index.ts';
+import { postFile, TINY_PNG } from '../chats/test-helpers.ts';
 
 let t: TestApp;
 let p: TestDomain;
@@ -38,15 +37,8 @@ function call(method: Method, url: string, who?: TestUser, payload?: unknown) {
     ...(payload === undefined ? {} : { payload: payload as object }),
   });
 }
-async function uploadAvatar(who: TestUser, id: string, name: string, type: string, data: Buffer | string) {
-  const body = await multipartFile(name, type, data);
-  return t.app.inject({
-    method: 'POST',
-    url: `/api/v1/agent/${id}/avatar`,
-    headers: { ...who.headers, ...body.headers },
-    payload: body.payload,
-  });
-}
+const uploadAvatar = (who: TestUser, id: string, name: string, type: string, data: Buffer | string) =>
+  postFile(t.app, `/api/v1/agent/${id}/avatar`, who, { name, type, data });
 const errorOf = (res: LightMyRequestResponse) => ErrorBodySchema.parse(res.json()).error;
 async function create(who: TestUser, body: object): Promise<Santito> {
   const res = await call('POST', '/api/v1/agent', who, body);
@@ -308,7 +300,7 @@ describe('avatar', () => {
     const emoji = await call('PUT', `/api/v1/agent/${s._id}`, editor, { avatar: '🦉' });
     expect(SantitoSchema.parse(emoji.json())).toMatchObject({ avatar: '🦉', avatarUrl: null });
     expect((await call('GET', `/api/v1/agent/${s._id}/avatar`, viewer)).statusCode).toBe(404);
-    expect(await storageFor(t.ctx, 'agents').stat(key)).toBeUndefined();
+    expect(await t.ctx.services.storage.bucket('agents').stat(key)).toBeUndefined();
   });
 
   it('refuses other types (415) and images over 1 MiB (413)', async () => {

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
   AvatarTypes,
-  hasRole,
   type Santito,
   type SantitoCreateSchema,
   SantitoLimits,
@@ -10,42 +9,28 @@ import {
 } from '@assistente/contracts';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { AppError, forbidden } from '../../lib/errors.ts';
-import type { Caller } from '../../plugins/auth.ts';
-import { providersService } from '../providers/index.ts';
+import type { Caller } from '../../lib/caller.ts';
+import { forbidden, invalidField } from '../../lib/errors.ts';
+import { cursorsFor, type Page } from '../../lib/paging.ts';
+import type { AccountCaller } from '../../lib/policy.ts';
+import { sourceRefs } from '../knowledge/index.ts';
 import {
   assertRoomLeft,
-  newObjectKey,
-  resolveUploadType,
+  deleteStored,
+  type ReadUpload,
   type StoredObject,
   storageErrors,
-  storageFor,
-  withinQuota,
+  storeUpload,
 } from '../storage/index.ts';
-import { canEditSantito, hasAvatarImage, type SantitoRow, toSantito } from './dto.ts';
+import { hasAvatarImage, type SantitoRow, toSantito } from './dto.ts';
 import { santitoNotFound } from './errors.ts';
+import { authorize, can } from './policy.ts';
 import { type SantitoPatch, santitosStore } from './store.ts';
 
 type SantitoCreateBody = z.output<typeof SantitoCreateSchema>;
 
-const invalid = (path: string, message: string) =>
-  new AppError('VALIDATION_FAILED', `${path}: ${message}`, [{ path, message }]);
-
-function encodeCursor(key: [string, string]): string {
-  return Buffer.from(JSON.stringify(key)).toString('base64url');
-}
-
-function decodeCursor(cursor: string): [string, string] | undefined {
-  try {
-    const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string') {
-      return [v[0], v[1]];
-    }
-  } catch {
-    // not a cursor we made
-  }
-  return undefined;
-}
+/** The list's order (name, case-insensitive, then id): its cursors' tag. */
+const SANTITO_CURSOR_TAG = 'santitos:name:asc';
 
 /**
  * The domain's assistants (DESIGN §7), premium only: for a caller whose domain is not premium every
@@ -53,7 +38,8 @@ function decodeCursor(cursor: string): [string, string] | undefined {
  * and Admins edit.
  */
 export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) {
-  const avatars = () => storageFor(ctx, 'agents');
+  const avatars = () => ctx.services.storage.bucket('agents');
+  const cursors = cursorsFor(ctx.config);
 
   function assertPremium(caller: Caller): void {
     if (!caller.premium) throw santitoNotFound();
@@ -69,54 +55,58 @@ export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) 
   /** The santito if the caller may change it: 404 when they cannot see it, 403 when they only see it. */
   async function editable(caller: Caller, id: string): Promise<SantitoRow> {
     const row = await visible(caller, id);
-    if (!canEditSantito(caller, row)) throw forbidden('Only its author or an Admin can change this santito');
+    if (!can(caller, 'edit', row)) throw forbidden('Only its author or an Admin can change this santito');
     return row;
   }
 
   /** A santito's model must be one a provider of the domain offers, as the default model must. */
   async function checkModel(caller: Caller, model: string): Promise<void> {
-    if (!(await providersService(ctx).offers(caller, model))) {
-      throw invalid('model', 'No configured provider offers this model');
+    if (!(await ctx.services.providers.offers(caller, model))) {
+      throw invalidField('model', 'No configured provider offers this model');
+    }
+  }
+
+  /** Knowledge sources a santito lists must be its domain's (DESIGN §12): another domain's id is refused. */
+  async function checkKnowledge(caller: Caller, knowledge: ReadonlyArray<{ kind: string; ref: string }>) {
+    const refs = sourceRefs(knowledge);
+    if (refs.length === 0) return;
+    const found = await ctx.services.knowledge.existingSourceIds(caller.domain.id, refs);
+    if (refs.some((ref) => !found.has(ref))) {
+      throw invalidField('knowledge', 'No such knowledge source in your organisation');
     }
   }
 
   async function checkDepartment(caller: Caller, departmentId: string): Promise<void> {
     if (!(await store.departmentInDomain(caller, departmentId))) {
-      throw invalid('departmentId', 'No such department in your organisation');
+      throw invalidField('departmentId', 'No such department in your organisation');
     }
   }
 
   /** Deletes a replaced avatar image; a failure leaves an orphan object behind, never an error. */
-  async function dropImage(key: string): Promise<void> {
-    await avatars()
-      .delete(key)
-      .catch((err: unknown) => ctx.log.warn({ err, key }, 'could not delete a santito avatar'));
-  }
+  const dropImage = (key: string) => deleteStored(ctx, 'agents', [key]);
 
   return {
     /** A santito the caller may chat with, or undefined (also when the domain is not premium). */
-    async findUsable(caller: Caller, id: string): Promise<SantitoRow | undefined> {
+    async findUsable(caller: AccountCaller, id: string): Promise<SantitoRow | undefined> {
       if (!caller.premium) return undefined;
       return store.find(caller, id);
     },
 
-    async list(
-      caller: Caller,
-      query: SantitoListQuery,
-    ): Promise<{ items: Santito[]; total: number; nextCursor?: string }> {
+    /** Every santito the caller may chat with, by name (none when the domain is not premium). */
+    async listUsable(caller: AccountCaller, limit = 200): Promise<SantitoRow[]> {
+      if (!caller.premium) return [];
+      return (await store.list(caller, { limit })).items;
+    },
+
+    async list(caller: Caller, query: SantitoListQuery): Promise<Page<Santito>> {
       assertPremium(caller);
-      const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-      if (query.cursor !== undefined && !after) throw new AppError('BAD_REQUEST', 'Invalid cursor');
+      const after = cursors.parse(SANTITO_CURSOR_TAG, query.cursor, 2);
       const page = await store.list(caller, {
         limit: query.limit,
         ...(after ? { after } : {}),
         ...(query.q ? { q: query.q } : {}),
       });
-      return {
-        items: page.items.map((r) => toSantito(r, caller)),
-        total: page.total,
-        ...(page.nextCursor ? { nextCursor: encodeCursor(page.nextCursor) } : {}),
-      };
+      return cursors.page(SANTITO_CURSOR_TAG, page, (r) => toSantito(r, caller));
     },
 
     async get(caller: Caller, id: string): Promise<Santito> {
@@ -125,10 +115,11 @@ export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) 
 
     async create(caller: Caller, body: SantitoCreateBody): Promise<Santito> {
       assertPremium(caller);
-      if (!hasRole(caller.role, 'Editor')) throw forbidden('Only Editors and Admins can create santitos');
+      authorize(caller, 'create', null, 'Only Editors and Admins can create santitos');
       const departmentId = body.visibility === 'department' ? (body.departmentId ?? null) : null;
       if (departmentId) await checkDepartment(caller, departmentId);
       if (body.model) await checkModel(caller, body.model);
+      await checkKnowledge(caller, body.knowledge);
       const now = new Date();
       const row = await store.insert(caller, {
         id: randomUUID(),
@@ -159,7 +150,10 @@ export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) 
         patch.model = body.model;
       }
       if (body.starters !== undefined) patch.starters = body.starters;
-      if (body.knowledge !== undefined) patch.knowledge = body.knowledge;
+      if (body.knowledge !== undefined) {
+        await checkKnowledge(caller, body.knowledge);
+        patch.knowledge = body.knowledge;
+      }
       if (body.avatar !== undefined) {
         // An emoji (or null) replaces an uploaded image.
         patch.avatar = body.avatar;
@@ -175,7 +169,7 @@ export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) 
             : current.departmentId;
       if (visibility === 'department') {
         if (!departmentId)
-          throw invalid('departmentId', 'departmentId is required when visibility is department');
+          throw invalidField('departmentId', 'departmentId is required when visibility is department');
         if (departmentId !== current.departmentId) await checkDepartment(caller, departmentId);
       }
       patch.visibility = visibility;
@@ -201,36 +195,26 @@ export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) 
     },
 
     /** Stores an uploaded avatar image (PNG, JPEG, GIF, WebP; ≤ 1 MiB) in the agents bucket. */
-    async setAvatarImage(
-      caller: Caller,
-      id: string,
-      file: { fileName: string; declaredType: string | undefined; data: Buffer },
-    ): Promise<Santito> {
+    async setAvatarImage(caller: Caller, id: string, file: ReadUpload): Promise<Santito> {
       const current = await editable(caller, id);
-      const maxBytes = Math.min(SantitoLimits.avatarMaxBytes, ctx.config.UPLOAD_MAX_BYTES);
-      if (file.data.length > maxBytes) throw storageErrors.tooLarge(maxBytes);
-      const contentType = resolveUploadType(file.declaredType, file.fileName, file.data, AvatarTypes);
-      await assertRoomLeft(ctx, caller.domain.id);
-      const key = newObjectKey(caller.domain.id);
-      await avatars().put(key, file.data, { contentType, size: file.data.length });
-      let row: SantitoRow | undefined;
-      try {
-        row = await withinQuota(ctx, caller.domain.id, file.data.length, (tx) =>
-          store.update(
-            caller,
-            id,
-            { avatar: key, avatarSize: file.data.length, avatarContentType: contentType },
-            tx,
-          ),
-        );
-      } catch (err) {
-        await dropImage(key);
-        throw err;
-      }
-      if (!row) {
-        await dropImage(key);
-        throw santitoNotFound();
-      }
+      const row = await storeUpload(ctx, {
+        bucket: 'agents',
+        domainId: caller.domain.id,
+        file,
+        maxBytes: Math.min(SantitoLimits.avatarMaxBytes, ctx.config.UPLOAD_MAX_BYTES),
+        types: AvatarTypes,
+        record: async (tx, stored) => {
+          const patch = {
+            avatar: stored.key,
+            avatarSize: stored.size,
+            avatarContentType: stored.contentType,
+          };
+          const updated = await store.update(caller, id, patch, tx);
+          // Deleted while the bytes were stored.
+          if (!updated) throw santitoNotFound();
+          return updated;
+        },
+      });
       if (hasAvatarImage(current) && current.avatar) await dropImage(current.avatar);
       return toSantito(row, caller);
     },

@@ -1,17 +1,19 @@
-import { hasRole } from '@assistente/contracts';
 import { and, asc, count, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { agents, departments } from '../../db/schema/index.ts';
-import type { Caller } from '../../plugins/auth.ts';
+import type { Caller } from '../../lib/caller.ts';
+import { escapeLike, type KeyedPage, keyedPage } from '../../lib/paging.ts';
+import type { AccountCaller } from '../../lib/policy.ts';
 import type { SantitoRow } from './dto.ts';
+import { can } from './policy.ts';
 
 /**
  * Santitos a caller may see: in their domain, and visible to the whole domain, to their department,
  * or written by them; an Admin (or above) sees every santito of their domain.
  */
-function visibleTo(caller: Caller): SQL {
+function visibleTo(caller: AccountCaller): SQL {
   const inDomain = eq(agents.domainId, caller.domain.id);
-  if (hasRole(caller.role, 'Admin')) return inDomain;
+  if (can(caller, 'seeAll', null)) return inDomain;
   return and(
     inDomain,
     or(
@@ -24,7 +26,7 @@ function visibleTo(caller: Caller): SQL {
 
 /** Santitos the caller may change: visible, and theirs unless they are an Admin. */
 function editableBy(caller: Caller): SQL {
-  return hasRole(caller.role, 'Admin')
+  return can(caller, 'seeAll', null)
     ? visibleTo(caller)
     : and(visibleTo(caller), eq(agents.authorId, caller.user.id))!;
 }
@@ -48,7 +50,7 @@ export type SantitoPatch = Partial<
 
 export function santitosStore(db: Db) {
   return {
-    async find(caller: Caller, id: string): Promise<SantitoRow | undefined> {
+    async find(caller: AccountCaller, id: string): Promise<SantitoRow | undefined> {
       const [row] = await db
         .select()
         .from(agents)
@@ -59,10 +61,10 @@ export function santitosStore(db: Db) {
 
     /** A page ordered by (name, id). */
     async list(
-      caller: Caller,
+      caller: AccountCaller,
       query: { limit: number; after?: [string, string]; q?: string },
-    ): Promise<{ items: SantitoRow[]; total: number; nextCursor?: [string, string] }> {
-      const like = query.q ? `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+    ): Promise<KeyedPage<SantitoRow>> {
+      const like = query.q ? `%${escapeLike(query.q)}%` : undefined;
       const filter = and(
         visibleTo(caller),
         eq(agents.active, true),
@@ -82,15 +84,13 @@ export function santitosStore(db: Db) {
           .limit(query.limit + 1),
         db.select({ n: count() }).from(agents).where(filter),
       ]);
-      const page = rows.slice(0, query.limit);
-      const last = page.at(-1);
-      return {
-        items: page.map((r) => r.row),
-        total: totals[0]?.n ?? 0,
-        ...(rows.length > query.limit && last
-          ? { nextCursor: [last.sortKey, last.row.id] as [string, string] }
-          : {}),
-      };
+      return keyedPage(
+        rows,
+        query.limit,
+        totals[0]?.n ?? 0,
+        (r) => [r.sortKey, r.row.id],
+        (r) => r.row,
+      );
     },
 
     async insert(
@@ -136,5 +136,3 @@ export function santitosStore(db: Db) {
     },
   };
 }
-
-export type SantitosStore = ReturnType<typeof santitosStore>;

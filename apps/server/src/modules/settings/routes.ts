@@ -14,16 +14,16 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { callerOf } from '../../lib/caller.ts';
 import { errorResponses } from '../../plugins/routes.ts';
 import { auditMeta } from '../audit/index.ts';
-import { settingsService } from './service.ts';
 
 const SessionParams = z.object({ id: z.string().min(1).max(128) });
 const DomainQuery = z.object({ domain: DomainHintSchema });
 
 /** /api/v1/settings (mounted by the account manager): own profile, sessions, EULA; domain settings. */
 export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const service = settingsService(ctx);
+  const service = ctx.services.settings;
 
   const r = app.withTypeProvider<ZodTypeProvider>();
   const user = { auth: 'user' } as const;
@@ -40,7 +40,7 @@ export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: ProfileSchema, ...errorResponses('USER_NOT_FOUND') },
       },
     },
-    async (request) => service.getProfile(await request.caller()),
+    async (request) => service.getProfile(callerOf(request, 'user')),
   );
 
   r.put(
@@ -54,7 +54,7 @@ export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: ProfileSchema, ...errorResponses('USER_NOT_FOUND') },
       },
     },
-    async (request) => service.updateProfile(await request.caller(), request.body),
+    async (request) => service.updateProfile(callerOf(request, 'user'), request.body),
   );
 
   r.get(
@@ -67,7 +67,7 @@ export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: z.array(SessionSchema) },
       },
     },
-    async (request) => service.listSessions(await request.caller()),
+    async (request) => service.listSessions(callerOf(request, 'user')),
   );
 
   r.delete(
@@ -82,7 +82,7 @@ export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request, reply) => {
-      await service.revokeSession(await request.caller(), request.params.id);
+      await service.revokeSession(callerOf(request, 'user'), request.params.id);
       return reply.status(204).send(null);
     },
   );
@@ -98,7 +98,7 @@ export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: SessionsRevokedSchema },
       },
     },
-    async (request) => service.revokeAllSessions(await request.caller(), request.body),
+    async (request) => service.revokeAllSessions(callerOf(request, 'user'), request.body),
   );
 
   r.get(
@@ -111,7 +111,7 @@ export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: EulaStatusSchema, ...errorResponses('USER_NOT_FOUND') },
       },
     },
-    async (request) => service.getEula(await request.caller()),
+    async (request) => service.getEula(callerOf(request, 'user')),
   );
 
   r.post(
@@ -125,7 +125,7 @@ export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: EulaStatusSchema, ...errorResponses('USER_NOT_FOUND', 'CONFLICT') },
       },
     },
-    async (request) => service.acceptEula(await request.caller(), request.body),
+    async (request) => service.acceptEula(callerOf(request, 'user'), request.body),
   );
 
   r.get(
@@ -139,7 +139,7 @@ export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: DomainSettingsSchema, ...errorResponses('DOMAIN_NOT_FOUND') },
       },
     },
-    async (request) => service.getDomainSettings(await request.caller(), request.query.domain),
+    async (request) => service.getDomainSettings(callerOf(request, 'user'), request.query.domain),
   );
 
   r.put(
@@ -156,7 +156,7 @@ export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Pro
     },
     async (request) =>
       service.updateDomainSettings(
-        await request.caller(),
+        callerOf(request, 'user'),
         request.query.domain,
         request.body,
         auditMeta(request),

@@ -11,12 +11,11 @@ import type {
 } from '@assistente/contracts';
 import { Locales } from '@assistente/contracts';
 import type { AppContext } from '../../context.ts';
+import type { Caller, UserRow } from '../../lib/caller.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
-import { type Caller, invalidateCallers, type UserRow } from '../../plugins/auth.ts';
-import { domainNotFound, userNotFound } from '../accounts/errors.ts';
-import { actingDomain, requireAdmin } from '../accounts/policy.ts';
-import { type AccountsStore, accountsStore } from '../accounts/store.ts';
-import { type AuditMeta, recordAudit } from '../audit/index.ts';
+import { type OwnAccountService, ownAccountService } from '../accounts/index.ts';
+import type { AuditMeta } from '../audit/index.ts';
+import { authorize } from './policy.ts';
 
 function toProfile(row: UserRow): Profile {
   return {
@@ -31,33 +30,17 @@ function toProfile(row: UserRow): Profile {
 }
 
 /** The caller's own settings (everyone) and their domain's settings (Admin+), DESIGN §7. */
-export function settingsService(ctx: AppContext, store: AccountsStore = accountsStore(ctx.db)) {
-  const me = async (caller: Caller): Promise<UserRow> => {
-    const row = await store.findUser(caller, caller.user.id);
-    if (!row) throw userNotFound();
-    return row;
-  };
-
-  /** The domain whose settings are meant: the caller's own; a SuperAdmin may name another. */
-  const settingsDomain = async (caller: Caller, hint: string | undefined) => {
-    requireAdmin(caller);
-    const domain = await store.findDomain(caller, actingDomain(caller, hint));
-    if (!domain) throw domainNotFound();
-    return domain;
-  };
-
+export function settingsService(ctx: AppContext, account: OwnAccountService = ownAccountService(ctx)) {
   return {
     async getProfile(caller: Caller): Promise<Profile> {
-      return toProfile(await me(caller));
+      return toProfile(await account.user(caller));
     },
 
     async updateProfile(caller: Caller, body: ProfileUpdate): Promise<Profile> {
-      const row = await store.updateUser(caller, caller.user.id, {
+      const row = await account.updateProfile(caller, {
         ...(body.displayName === undefined ? {} : { displayName: body.displayName }),
         ...(body.locale === undefined ? {} : { locale: body.locale }),
       });
-      if (!row) throw userNotFound();
-      await invalidateCallers(ctx, { email: row.id });
       return toProfile(row);
     },
 
@@ -96,69 +79,47 @@ export function settingsService(ctx: AppContext, store: AccountsStore = accounts
     },
 
     async getEula(caller: Caller): Promise<EulaStatus> {
-      const [row, domain] = await Promise.all([me(caller), store.findDomain(caller, caller.domain.id)]);
-      return { eula: row.eula, currentVersion: domain?.eulaVersion ?? row.eula.version };
+      const [row, version] = await Promise.all([account.user(caller), account.domainEulaVersion(caller)]);
+      return { eula: row.eula, currentVersion: version ?? row.eula.version };
     },
 
     /** Accepts the version the dialog showed; a version bumped meanwhile must be read first (409). */
     async acceptEula(caller: Caller, body: EulaAccept): Promise<EulaStatus> {
-      const [row, domain] = await Promise.all([me(caller), store.findDomain(caller, caller.domain.id)]);
-      const currentVersion = domain?.eulaVersion ?? row.eula.version;
+      const [row, version] = await Promise.all([account.user(caller), account.domainEulaVersion(caller)]);
+      const currentVersion = version ?? row.eula.version;
       if (body.version !== currentVersion) {
         throw new AppError('CONFLICT', 'The terms of use changed meanwhile: read the new version', {
           currentVersion,
         });
       }
-      const updated = await store.updateUser(caller, row.id, {
-        eula: {
-          ...row.eula,
-          accept: true,
-          timestamp: new Date().toISOString(),
-          version: currentVersion,
-          pendingRevision: false,
-        },
+      const updated = await account.recordEula(caller, {
+        ...row.eula,
+        accept: true,
+        timestamp: new Date().toISOString(),
+        version: currentVersion,
+        pendingRevision: false,
       });
-      if (!updated) throw userNotFound();
-      await invalidateCallers(ctx, { email: updated.id });
       return { eula: updated.eula, currentVersion };
     },
 
     async getDomainSettings(caller: Caller, hint: string | undefined): Promise<DomainSettings> {
-      const domain = await settingsDomain(caller, hint);
+      authorize(caller, 'manageDomain', caller.domain.id);
+      const domain = await account.settingsDomain(caller, hint);
       return { domain: domain.id, eulaVersion: domain.eulaVersion };
     },
 
-    /**
-     * A new EULA version asks every user of the domain to accept again (`pendingRevision`), in the
-     * same transaction as the change and its audit entry.
-     */
+    /** A new EULA version asks every user of the domain to accept it again. */
     async updateDomainSettings(
       caller: Caller,
       hint: string | undefined,
       body: DomainSettingsUpdate,
       meta: AuditMeta,
     ): Promise<DomainSettings> {
-      const domain = await settingsDomain(caller, hint);
+      authorize(caller, 'manageDomain', caller.domain.id);
+      const domain = await account.settingsDomain(caller, hint);
       if (body.eulaVersion === domain.eulaVersion)
         return { domain: domain.id, eulaVersion: domain.eulaVersion };
-      const now = new Date();
-      const updated = await ctx.db.transaction(async (tx) => {
-        const s = accountsStore(tx);
-        const row = await s.updateDomain(caller, domain.id, { eulaVersion: body.eulaVersion });
-        if (!row) return undefined;
-        const users = await s.markEulaPending(caller, domain.id, now);
-        await recordAudit(tx, caller, meta, {
-          action: 'domain.settings.update',
-          targetType: 'domain',
-          targetId: domain.id,
-          domainId: domain.id,
-          before: { eulaVersion: domain.eulaVersion },
-          after: { eulaVersion: row.eulaVersion, usersAskedToAccept: users },
-        });
-        return row;
-      });
-      if (!updated) throw domainNotFound();
-      await invalidateCallers(ctx, { domain: domain.id });
+      const updated = await account.setEulaVersion(caller, domain, body.eulaVersion, meta);
       return { domain: updated.id, eulaVersion: updated.eulaVersion };
     },
   };

@@ -24,6 +24,8 @@ const BY_EXTENSION: Record<string, string> = {
   log: 'text/plain',
   md: 'text/markdown',
   markdown: 'text/markdown',
+  html: 'text/html',
+  htm: 'text/html',
   csv: 'text/csv',
   json: 'application/json',
   doc: 'application/msword',
@@ -64,6 +66,7 @@ function contentMatches(type: string, data: Buffer): boolean {
       return data.subarray(0, 1024).includes('%PDF-');
     case 'text/plain':
     case 'text/markdown':
+    case 'text/html':
     case 'text/csv':
     case 'application/json':
       return isText(data);

@@ -1,12 +1,12 @@
-import { eq, sql, sum } from 'drizzle-orm';
+import { and, eq, isNotNull, sql, sum } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Db, Tx } from '../../db/client.ts';
-import { agents, attachments } from '../../db/schema/index.ts';
+import { agents, attachments, knowledgeDocuments } from '../../db/schema/index.ts';
 import { storageErrors } from './errors.ts';
 
-/** Bytes a domain stores: chat attachments and uploaded santito avatars. */
+/** Bytes a domain stores: chat attachments, uploaded santito avatars and knowledge uploads. */
 export async function storageUsage(db: Db | Tx, domainId: string): Promise<number> {
-  const [files, avatars] = await Promise.all([
+  const [files, avatars, knowledge] = await Promise.all([
     db
       .select({ n: sum(attachments.size) })
       .from(attachments)
@@ -15,8 +15,12 @@ export async function storageUsage(db: Db | Tx, domainId: string): Promise<numbe
       .select({ n: sum(agents.avatarSize) })
       .from(agents)
       .where(eq(agents.domainId, domainId)),
+    db
+      .select({ n: sum(knowledgeDocuments.size) })
+      .from(knowledgeDocuments)
+      .where(and(eq(knowledgeDocuments.domainId, domainId), isNotNull(knowledgeDocuments.storageKey))),
   ]);
-  return Number(files[0]?.n ?? 0) + Number(avatars[0]?.n ?? 0);
+  return Number(files[0]?.n ?? 0) + Number(avatars[0]?.n ?? 0) + Number(knowledge[0]?.n ?? 0);
 }
 
 /** Throws 402 when the domain has no room left at all (checked before reading an upload). */

@@ -26,5 +26,5 @@ export interface Storage {
   delete(key: string): Promise<void>;
 }
 
-/** The buckets the product uses: chat attachments (the spec's chats bucket) and santito avatars. */
-export type BucketName = 'chats' | 'agents';
+/** The buckets the product uses: chat attachments (the spec's chats bucket), santito avatars, knowledge uploads. */
+export type BucketName = 'chats' | 'agents' | 'knowledge';

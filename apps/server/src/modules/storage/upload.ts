@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError } from '../../lib/errors.ts';
+import { AppError, invalidField } from '../../lib/errors.ts';
 import { storageErrors } from './errors.ts';
 
 export interface ReadUpload {
@@ -19,10 +19,7 @@ export async function readSingleUpload(request: FastifyRequest, maxBytes: number
   }
   try {
     const part = await request.file({ limits: { fileSize: maxBytes, files: 1 } });
-    if (!part)
-      throw new AppError('VALIDATION_FAILED', 'file: No file in the request', [
-        { path: 'file', message: 'Required' },
-      ]);
+    if (!part) throw invalidField('file', 'No file in the request');
     const data = await part.toBuffer();
     return { fileName: part.filename, declaredType: part.mimetype, data };
   } catch (err) {

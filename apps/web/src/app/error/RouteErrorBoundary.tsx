@@ -1,10 +1,10 @@
 import { Button } from '@mantine/core';
 import { useEffect } from 'react';
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
+import { reportError } from '../../lib/reporting.ts';
+import { ErrorPage } from '../../ui/ErrorPage.tsx';
 import { useLocalePath } from '../../ui/hooks/useLocalePath.ts';
 import { PopupHost } from '../popup/PopupHost.tsx';
-import { ErrorPage } from './ErrorPage.tsx';
-import { reportError } from './reporting.ts';
 
 /** The status code of a route error: a thrown response's status, else 500. */
 export function errorStatus(error: unknown): number {

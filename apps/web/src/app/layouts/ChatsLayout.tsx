@@ -3,13 +3,11 @@ import { useMediaQuery } from '@mantine/hooks';
 import { IconLayoutSidebarLeftExpand } from '@tabler/icons-react';
 import { useLayoutEffect, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router';
-import { ChatsSidebar } from '../../features/chats/components/ChatsSidebar.tsx';
-import { UndoToast } from '../../features/chats/components/UndoToast.tsx';
-import { useChatListEvents } from '../../features/chats/hooks/useChatListEvents.ts';
+import { ChatsSidebar, UndoToast, useChatListEvents } from '../../features/chats/index.ts';
 import { useTranslation } from '../../lib/i18n/index.ts';
 import { Tooltip } from '../../ui/DeferredFloating.tsx';
 import { LazyDrawer } from '../../ui/LazyDrawer.tsx';
-import { setUi, useUiFlag } from '../uiStore.ts';
+import { setUi, useUiFlag } from '../../ui/uiStore.ts';
 import classes from './ChatsLayout.module.css';
 import { DefaultShell } from './DefaultLayout.tsx';
 

@@ -4,7 +4,7 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { installFakeServices, resetSession, signInSession } from '../../test/fakeServices.ts';
 import { loadTestTexts, renderWithProviders } from '../../test/render.tsx';
-import { setUi, uiStore } from '../uiStore.ts';
+import { setUi, uiStore } from '../../ui/uiStore.ts';
 import { DefaultShell } from './DefaultLayout.tsx';
 
 beforeAll(async () => {

@@ -2,16 +2,16 @@ import { AppShell, Burger, Group } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useId, useRef } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
-import { EulaGate } from '../../features/eula/components/EulaGate.tsx';
+import { EulaGate } from '../../features/eula/index.ts';
 import { useTranslation } from '../../lib/i18n/index.ts';
 import { useLoadFloatingAfterPaint } from '../../ui/DeferredFloating.tsx';
 import { useLocalePath } from '../../ui/hooks/useLocalePath.ts';
 import { Logo } from '../../ui/Logo.tsx';
+import { setUi, useUiFlag } from '../../ui/uiStore.ts';
 import { queryClient } from '../queryClient.ts';
 import { LanguageSwitcher } from '../shell/LanguageSwitcher.tsx';
 import { MainNav } from '../shell/MainNav.tsx';
 import { UserMenu } from '../shell/UserMenu.tsx';
-import { setUi, useUiFlag } from '../uiStore.ts';
 import classes from './DefaultLayout.module.css';
 
 /** App bar + main navigation; below md (960 px) the navigation is a drawer behind the burger. */

@@ -1,8 +1,8 @@
 import { act, fireEvent, screen } from '@testing-library/react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadTestTexts, renderWithProviders } from '../../test/render.tsx';
+import { createPopupController } from '../../ui/popup/popupStore.ts';
 import { Popup, popupLook } from './Popup.tsx';
-import { createPopupController } from './popupStore.ts';
 
 beforeAll(async () => {
   await loadTestTexts();

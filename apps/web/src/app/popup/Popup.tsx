@@ -4,8 +4,8 @@ import { IconAlertTriangle, IconCircleCheck, IconCircleX, IconInfoCircle } from 
 import { type KeyboardEvent, lazy, Suspense } from 'react';
 import { useTranslation } from '../../lib/i18n/index.ts';
 import { useSwipeToDismiss } from '../../ui/hooks/useSwipeToDismiss.ts';
+import { hasPopupDetails, type PopupController, type PopupStatus, popup } from '../../ui/popup/popupStore.ts';
 import classes from './Popup.module.css';
-import { hasPopupDetails, type PopupController, type PopupStatus, popup } from './popupStore.ts';
 
 const PopupDetailsDialog = lazy(() => import('./PopupDetailsDialog.tsx'));
 

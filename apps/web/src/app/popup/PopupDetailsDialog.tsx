@@ -2,7 +2,7 @@ import { Button, Group, Modal, ScrollArea, Stack, Text, Title } from '@mantine/c
 import { useStore } from '@mantine/store';
 import { useTranslation } from '../../lib/i18n/index.ts';
 import { AlertIllustration } from '../../ui/AlertIllustration.tsx';
-import type { PopupController } from './popupStore.ts';
+import type { PopupController } from '../../ui/popup/popupStore.ts';
 
 /** Spec §9: 450 px wide, card 500 px high. */
 export const DETAILS_DIALOG_WIDTH = 450;

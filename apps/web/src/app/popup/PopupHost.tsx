@@ -1,8 +1,8 @@
 import { Component, lazy, type ReactNode, Suspense, useEffect } from 'react';
-import { accountSession, isAuthenticated } from '../../features/auth/session.ts';
+import { accountSession, isAuthenticated } from '../../features/auth/index.ts';
 import { useStoreValue } from '../../ui/hooks/useStoreValue.ts';
 import { afterNextPaint } from '../../ui/lazyModule.ts';
-import { popup } from './popupStore.ts';
+import { popup } from '../../ui/popup/popupStore.ts';
 
 const loadPopup = () => import('./Popup.tsx');
 const Popup = lazy(() => loadPopup().then((module) => ({ default: module.Popup })));

@@ -1,5 +1,5 @@
 import { hasRole, type Locale, type Role } from '@assistente/contracts';
-import { readHandoffQuery } from '../../features/auth/handoffQuery.ts';
+import { readHandoffQuery } from '../../features/auth/index.ts';
 import { localizePath } from '../../lib/i18n/locale.ts';
 import type { RouteMeta } from './routeMeta.ts';
 

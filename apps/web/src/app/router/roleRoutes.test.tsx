@@ -9,8 +9,8 @@ import { routeHttp } from '../../test/fakeHttp.ts';
 import { installFakeServices, resetSession, signInSession } from '../../test/fakeServices.ts';
 import { department, domain, user } from '../../test/fixtures.ts';
 import { loadTestTexts, renderWithProviders } from '../../test/render.tsx';
+import { setUi } from '../../ui/uiStore.ts';
 import { queryClient } from '../queryClient.ts';
-import { setUi } from '../uiStore.ts';
 import { createRootLoader } from './rootLoader.ts';
 import { createRoutes } from './routes.tsx';
 

@@ -5,7 +5,7 @@ import {
   isAuthenticated,
   isEmbeddedPath,
   isPremium,
-} from '../../features/auth/session.ts';
+} from '../../features/auth/index.ts';
 import type { LocaleResolution } from '../../lib/i18n/locale.ts';
 import { runGuards } from './guards.ts';
 import { matchRouteMeta } from './routeMeta.ts';

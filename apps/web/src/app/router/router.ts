@@ -1,8 +1,8 @@
 import { createBrowserRouter, createPath } from 'react-router';
-import { accountSession, isAuthenticated, isPremium } from '../../features/auth/session.ts';
+import { accountSession, isAuthenticated, isPremium } from '../../features/auth/index.ts';
 import { setLanguage } from '../../lib/i18n/index.ts';
 import { rememberLocale, resolveBrowserLocale } from '../../lib/i18n/locale.ts';
-import { waitForAuth } from '../uiStore.ts';
+import { waitForAuth } from '../../ui/uiStore.ts';
 import { createRootLoader } from './rootLoader.ts';
 import { createRoutes } from './routes.tsx';
 

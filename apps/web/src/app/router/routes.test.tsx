@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { cleanup, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { accountSession } from '../../features/auth/session.ts';
@@ -6,7 +6,7 @@ import { setLanguage } from '../../lib/i18n/index.ts';
 import { resolveLocale } from '../../lib/i18n/locale.ts';
 import { installFakeServices, resetSession, signInSession } from '../../test/fakeServices.ts';
 import { loadTestTexts, renderWithProviders } from '../../test/render.tsx';
-import { setUi } from '../uiStore.ts';
+import { setUi } from '../../ui/uiStore.ts';
 import { createRootLoader } from './rootLoader.ts';
 import { createRoutes } from './routes.tsx';
 
@@ -59,7 +59,8 @@ describe('app routes', () => {
     renderApp('/auth/login', { authReady });
     expect(await screen.findByTestId('app-spinner')).toBeTruthy();
     release();
-    expect(await screen.findByRole('button', { name: 'Entrar' })).toBeTruthy();
+    // The first lazy page this file loads is compiled on demand: slow on a busy machine.
+    expect(await screen.findByRole('button', { name: 'Entrar' }, { timeout: 10_000 })).toBeTruthy();
   });
 
   it('sends a signed-out visitor to the login page with the redirect', async () => {
@@ -105,6 +106,24 @@ describe('app routes', () => {
     expect(await screen.findByRole('heading', { name: 'Página não encontrada' })).toBeTruthy();
   });
 
+  it('/integration keeps its tab in ?tab=, and shows single sign-on to SuperAdmins only', async () => {
+    installFakeServices();
+    signInSession({ role: 'Admin' }, true);
+    setUi({ loadingAuthPlugin: false });
+    // An Admin asking for the SuperAdmins' tab gets the first tab instead.
+    renderApp('/integration?tab=sso');
+    const first = await screen.findByRole('tab', { name: 'Conhecimento' }, { timeout: 10_000 });
+    expect(first.getAttribute('aria-selected')).toBe('true');
+    expect(screen.queryByRole('tab', { name: 'Login único (SSO)' })).toBeNull();
+    expect(screen.getByRole('tab', { name: 'Chaves de API' })).toBeTruthy();
+    cleanup();
+
+    signInSession({ role: 'SuperAdmin' }, true);
+    renderApp('/integration?tab=sso');
+    const sso = await screen.findByRole('tab', { name: 'Login único (SSO)' }, { timeout: 10_000 });
+    expect(sso.getAttribute('aria-selected')).toBe('true');
+  });
+
   it('greets a signed-in user on / inside the default layout', async () => {
     installFakeServices();
     signInSession();
@@ -117,8 +136,19 @@ describe('app routes', () => {
   it('renders an embedded page without an account session', async () => {
     installFakeServices();
     setUi({ loadingAuthPlugin: false });
-    renderApp('/embedded/va-1/chats');
-    expect(await screen.findByText('Nenhuma conversa ainda')).toBeTruthy();
+    // The server names a known embed's allowed sites in the page; opened outside their frame,
+    // the page says where the chat lives instead of asking anyone to sign in.
+    const meta = document.createElement('meta');
+    meta.name = 'assistente-embed-origins';
+    meta.content = JSON.stringify(['https://shop.example.com']);
+    document.head.append(meta);
+    try {
+      renderApp('/embedded/va-1/chats');
+      expect(await screen.findByText('Este chat abre a partir do site que o oferece.')).toBeTruthy();
+      expect(screen.queryByRole('button', { name: 'Entrar' })).toBeNull();
+    } finally {
+      meta.remove();
+    }
   });
 
   it('serves the pages under a locale prefix in that language', async () => {

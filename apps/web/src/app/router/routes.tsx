@@ -2,7 +2,7 @@ import { type Locale, Locales } from '@assistente/contracts';
 import type { ComponentType } from 'react';
 import type { LoaderFunction, RouteObject } from 'react-router';
 import { isChunkLoadError, reloadAfterChunkError } from '../../lib/build/chunkReload.ts';
-import { loadAllTexts } from '../../lib/i18n/index.ts';
+import { loadAllTexts, loadTexts } from '../../lib/i18n/index.ts';
 import { RouteErrorBoundary } from '../error/RouteErrorBoundary.tsx';
 import { InitialSpinner, RootShell } from '../shell/RootShell.tsx';
 import { routeMeta, type WebRoutePath } from './routeMeta.ts';
@@ -45,7 +45,9 @@ const layouts = {
   auth: () => import('../layouts/AuthLayout.tsx'),
   default: withAllTexts(() => import('../layouts/DefaultLayout.tsx')),
   chats: withAllTexts(() => import('../layouts/ChatsLayout.tsx')),
-  embedded: withAllTexts(() => import('../layouts/EmbeddedLayout.tsx')),
+  // A visitor waits for the chat's texts only (the page loads the rest once it shows).
+  embedded: () =>
+    Promise.all([import('../layouts/EmbeddedLayout.tsx'), loadTexts('chat')]).then(([module]) => module),
 } satisfies Record<string, Importer>;
 
 function lazyComponent(load: Importer, deps: RouteDeps) {

@@ -1,22 +1,9 @@
-import { type Locale, Locales, splitLocale } from '@assistente/contracts';
+import { Locales } from '@assistente/contracts';
 import { IconChevronDown, IconLanguage } from '@tabler/icons-react';
-import { useLocation, useNavigate } from 'react-router';
-import { setLanguage, useTranslation } from '../../lib/i18n/index.ts';
-import { isLocale, localizePath, rememberLocale } from '../../lib/i18n/locale.ts';
+import { useTranslation } from '../../lib/i18n/index.ts';
+import { isLocale } from '../../lib/i18n/locale.ts';
+import { useChangeLanguage } from '../../lib/i18n/useChangeLanguage.ts';
 import classes from './LanguageSelect.module.css';
-
-/** Switches the interface language; a prefixed URL moves to the same page under the new prefix. */
-export function useChangeLanguage(): (locale: Locale) => void {
-  const location = useLocation();
-  const navigate = useNavigate();
-  return (locale: Locale) => {
-    rememberLocale(locale);
-    const { locale: prefix, path } = splitLocale(location.pathname);
-    if (prefix)
-      navigate(`${localizePath(path, locale)}${location.search}${location.hash}`, { replace: true });
-    else void setLanguage(locale);
-  };
-}
 
 /**
  * A native language picker: the platform's own UI on phones. A plain `<select>` rather than

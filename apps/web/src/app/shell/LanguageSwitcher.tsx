@@ -2,8 +2,8 @@ import { type Locale, Locales } from '@assistente/contracts';
 import { Button } from '@mantine/core';
 import { IconCheck, IconLanguage } from '@tabler/icons-react';
 import { useTranslation } from '../../lib/i18n/index.ts';
+import { useChangeLanguage } from '../../lib/i18n/useChangeLanguage.ts';
 import { Menu } from '../../ui/DeferredFloating.tsx';
-import { useChangeLanguage } from './LanguageSelect.tsx';
 
 /** Picks the interface language; on a prefixed URL it moves to the same page under the new prefix. */
 export function LanguageSwitcher({ compact = false }: { compact?: boolean }) {

@@ -12,8 +12,7 @@ import {
 } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
 import { Link, useLocation } from 'react-router';
-import { useAccountSession } from '../../features/auth/hooks/useAccountSession.ts';
-import { isPremium } from '../../features/auth/session.ts';
+import { isPremium, useAccountSession } from '../../features/auth/index.ts';
 import { useTranslation } from '../../lib/i18n/index.ts';
 import { useLocalePath } from '../../ui/hooks/useLocalePath.ts';
 import classes from './MainNav.module.css';

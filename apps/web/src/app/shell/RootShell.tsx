@@ -3,10 +3,10 @@ import { Outlet, useMatches, useNavigation } from 'react-router';
 import { useTranslation } from '../../lib/i18n/index.ts';
 import { FullPageSpinner } from '../../ui/FullPageSpinner.tsx';
 import { TopProgressBar } from '../../ui/TopProgressBar.tsx';
+import { setUi, useUiFlag } from '../../ui/uiStore.ts';
 import { PopupHost } from '../popup/PopupHost.tsx';
 import { leafMeta } from '../router/handles.ts';
 import { ScrollManager } from '../router/ScrollManager.tsx';
-import { setUi, useUiFlag } from '../uiStore.ts';
 
 function useDocumentTitle(): void {
   const matches = useMatches();

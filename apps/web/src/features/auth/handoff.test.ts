@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { IdentityUser } from '../../lib/identity/user.ts';
 import {
   editorDeepLinkUrl,
+  editorTarget,
   loginRedirectUri,
   parseAuthCode,
   readHandoffQuery,
@@ -17,6 +18,47 @@ describe('handoff query', () => {
     });
     expect(readHandoffQuery(new URLSearchParams('provider=other&code_challenge=abc'))).toBeNull();
     expect(readHandoffQuery(new URLSearchParams('provider=authkit'))).toBeNull();
+  });
+
+  it('carries a browser-hosted editor’s callback when it sends one', () => {
+    const cb = 'http://127.0.0.2:8080/callback?vscode-reqid=1&vscode-scheme=code-oss';
+    const search = new URLSearchParams({
+      provider: 'authkit',
+      code_challenge: 'abc',
+      state: 's',
+      callback: cb,
+    });
+    expect(readHandoffQuery(search)).toEqual({ codeChallenge: 'abc', state: 's', callback: cb });
+  });
+});
+
+describe('editorTarget', () => {
+  const allowed = ['http://127.0.0.2:8080', 'https://code.acme.com'];
+
+  it('uses the configured deep link when the editor sent no callback', () => {
+    expect(editorTarget(undefined, allowed)).toEqual({ kind: 'deep-link' });
+  });
+
+  it('offers an allow-listed callback for confirmation, keeping its path and query', () => {
+    expect(editorTarget('http://127.0.0.2:8080/stable/callback?vscode-reqid=7', allowed)).toEqual({
+      kind: 'callback',
+      origin: 'http://127.0.0.2:8080',
+      url: 'http://127.0.0.2:8080/stable/callback?vscode-reqid=7',
+    });
+  });
+
+  it('refuses any other origin, scheme or credentials in the address', () => {
+    for (const cb of [
+      'http://127.0.0.2:8081/callback',
+      'https://code.acme.com.evil.test/callback',
+      'http://code.acme.com/callback',
+      'javascript:alert(1)',
+      'https://user:pw@code.acme.com/callback',
+      'not a url',
+    ]) {
+      expect(editorTarget(cb, allowed).kind, cb).toBe('refused');
+    }
+    expect(editorTarget('https://evil.test/x', [])).toEqual({ kind: 'refused', origin: 'https://evil.test' });
   });
 });
 

@@ -1,10 +1,16 @@
 import type { Locale, LoginSubmitRequest } from '@assistente/contracts';
 import { localizePath } from '../../lib/i18n/locale.ts';
 import type { IdentityUser } from '../../lib/identity/user.ts';
-
+import { reportWarning } from '../../lib/reporting.ts';
 import type { HandoffQuery } from './handoffQuery.ts';
 
-export { HANDOFF_PROVIDER, type HandoffQuery, readHandoffQuery } from './handoffQuery.ts';
+export {
+  type EditorTarget,
+  editorTarget,
+  HANDOFF_PROVIDER,
+  type HandoffQuery,
+  readHandoffQuery,
+} from './handoffQuery.ts';
 
 export const LOGIN_SUBMIT_PATH = '/api/v1/user_management/login_submit';
 
@@ -36,7 +42,7 @@ export function parseAuthCode(data: unknown): string {
   );
 }
 
-/** The editor deep link with the code and state; always the configured link, never one from the query. */
+/** The editor address (the deep link, or a confirmed callback) with the code and state. */
 export function editorDeepLinkUrl(deepLink: string, code: string, state: string): string {
   const params = new URLSearchParams({ code, state });
   return `${deepLink}${deepLink.includes('?') ? '&' : '?'}${params.toString()}`;
@@ -46,6 +52,7 @@ export interface HandoffDeps {
   currentUser: () => IdentityUser | null;
   getIdToken: () => Promise<string | null>;
   submit: (payload: LoginSubmitRequest) => Promise<unknown>;
+  /** The configured deep link, or the allow-listed callback the user confirmed. */
   deepLink: () => string;
   /** Leaves the page for the editor (`window.location.href = …`). */
   open: (url: string) => void;
@@ -63,14 +70,14 @@ export async function runEditorHandoff(
   deps: HandoffDeps,
 ): Promise<HandoffResult> {
   if (!deps.currentUser()) {
-    console.warn('No Firebase user found');
+    reportWarning('No Firebase user found', 'auth');
     return 'no-user';
   }
   const idToken = await deps.getIdToken();
   // Read after getIdToken: a renewal there rotates the refresh token.
   const user = deps.currentUser();
   if (!idToken || !user) {
-    console.warn('No Firebase user found');
+    reportWarning('No Firebase user found', 'auth');
     return 'no-user';
   }
   const response = await deps.submit({

@@ -8,6 +8,7 @@ import { IdentityError } from '../../lib/identity/errors.ts';
 import { selectPersistence } from '../../lib/identity/persistence.ts';
 import { recheckAccess } from './accessLost.ts';
 import type { AccountApi } from './api.ts';
+import { embeddedIdToken, loseEmbeddedSession } from './embedded.ts';
 import { type AuthMachine, createAuthMachine } from './internal/authMachine.ts';
 import { accountSession, embeddedSession, isAuthenticated, isEmbeddedPath } from './session.ts';
 
@@ -40,19 +41,20 @@ export function productClient(baseUrl: () => string, auth: IdentityAuth): HttpCl
   return lazyHttpClient({
     baseUrl,
     onUnauthorized: () => {
-      if (!isEmbeddedPath(window.location.pathname)) accessDenied('unauthenticated');
+      if (isEmbeddedPath(window.location.pathname)) loseEmbeddedSession();
+      else accessDenied('unauthenticated');
     },
     async context(): Promise<RequestContext> {
       if (isEmbeddedPath(window.location.pathname)) {
-        const embedded = embeddedSession.getState();
-        return { idToken: embedded.idToken, user: embedded.apiUser };
+        return { idToken: await embeddedIdToken(), user: embeddedSession.getState().apiUser };
       }
       return accountContext(auth);
     },
   });
 }
 
-async function accountContext(auth: IdentityAuth): Promise<RequestContext> {
+/** The signed-in account's token and user, as product calls send them. */
+export async function accountContext(auth: IdentityAuth): Promise<RequestContext> {
   const idToken = await auth.getIdToken().catch(() => null);
   return { idToken, user: accountSession.getState().apiUser };
 }
@@ -154,6 +156,22 @@ export async function signInWithPassword(email: string, password: string): Promi
   const { auth, machine } = authServices();
   machine.start({ emitInitial: false });
   await auth.signInWithEmailAndPassword(email, password);
+  await accountEstablished(machine);
+}
+
+/**
+ * Finishes a single sign-on with the one-time code its callback left in the login page's fragment,
+ * and establishes the account session as a password sign-in does.
+ */
+export async function signInWithSso(code: string, providerId: string): Promise<void> {
+  const { auth, machine } = authServices();
+  machine.start({ emitInitial: false });
+  await auth.signInWithIdp(code, providerId, `${window.location.origin}/auth/login`);
+  await accountEstablished(machine);
+}
+
+/** Waits for the account session after a sign-in; throws an `IdentityError` saying why it failed. */
+async function accountEstablished(machine: AuthServices['machine']): Promise<void> {
   const outcome = await machine.settled();
   if (outcome.status === 'authenticated' && isAuthenticated(accountSession.getState())) return;
   const error = outcome.status === 'signed-out' ? outcome.error : undefined;

@@ -6,8 +6,6 @@ import {
   type ChatUpdate,
   type Message,
   MessageSchema,
-  type ModelList,
-  ModelListSchema,
 } from '@assistente/contracts';
 import type { HttpClient } from '../../lib/http/client.ts';
 import { getPage, type Page } from '../../lib/http/paging.ts';
@@ -45,7 +43,6 @@ export function createChatsApi(http: HttpClient) {
       }),
     deleteAttachment: (chatId: string, attachmentId: string): Promise<void> =>
       http.delete(`${chatPath(chatId)}/attachments/${encodeURIComponent(attachmentId)}`),
-    listModels: (): Promise<ModelList> => http.get('/api/v1/models', { schema: ModelListSchema }),
   };
 }
 

@@ -1,44 +1,29 @@
-import type { Department, User } from '@assistente/contracts';
-import {
-  ActionIcon,
-  Badge,
-  Button,
-  Card,
-  Group,
-  Menu,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  VisuallyHidden,
-} from '@mantine/core';
+import { type Department, spansDomains, type User } from '@assistente/contracts';
+import { Badge, Button, Group, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import {
-  IconDots,
   IconPencil,
   IconPlayerPause,
   IconPlayerPlay,
   IconPlus,
-  IconSearch,
-  IconSearchOff,
   IconSitemap,
   IconTrash,
 } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
-import { usePopup } from '../../app/popup/usePopup.ts';
 import { useTranslation } from '../../lib/i18n/index.ts';
 import { apiErrorCode, apiErrorCount, apiErrorText } from '../../ui/apiError.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
-import { EmptyPanel } from '../../ui/EmptyPanel.tsx';
+import { DataList, ListSearch, RowActions } from '../../ui/DataList.tsx';
+import { useConfirm } from '../../ui/hooks/useConfirm.ts';
 import { useIsMobile } from '../../ui/hooks/useIsMobile.ts';
-import { ListSkeleton, LoadError } from '../../ui/LoadState.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
-import { useAccountSession } from '../auth/hooks/useAccountSession.ts';
-import { DomainSelect } from '../domains/components/DomainSelect.tsx';
+import { usePopup } from '../../ui/popup/usePopup.ts';
+import { useAccountSession } from '../auth/index.ts';
+import { DomainSelect } from '../domains/index.ts';
 import { DepartmentDialog } from './components/DepartmentDialog.tsx';
 import { useDeleteDepartment, useDepartmentList, useUpdateDepartment } from './hooks/useDepartments.ts';
 
-type Confirm = { kind: 'deactivate' | 'remove'; department: Department } | null;
+type Confirm = { kind: 'deactivate' | 'remove'; department: Department };
 
 /** `/departments` (Admin+): the domain's departments; a SuperAdmin picks the domain. */
 export default function DepartmentsPage() {
@@ -46,63 +31,11 @@ export default function DepartmentsPage() {
   return apiUser ? <Departments caller={apiUser} /> : null;
 }
 
-function DepartmentActions({
-  department,
-  onAction,
-}: {
-  department: Department;
-  onAction: (action: 'rename' | 'deactivate' | 'reactivate' | 'remove', department: Department) => void;
-}) {
-  const { t } = useTranslation();
-  return (
-    <Menu position="bottom-end" shadow="md" width={210} withinPortal>
-      <Menu.Target>
-        <ActionIcon
-          variant="subtle"
-          color="neutral.7"
-          size="lg"
-          aria-label={t('departments.actions.label', { name: department.displayName })}
-        >
-          <IconDots size={18} />
-        </ActionIcon>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Item leftSection={<IconPencil size={16} />} onClick={() => onAction('rename', department)}>
-          {t('departments.actions.rename')}
-        </Menu.Item>
-        {department.active ? (
-          <Menu.Item
-            leftSection={<IconPlayerPause size={16} />}
-            onClick={() => onAction('deactivate', department)}
-          >
-            {t('departments.actions.deactivate')}
-          </Menu.Item>
-        ) : (
-          <Menu.Item
-            leftSection={<IconPlayerPlay size={16} />}
-            onClick={() => onAction('reactivate', department)}
-          >
-            {t('departments.actions.reactivate')}
-          </Menu.Item>
-        )}
-        <Menu.Divider />
-        <Menu.Item
-          color="error"
-          leftSection={<IconTrash size={16} />}
-          onClick={() => onAction('remove', department)}
-        >
-          {t('common.delete')}
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
-  );
-}
-
 function Departments({ caller }: { caller: User }) {
   const { t } = useTranslation();
   const popup = usePopup();
   const mobile = useIsMobile();
-  const superAdmin = caller.role === 'SuperAdmin';
+  const superAdmin = spansDomains(caller);
   const [domain, setDomain] = useState(caller.domain);
   const [search, setSearch] = useState('');
   const [q] = useDebouncedValue(search.trim(), 300);
@@ -111,63 +44,54 @@ function Departments({ caller }: { caller: User }) {
   const total = list.data?.pages[0]?.total ?? 0;
 
   const [dialog, setDialog] = useState<{ department: Department | null } | null>(null);
-  const [confirm, setConfirm] = useState<Confirm>(null);
-  const [confirmError, setConfirmError] = useState<string | null>(null);
+  const confirm = useConfirm<Confirm>();
   const update = useUpdateDepartment();
   const remove = useDeleteDepartment();
   const targetDomain = superAdmin ? domain : caller.domain;
 
-  const onAction = (action: 'rename' | 'deactivate' | 'reactivate' | 'remove', department: Department) => {
-    setConfirmError(null);
-    if (action === 'rename') setDialog({ department });
-    else if (action === 'reactivate')
-      update.mutate(
-        { id: department._id, body: { active: true } },
-        {
-          onSuccess: () =>
-            void popup.show({
-              status: 'success',
-              title: t('departments.reactivated', { name: department.displayName }),
-            }),
-          onError: (error) =>
-            void popup.show({
-              status: 'error',
-              title: t('departments.errors.update_failed'),
-              description: apiErrorText(t, error),
-            }),
-        },
-      );
-    else setConfirm({ kind: action, department });
-  };
+  const reactivate = (department: Department) =>
+    update.mutate(
+      { id: department._id, body: { active: true } },
+      {
+        onSuccess: () =>
+          void popup.show({
+            status: 'success',
+            title: t('departments.reactivated', { name: department.displayName }),
+          }),
+        onError: (error) =>
+          void popup.show({
+            status: 'error',
+            title: t('departments.errors.update_failed'),
+            description: apiErrorText(t, error),
+          }),
+      },
+    );
 
-  const runConfirm = async () => {
-    if (!confirm) return;
-    const { kind, department } = confirm;
-    setConfirmError(null);
-    try {
-      if (kind === 'deactivate') {
-        await update.mutateAsync({ id: department._id, body: { active: false } });
-        void popup.show({
-          status: 'success',
-          title: t('departments.deactivated', { name: department.displayName }),
-        });
-      } else {
-        await remove.mutateAsync(department);
-        void popup.show({
-          status: 'success',
-          title: t('departments.deleted', { name: department.displayName }),
-        });
-      }
-      setConfirm(null);
-    } catch (error) {
-      const users = apiErrorCount(error, 'users');
-      setConfirmError(
+  const runConfirm = () =>
+    confirm.run(
+      async ({ kind, department }) => {
+        if (kind === 'deactivate') {
+          await update.mutateAsync({ id: department._id, body: { active: false } });
+          void popup.show({
+            status: 'success',
+            title: t('departments.deactivated', { name: department.displayName }),
+          });
+        } else {
+          await remove.mutateAsync(department);
+          void popup.show({
+            status: 'success',
+            title: t('departments.deleted', { name: department.displayName }),
+          });
+        }
+      },
+      (error, { kind, department }) =>
         kind === 'remove' && apiErrorCode(error) === 'CONFLICT'
-          ? t('departments.errors.has_users', { name: department.displayName, count: users ?? '?' })
+          ? t('departments.errors.has_users', {
+              name: department.displayName,
+              count: apiErrorCount(error, 'users') ?? '?',
+            })
           : apiErrorText(t, error),
-      );
-    }
-  };
+    );
 
   const statusBadge = (department: Department) => (
     <Badge variant="light" color={department.active ? 'green' : 'neutral'} radius="sm">
@@ -175,6 +99,41 @@ function Departments({ caller }: { caller: User }) {
     </Badge>
   );
 
+  const actions = (department: Department) => (
+    <RowActions
+      label={t('departments.actions.label', { name: department.displayName })}
+      actions={[
+        {
+          key: 'rename',
+          label: t('departments.actions.rename'),
+          icon: <IconPencil size={16} />,
+          onClick: () => setDialog({ department }),
+        },
+        department.active
+          ? {
+              key: 'deactivate',
+              label: t('departments.actions.deactivate'),
+              icon: <IconPlayerPause size={16} />,
+              onClick: () => confirm.ask({ kind: 'deactivate', department }),
+            }
+          : {
+              key: 'reactivate',
+              label: t('departments.actions.reactivate'),
+              icon: <IconPlayerPlay size={16} />,
+              onClick: () => reactivate(department),
+            },
+        {
+          key: 'remove',
+          label: t('common.delete'),
+          icon: <IconTrash size={16} />,
+          danger: true,
+          onClick: () => confirm.ask({ kind: 'remove', department }),
+        },
+      ]}
+    />
+  );
+
+  const pending = confirm.target;
   return (
     <>
       <PageHeader
@@ -187,14 +146,11 @@ function Departments({ caller }: { caller: User }) {
         }
       />
       <Group gap="sm" mb="md" wrap="wrap">
-        <TextInput
-          type="search"
-          placeholder={t('departments.search_placeholder')}
-          aria-label={t('common.search')}
-          leftSection={<IconSearch size={16} />}
+        <ListSearch
           value={search}
-          onChange={(event) => setSearch(event.currentTarget.value)}
-          style={{ flex: mobile ? '1 1 100%' : '1 1 260px' }}
+          onChange={setSearch}
+          placeholder={t('departments.search_placeholder')}
+          mobile={mobile}
         />
         {superAdmin ? (
           <DomainSelect
@@ -205,91 +161,46 @@ function Departments({ caller }: { caller: User }) {
         ) : null}
       </Group>
 
-      {list.isPending ? (
-        <ListSkeleton label={t('app.loading')} />
-      ) : list.isError ? (
-        <LoadError
-          title={t('departments.errors.load_failed')}
-          message={apiErrorText(t, list.error)}
-          retryLabel={t('common.retry')}
-          onRetry={() => void list.refetch()}
-        />
-      ) : departments.length === 0 ? (
-        q ? (
-          <EmptyPanel
-            icon={<IconSearchOff size={28} stroke={1.6} />}
-            title={t('departments.no_results_title')}
-            description={t('departments.no_results_description')}
-          />
-        ) : (
-          <EmptyPanel
-            icon={<IconSitemap size={28} stroke={1.6} />}
-            title={t('pages.departments.empty_title')}
-            description={t('pages.departments.empty_description')}
-          />
-        )
-      ) : (
-        <Stack gap="md">
-          {mobile ? (
-            <Stack gap="sm" data-testid="departments-cards">
-              {departments.map((department) => (
-                <Card key={department._id} withBorder radius="lg" padding="md" data-testid="department-row">
-                  <Group justify="space-between" wrap="nowrap" gap="xs">
-                    <Stack gap={6} style={{ minWidth: 0 }}>
-                      <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
-                        {department.displayName}
-                      </Text>
-                      <Group gap={6}>{statusBadge(department)}</Group>
-                    </Stack>
-                    <DepartmentActions department={department} onAction={onAction} />
-                  </Group>
-                </Card>
-              ))}
-            </Stack>
-          ) : (
-            <Table verticalSpacing="sm" highlightOnHover data-testid="departments-table">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('departments.fields.name')}</Table.Th>
-                  <Table.Th>{t('users.fields.status')}</Table.Th>
-                  <Table.Th w={56}>
-                    <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {departments.map((department) => (
-                  <Table.Tr key={department._id} data-testid="department-row">
-                    <Table.Td>
-                      <Text fw={500} size="sm">
-                        {department.displayName}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>{statusBadge(department)}</Table.Td>
-                    <Table.Td>
-                      <DepartmentActions department={department} onAction={onAction} />
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          )}
-          <Group justify="space-between" gap="sm">
-            <Text size="sm" c="dimmed" aria-live="polite">
-              {t('common.showing', { shown: departments.length, total })}
-            </Text>
-            {list.hasNextPage ? (
-              <Button
-                variant="light"
-                onClick={() => void list.fetchNextPage()}
-                loading={list.isFetchingNextPage}
-              >
-                {t('common.load_more')}
-              </Button>
-            ) : null}
-          </Group>
-        </Stack>
-      )}
+      <DataList
+        query={list}
+        rows={departments}
+        total={total}
+        rowKey={(department) => department._id}
+        columns={[
+          {
+            key: 'name',
+            title: t('departments.fields.name'),
+            cell: (department) => (
+              <Text fw={500} size="sm">
+                {department.displayName}
+              </Text>
+            ),
+          },
+          { key: 'status', title: t('users.fields.status'), cell: statusBadge },
+        ]}
+        card={(department) => ({
+          title: department.displayName,
+          details: (
+            <Group gap={6} mt={4}>
+              {statusBadge(department)}
+            </Group>
+          ),
+        })}
+        actions={actions}
+        mobile={mobile}
+        testIds={{ table: 'departments-table', cards: 'departments-cards', row: 'department-row' }}
+        loadFailedTitle={t('departments.errors.load_failed')}
+        filtered={q !== ''}
+        noResults={{
+          title: t('departments.no_results_title'),
+          description: t('departments.no_results_description'),
+        }}
+        empty={{
+          icon: <IconSitemap size={28} stroke={1.6} />,
+          title: t('pages.departments.empty_title'),
+          description: t('pages.departments.empty_description'),
+        }}
+      />
 
       <DepartmentDialog
         opened={dialog !== null}
@@ -305,19 +216,19 @@ function Departments({ caller }: { caller: User }) {
         }}
       />
       <ConfirmDialog
-        opened={confirm !== null}
-        title={confirm ? t(`departments.confirm.${confirm.kind}.title`) : ''}
+        opened={pending !== null}
+        title={pending ? t(`departments.confirm.${pending.kind}.title`) : ''}
         message={
-          confirm
-            ? t(`departments.confirm.${confirm.kind}.message`, { name: confirm.department.displayName })
+          pending
+            ? t(`departments.confirm.${pending.kind}.message`, { name: pending.department.displayName })
             : ''
         }
-        confirmLabel={confirm ? t(`departments.confirm.${confirm.kind}.confirm`) : ''}
+        confirmLabel={pending ? t(`departments.confirm.${pending.kind}.confirm`) : ''}
         cancelLabel={t('common.cancel')}
         loading={update.isPending || remove.isPending}
-        error={confirmError}
+        error={confirm.error}
         onConfirm={() => void runConfirm()}
-        onClose={() => setConfirm(null)}
+        onClose={confirm.close}
       />
     </>
   );

@@ -5,7 +5,7 @@ import {
   type DepartmentUpdate,
 } from '@assistente/contracts';
 import { getPage, type Page } from '../../lib/http/paging.ts';
-import { authServices } from '../auth/services.ts';
+import { authServices } from '../auth/index.ts';
 
 /** The largest page the API serves: enough for a domain's departments in one go (selects, labels). */
 export const ALL_DEPARTMENTS_LIMIT = 200;

@@ -1,36 +1,18 @@
-import { type Domain, formatCnpj, type User } from '@assistente/contracts';
-import {
-  ActionIcon,
-  Button,
-  Card,
-  Group,
-  Menu,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  VisuallyHidden,
-} from '@mantine/core';
+import { type Domain, formatCnpj, spansDomains, type User } from '@assistente/contracts';
+import { Button, Group, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import {
-  IconBuildingCommunity,
-  IconDots,
-  IconPencil,
-  IconPlus,
-  IconSearch,
-  IconSearchOff,
-  IconTrash,
-} from '@tabler/icons-react';
+import { IconBuildingCommunity, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
-import { usePopup } from '../../app/popup/usePopup.ts';
 import { useTranslation } from '../../lib/i18n/index.ts';
 import { apiErrorCode, apiErrorCount, apiErrorText } from '../../ui/apiError.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
-import { EmptyPanel } from '../../ui/EmptyPanel.tsx';
+import { DataList, ListSearch, RowActions } from '../../ui/DataList.tsx';
+import { useConfirm } from '../../ui/hooks/useConfirm.ts';
 import { useIsMobile } from '../../ui/hooks/useIsMobile.ts';
 import { ListSkeleton, LoadError } from '../../ui/LoadState.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
-import { useAccountSession } from '../auth/hooks/useAccountSession.ts';
+import { usePopup } from '../../ui/popup/usePopup.ts';
+import { useAccountSession } from '../auth/index.ts';
 import { DomainBadges } from './components/DomainBadges.tsx';
 import { DomainDialog } from './components/DomainDialog.tsx';
 import { OwnDomainCard } from './components/OwnDomainCard.tsx';
@@ -40,7 +22,7 @@ import { useDeleteDomain, useDomain, useDomainList } from './hooks/useDomains.ts
 export default function DomainsPage() {
   const { apiUser } = useAccountSession();
   if (!apiUser) return null;
-  return apiUser.role === 'SuperAdmin' ? <AllDomains caller={apiUser} /> : <OwnDomain caller={apiUser} />;
+  return spansDomains(apiUser) ? <AllDomains caller={apiUser} /> : <OwnDomain caller={apiUser} />;
 }
 
 function OwnDomain({ caller }: { caller: User }) {
@@ -67,41 +49,6 @@ function OwnDomain({ caller }: { caller: User }) {
   );
 }
 
-function DomainActions({
-  domain,
-  onEdit,
-  onRemove,
-}: {
-  domain: Domain;
-  onEdit: () => void;
-  onRemove: () => void;
-}) {
-  const { t } = useTranslation();
-  return (
-    <Menu position="bottom-end" shadow="md" width={200} withinPortal>
-      <Menu.Target>
-        <ActionIcon
-          variant="subtle"
-          color="neutral.7"
-          size="lg"
-          aria-label={t('domains.actions.label', { name: domain.displayName })}
-        >
-          <IconDots size={18} />
-        </ActionIcon>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Item leftSection={<IconPencil size={16} />} onClick={onEdit}>
-          {t('common.edit')}
-        </Menu.Item>
-        <Menu.Divider />
-        <Menu.Item color="error" leftSection={<IconTrash size={16} />} onClick={onRemove}>
-          {t('common.delete')}
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
-  );
-}
-
 function AllDomains({ caller }: { caller: User }) {
   const { t } = useTranslation();
   const popup = usePopup();
@@ -112,33 +59,45 @@ function AllDomains({ caller }: { caller: User }) {
   const domains = useMemo(() => list.data?.pages.flatMap((page) => page.items) ?? [], [list.data]);
   const total = list.data?.pages[0]?.total ?? 0;
   const [dialog, setDialog] = useState<{ domain: Domain | null } | null>(null);
-  const [removing, setRemoving] = useState<Domain | null>(null);
-  const [removeError, setRemoveError] = useState<string | null>(null);
+  const removing = useConfirm<Domain>();
   const remove = useDeleteDomain();
 
-  const askRemove = (domain: Domain) => {
-    setRemoveError(null);
-    setRemoving(domain);
-  };
-
-  const runRemove = async () => {
-    if (!removing) return;
-    setRemoveError(null);
-    try {
-      await remove.mutateAsync(removing);
-      void popup.show({ status: 'success', title: t('domains.deleted', { name: removing.displayName }) });
-      setRemoving(null);
-    } catch (error) {
-      const users = apiErrorCount(error, 'users');
-      setRemoveError(
-        apiErrorCode(error) === 'CONFLICT' && users !== null
-          ? t('domains.errors.has_users', { name: removing.displayName, count: users })
-          : apiErrorText(t, error),
-      );
-    }
-  };
+  const runRemove = () =>
+    removing.run(
+      async (domain) => {
+        await remove.mutateAsync(domain);
+        void popup.show({ status: 'success', title: t('domains.deleted', { name: domain.displayName }) });
+      },
+      (error, domain) => {
+        const users = apiErrorCount(error, 'users');
+        return apiErrorCode(error) === 'CONFLICT' && users !== null
+          ? t('domains.errors.has_users', { name: domain.displayName, count: users })
+          : apiErrorText(t, error);
+      },
+    );
 
   const cnpj = (domain: Domain) => (domain.cnpj ? formatCnpj(domain.cnpj) : '—');
+  const actions = (domain: Domain) => (
+    <RowActions
+      label={t('domains.actions.label', { name: domain.displayName })}
+      width={200}
+      actions={[
+        {
+          key: 'edit',
+          label: t('common.edit'),
+          icon: <IconPencil size={16} />,
+          onClick: () => setDialog({ domain }),
+        },
+        {
+          key: 'remove',
+          label: t('common.delete'),
+          icon: <IconTrash size={16} />,
+          danger: true,
+          onClick: () => removing.ask(domain),
+        },
+      ]}
+    />
+  );
 
   return (
     <>
@@ -152,134 +111,80 @@ function AllDomains({ caller }: { caller: User }) {
         }
       />
       <Group gap="sm" mb="md">
-        <TextInput
-          type="search"
-          placeholder={t('domains.search_placeholder')}
-          aria-label={t('common.search')}
-          leftSection={<IconSearch size={16} />}
+        <ListSearch
           value={search}
-          onChange={(event) => setSearch(event.currentTarget.value)}
-          style={{ flex: '1 1 260px' }}
+          onChange={setSearch}
+          placeholder={t('domains.search_placeholder')}
+          mobile={false}
         />
       </Group>
 
-      {list.isPending ? (
-        <ListSkeleton label={t('app.loading')} />
-      ) : list.isError ? (
-        <LoadError
-          title={t('domains.errors.load_failed')}
-          message={apiErrorText(t, list.error)}
-          retryLabel={t('common.retry')}
-          onRetry={() => void list.refetch()}
-        />
-      ) : domains.length === 0 ? (
-        q ? (
-          <EmptyPanel
-            icon={<IconSearchOff size={28} stroke={1.6} />}
-            title={t('domains.no_results_title')}
-            description={t('domains.no_results_description')}
-          />
-        ) : (
-          <EmptyPanel
-            icon={<IconBuildingCommunity size={28} stroke={1.6} />}
-            title={t('pages.domains.empty_title')}
-            description={t('pages.domains.empty_description')}
-          />
-        )
-      ) : (
-        <Stack gap="md">
-          {mobile ? (
-            <Stack gap="sm" data-testid="domains-cards">
-              {domains.map((domain) => (
-                <Card key={domain._id} withBorder radius="lg" padding="md" data-testid="domain-row">
-                  <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
-                    <Stack gap={2} style={{ minWidth: 0 }}>
-                      <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
-                        {domain.displayName}
-                      </Text>
-                      <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                        {domain._id}
-                      </Text>
-                      <Text size="xs" c="dimmed">
-                        {t('domains.fields.cnpj')}: {cnpj(domain)}
-                      </Text>
-                    </Stack>
-                    <DomainActions
-                      domain={domain}
-                      onEdit={() => setDialog({ domain })}
-                      onRemove={() => askRemove(domain)}
-                    />
-                  </Group>
-                  <Group mt="sm">
-                    <DomainBadges domain={domain} />
-                  </Group>
-                </Card>
-              ))}
-            </Stack>
-          ) : (
-            <Table.ScrollContainer type="native" minWidth={720}>
-              <Table verticalSpacing="sm" highlightOnHover data-testid="domains-table">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('domains.fields.name')}</Table.Th>
-                    <Table.Th>{t('domains.fields.domain')}</Table.Th>
-                    <Table.Th>{t('domains.fields.cnpj')}</Table.Th>
-                    <Table.Th>{t('users.fields.status')}</Table.Th>
-                    <Table.Th w={56}>
-                      <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
-                    </Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {domains.map((domain) => (
-                    <Table.Tr key={domain._id} data-testid="domain-row">
-                      <Table.Td>
-                        <Text fw={500} size="sm">
-                          {domain.displayName}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm" c="dimmed">
-                          {domain._id}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm" ff="monospace">
-                          {cnpj(domain)}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <DomainBadges domain={domain} />
-                      </Table.Td>
-                      <Table.Td>
-                        <DomainActions
-                          domain={domain}
-                          onEdit={() => setDialog({ domain })}
-                          onRemove={() => askRemove(domain)}
-                        />
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )}
-          <Group justify="space-between" gap="sm">
-            <Text size="sm" c="dimmed" aria-live="polite">
-              {t('common.showing', { shown: domains.length, total })}
-            </Text>
-            {list.hasNextPage ? (
-              <Button
-                variant="light"
-                onClick={() => void list.fetchNextPage()}
-                loading={list.isFetchingNextPage}
-              >
-                {t('common.load_more')}
-              </Button>
-            ) : null}
-          </Group>
-        </Stack>
-      )}
+      <DataList
+        query={list}
+        rows={domains}
+        total={total}
+        rowKey={(domain) => domain._id}
+        columns={[
+          {
+            key: 'name',
+            title: t('domains.fields.name'),
+            cell: (domain) => (
+              <Text fw={500} size="sm">
+                {domain.displayName}
+              </Text>
+            ),
+          },
+          {
+            key: 'domain',
+            title: t('domains.fields.domain'),
+            cell: (domain) => (
+              <Text size="sm" c="dimmed">
+                {domain._id}
+              </Text>
+            ),
+          },
+          {
+            key: 'cnpj',
+            title: t('domains.fields.cnpj'),
+            cell: (domain) => (
+              <Text size="sm" ff="monospace">
+                {cnpj(domain)}
+              </Text>
+            ),
+          },
+          {
+            key: 'status',
+            title: t('users.fields.status'),
+            cell: (domain) => <DomainBadges domain={domain} />,
+          },
+        ]}
+        card={(domain) => ({
+          title: domain.displayName,
+          details: (
+            <>
+              <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                {domain._id}
+              </Text>
+              <Text size="xs" c="dimmed">
+                {t('domains.fields.cnpj')}: {cnpj(domain)}
+              </Text>
+            </>
+          ),
+          footer: <DomainBadges domain={domain} />,
+        })}
+        actions={actions}
+        mobile={mobile}
+        testIds={{ table: 'domains-table', cards: 'domains-cards', row: 'domain-row' }}
+        minWidth={720}
+        loadFailedTitle={t('domains.errors.load_failed')}
+        filtered={q !== ''}
+        noResults={{ title: t('domains.no_results_title'), description: t('domains.no_results_description') }}
+        empty={{
+          icon: <IconBuildingCommunity size={28} stroke={1.6} />,
+          title: t('pages.domains.empty_title'),
+          description: t('pages.domains.empty_description'),
+        }}
+      />
 
       <DomainDialog
         opened={dialog !== null}
@@ -296,19 +201,22 @@ function AllDomains({ caller }: { caller: User }) {
         }}
       />
       <ConfirmDialog
-        opened={removing !== null}
+        opened={removing.target !== null}
         title={t('domains.confirm.remove.title')}
         message={
-          removing
-            ? t('domains.confirm.remove.message', { name: removing.displayName, domain: removing._id })
+          removing.target
+            ? t('domains.confirm.remove.message', {
+                name: removing.target.displayName,
+                domain: removing.target._id,
+              })
             : ''
         }
         confirmLabel={t('domains.confirm.remove.confirm')}
         cancelLabel={t('common.cancel')}
         loading={remove.isPending}
-        error={removeError}
+        error={removing.error}
         onConfirm={() => void runRemove()}
-        onClose={() => setRemoving(null)}
+        onClose={removing.close}
       />
     </>
   );

@@ -1,6 +1,6 @@
 import { type Domain, type DomainCreate, DomainSchema, type DomainUpdate } from '@assistente/contracts';
 import { getPage, type Page } from '../../lib/http/paging.ts';
-import { authServices } from '../auth/services.ts';
+import { authServices } from '../auth/index.ts';
 
 export interface DomainListParams {
   q?: string;

@@ -1,17 +1,9 @@
-import { IconMessageCircle } from '@tabler/icons-react';
-import { useTranslation } from '../../lib/i18n/index.ts';
-import { EmptyPanel } from '../../ui/EmptyPanel.tsx';
-import { useEmbeddedSession } from '../auth/hooks/useEmbeddedSession.ts';
+import { useParams } from 'react-router';
+import { EmbeddedChat } from './EmbeddedChat.tsx';
 
-/** `/embedded/{virtualAccountId}/chats/{chatId}`: one chat, on the embedded session. */
+/** `/embedded/{virtualAccountId}/chats/{chatId}`: one of the visitor's chats. */
 export default function EmbeddedChatPage() {
-  const { t } = useTranslation();
-  const session = useEmbeddedSession();
-  return (
-    <EmptyPanel
-      icon={<IconMessageCircle size={28} stroke={1.6} />}
-      title={t('pages.chat.empty_title')}
-      description={t(session.idToken ? 'pages.chat.empty_description' : 'pages.embedded.no_session')}
-    />
-  );
+  const { virtualAccountId, chatId } = useParams();
+  if (!virtualAccountId || !chatId) return null;
+  return <EmbeddedChat virtualAccountId={virtualAccountId} chatId={chatId} />;
 }

@@ -1,5 +1,5 @@
-import type { Eula, User } from '@assistente/contracts';
-import { authServices } from '../auth/services.ts';
+import { type Eula, type EulaStatus, EulaStatusSchema, type User } from '@assistente/contracts';
+import { authServices } from '../auth/index.ts';
 
 /**
  * The acceptance the spec stores (§3, DESIGN §7): `accept`, `timestamp`, `version`,
@@ -23,4 +23,9 @@ export function acceptEula(user: User, version?: string): Promise<User> {
     ...user,
     eula: acceptedEula(user.eula, new Date(), version),
   });
+}
+
+/** The terms the domain asks for now and whether the user has accepted them. */
+export function getEulaStatus(): Promise<EulaStatus> {
+  return authServices().accountHttp.get('/api/v1/settings/eula', { schema: EulaStatusSchema });
 }

@@ -1,19 +1,52 @@
-import { IconPlugConnected } from '@tabler/icons-react';
+import { spansDomains } from '@assistente/contracts';
+import { ScrollArea, Tabs } from '@mantine/core';
+import { IconApi, IconBook2, IconCode, IconKey } from '@tabler/icons-react';
 import { useTranslation } from '../../lib/i18n/index.ts';
-import { EmptyPanel } from '../../ui/EmptyPanel.tsx';
+import { useTabParam } from '../../ui/hooks/useTabParam.ts';
 import { PageHeader } from '../../ui/PageHeader.tsx';
+import { DomainApiKeys } from '../apikeys/index.ts';
+import { useAccountSession } from '../auth/index.ts';
+import { EmbedsTab } from '../embeds/index.ts';
+import { KnowledgePanel } from '../knowledge/index.ts';
+import { SsoSettings } from '../sso/index.ts';
 
-/** `/integration` (premium, Admin+): knowledge sources, embeds, editor, API keys. */
+const TABS = [
+  { name: 'knowledge', label: 'knowledge.tab', Icon: IconBook2, Panel: KnowledgePanel },
+  { name: 'embeds', label: 'embeds.tab', Icon: IconCode, Panel: EmbedsTab },
+  { name: 'api-keys', label: 'apiKeys.tab', Icon: IconApi, Panel: DomainApiKeys },
+  // Sign-in providers serve the whole instance: only SuperAdmins see their tab.
+  { name: 'sso', label: 'sso.title', Icon: IconKey, Panel: SsoSettings, superAdminOnly: true },
+] as const;
+
+/** `/integration` (premium, Admin+): knowledge sources, embeds, API keys; single sign-on for SuperAdmins. */
 export default function IntegrationPage() {
   const { t } = useTranslation();
+  const { apiUser } = useAccountSession();
+  const superAdmin = apiUser ? spansDomains(apiUser) : false;
+  const tabs = TABS.filter((tab) => superAdmin || !('superAdminOnly' in tab));
+  const { tab, setTab, listRef } = useTabParam(
+    tabs.map(({ name }) => name),
+    'knowledge',
+  );
   return (
     <>
       <PageHeader title={t('nav.integration')} description={t('pages.integration.description')} />
-      <EmptyPanel
-        icon={<IconPlugConnected size={28} stroke={1.6} />}
-        title={t('pages.integration.empty_title')}
-        description={t('pages.integration.empty_description')}
-      />
+      <Tabs value={tab} onChange={setTab} keepMounted={false}>
+        <ScrollArea type="never" mb="lg">
+          <Tabs.List ref={listRef} style={{ flexWrap: 'nowrap' }}>
+            {tabs.map(({ name, label, Icon }) => (
+              <Tabs.Tab key={name} value={name} leftSection={<Icon size={16} stroke={1.7} />}>
+                {t(label)}
+              </Tabs.Tab>
+            ))}
+          </Tabs.List>
+        </ScrollArea>
+        {tabs.map(({ name, Panel }) => (
+          <Tabs.Panel key={name} value={name}>
+            <Panel />
+          </Tabs.Panel>
+        ))}
+      </Tabs>
     </>
   );
 }

@@ -1,6 +1,8 @@
 import {
   type AiSettings,
   AiSettingsSchema,
+  type ModelList,
+  ModelListSchema,
   type ProviderConfig,
   type ProviderConfigCreate,
   ProviderConfigSchema,
@@ -28,5 +30,7 @@ export function createProvidersApi(http: HttpClient) {
     getAi: (): Promise<AiSettings> => http.get('/api/v1/settings/ai', { schema: AiSettingsSchema }),
     putAi: (defaultModel: string | null): Promise<AiSettings> =>
       http.put('/api/v1/settings/ai', { body: { defaultModel }, schema: AiSettingsSchema }),
+    /** What the user may pick: the domain's and the instance's models, and the default one. */
+    listModels: (): Promise<ModelList> => http.get('/api/v1/models', { schema: ModelListSchema }),
   };
 }

@@ -1,4 +1,4 @@
-import { hasRole, type Santito } from '@assistente/contracts';
+import { createsSantitos, type Santito } from '@assistente/contracts';
 import {
   ActionIcon,
   Badge,
@@ -25,13 +25,14 @@ import {
 } from '@tabler/icons-react';
 import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
+import { newChatPath } from '../../lib/chatPaths.ts';
 import { errorMessage } from '../../lib/http/errors.ts';
 import { useTranslation } from '../../lib/i18n/index.ts';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { EmptyPanel } from '../../ui/EmptyPanel.tsx';
 import { useLocalePath } from '../../ui/hooks/useLocalePath.ts';
 import { PageHeader } from '../../ui/PageHeader.tsx';
-import { useAccountSession } from '../auth/hooks/useAccountSession.ts';
-import { newChatPath } from '../chats/lib/routes.ts';
+import { useAccountSession } from '../auth/index.ts';
 import { SantitoAvatar } from './components/SantitoAvatar.tsx';
 import { useDeleteSantito, useSantitos } from './hooks/useSantitos.ts';
 
@@ -127,7 +128,7 @@ export default function SantitosPage() {
   const remove = useDeleteSantito();
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<Santito | null>(null);
-  const canCreate = apiUser ? hasRole(apiUser.role, 'Editor') : false;
+  const canCreate = apiUser ? createsSantitos(apiUser) : false;
   const santitos = list.data?.pages.flatMap((p) => p.items) ?? [];
 
   return (
@@ -222,35 +223,19 @@ export default function SantitosPage() {
         ) : null}
       </Modal>
 
-      <Modal
+      <ConfirmDialog
         opened={deleting !== null}
-        onClose={() => setDeleting(null)}
         title={t('santitos.delete_title')}
-        size="sm"
-      >
-        <Stack gap="md">
-          <Text size="sm">{t('santitos.delete_confirm', { name: deleting?.name ?? '' })}</Text>
-          {remove.isError ? (
-            <Text size="sm" c="error.7" role="alert">
-              {errorMessage(remove.error, t('http.fallback_error'))}
-            </Text>
-          ) : null}
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={() => setDeleting(null)}>
-              {t('chats.message.cancel')}
-            </Button>
-            <Button
-              color="error"
-              loading={remove.isPending}
-              onClick={() => {
-                if (deleting) remove.mutate(deleting._id, { onSuccess: () => setDeleting(null) });
-              }}
-            >
-              {t('santitos.delete')}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+        message={t('santitos.delete_confirm', { name: deleting?.name ?? '' })}
+        confirmLabel={t('santitos.delete')}
+        cancelLabel={t('common.cancel')}
+        loading={remove.isPending}
+        error={remove.isError ? errorMessage(remove.error, t('http.fallback_error')) : null}
+        onConfirm={() => {
+          if (deleting) remove.mutate(deleting._id, { onSuccess: () => setDeleting(null) });
+        }}
+        onClose={() => setDeleting(null)}
+      />
     </>
   );
 }

@@ -1,6 +1,7 @@
-import { hasRole, type User } from '@assistente/contracts';
+import { isAdmin, type User } from '@assistente/contracts';
 import { Badge, Group, ScrollArea, Tabs } from '@mantine/core';
 import {
+  IconApi,
   IconBuilding,
   IconDevices,
   IconFileCertificate,
@@ -9,12 +10,13 @@ import {
   IconSparkles,
   IconUserCircle,
 } from '@tabler/icons-react';
-import { type ComponentType, useEffect, useRef } from 'react';
-import { useSearchParams } from 'react-router';
+import type { ComponentType } from 'react';
 import { useTranslation } from '../../lib/i18n/index.ts';
+import { useTabParam } from '../../ui/hooks/useTabParam.ts';
 import { PageHeader } from '../../ui/PageHeader.tsx';
-import { useAccountSession } from '../auth/hooks/useAccountSession.ts';
-import { ProvidersSettings } from '../providers/components/ProvidersSettings.tsx';
+import { ApiKeysTab } from '../apikeys/index.ts';
+import { useAccountSession } from '../auth/index.ts';
+import { ProvidersSettings } from '../providers/index.ts';
 import { AuditTab } from './components/AuditTab.tsx';
 import { DomainTab } from './components/DomainTab.tsx';
 import { PasswordTab } from './components/PasswordTab.tsx';
@@ -26,6 +28,7 @@ export const SETTINGS_TABS = [
   'profile',
   'password',
   'sessions',
+  'apiKeys',
   'terms',
   'audit',
   'domain',
@@ -37,6 +40,7 @@ const ICONS: Record<SettingsTab, ComponentType<{ size?: number; stroke?: number 
   profile: IconUserCircle,
   password: IconKey,
   sessions: IconDevices,
+  apiKeys: IconApi,
   terms: IconFileCertificate,
   audit: IconHistory,
   domain: IconBuilding,
@@ -45,7 +49,7 @@ const ICONS: Record<SettingsTab, ComponentType<{ size?: number; stroke?: number 
 
 /** The tabs a role sees: everyone their own settings; Admins also the audit log, domain settings and AI providers. */
 export function settingsTabs(user: Pick<User, 'role'>): SettingsTab[] {
-  const admin = hasRole(user.role, 'Admin');
+  const admin = isAdmin(user);
   return SETTINGS_TABS.filter((tab) => admin || (tab !== 'audit' && tab !== 'domain' && tab !== 'providers'));
 }
 
@@ -57,19 +61,8 @@ export default function SettingsPage() {
 
 function Settings({ user }: { user: User }) {
   const { t } = useTranslation();
-  const [params, setParams] = useSearchParams();
   const tabs = settingsTabs(user);
-  const requested = params.get('tab');
-  const tab = tabs.find((candidate) => candidate === requested) ?? 'profile';
-  // On a phone the tabs scroll sideways: a link to a tab at the end (the no-provider notice's to
-  // AI models) must not open with it out of sight.
-  const list = useRef<HTMLDivElement>(null);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: follows the selected tab
-  useEffect(() => {
-    list.current
-      ?.querySelector('[role="tab"][aria-selected="true"]')
-      ?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
-  }, [tab]);
+  const { tab, setTab, listRef } = useTabParam(tabs, 'profile');
 
   return (
     <>
@@ -82,28 +75,15 @@ function Settings({ user }: { user: User }) {
           </Badge>
         }
       />
-      <Tabs
-        value={tab}
-        onChange={(value) =>
-          setParams(
-            (current) => {
-              const next = new URLSearchParams(current);
-              next.set('tab', value ?? 'profile');
-              return next;
-            },
-            { replace: true },
-          )
-        }
-        keepMounted={false}
-      >
+      <Tabs value={tab} onChange={setTab} keepMounted={false}>
         <ScrollArea type="never" mb="lg">
-          <Tabs.List ref={list} style={{ flexWrap: 'nowrap' }}>
+          <Tabs.List ref={listRef} style={{ flexWrap: 'nowrap' }}>
             {tabs.map((name) => {
               const Icon = ICONS[name];
               return (
                 <Tabs.Tab key={name} value={name} leftSection={<Icon size={16} stroke={1.7} />}>
                   <Group gap={4} wrap="nowrap">
-                    {t(`settings.tabs.${name}`)}
+                    {t(name === 'apiKeys' ? 'apiKeys.tab' : `settings.tabs.${name}`)}
                   </Group>
                 </Tabs.Tab>
               );
@@ -118,6 +98,9 @@ function Settings({ user }: { user: User }) {
         </Tabs.Panel>
         <Tabs.Panel value="sessions">
           <SessionsTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="apiKeys">
+          <ApiKeysTab />
         </Tabs.Panel>
         <Tabs.Panel value="terms">
           <TermsTab />

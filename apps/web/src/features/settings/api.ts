@@ -5,8 +5,6 @@ import {
   type DomainSettings,
   DomainSettingsSchema,
   type DomainSettingsUpdate,
-  type EulaStatus,
-  EulaStatusSchema,
   type Profile,
   ProfileSchema,
   type ProfileUpdate,
@@ -17,7 +15,7 @@ import {
 } from '@assistente/contracts';
 import { getPage, type Page } from '../../lib/http/paging.ts';
 import { arrayOf } from '../../lib/http/schemas.ts';
-import { authServices } from '../auth/services.ts';
+import { authServices } from '../auth/index.ts';
 
 export interface AuditListParams {
   action?: AuditAction;
@@ -52,8 +50,6 @@ export const settingsApi = {
       body: { keepCurrent },
       schema: SessionsRevokedSchema,
     }),
-
-  getEula: (): Promise<EulaStatus> => http().get('/api/v1/settings/eula', { schema: EulaStatusSchema }),
 
   getDomainSettings: (domain: string): Promise<DomainSettings> =>
     http().get('/api/v1/settings/domain', { query: { domain }, schema: DomainSettingsSchema }),

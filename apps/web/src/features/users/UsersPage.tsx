@@ -1,18 +1,17 @@
-import type { User, UserSortField } from '@assistente/contracts';
-import { Button, Group, Stack, Text } from '@mantine/core';
+import { spansDomains, type User, type UserSortField } from '@assistente/contracts';
+import { Button } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconSearchOff, IconUserPlus, IconUsers } from '@tabler/icons-react';
+import { IconUserPlus } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
-import { usePopup } from '../../app/popup/usePopup.ts';
 import { useTranslation } from '../../lib/i18n/index.ts';
 import { apiErrorText } from '../../ui/apiError.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
-import { EmptyPanel } from '../../ui/EmptyPanel.tsx';
+import { useConfirm } from '../../ui/hooks/useConfirm.ts';
 import { useIsMobile } from '../../ui/hooks/useIsMobile.ts';
-import { ListSkeleton, LoadError } from '../../ui/LoadState.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
-import { useAccountSession } from '../auth/hooks/useAccountSession.ts';
-import { useDepartmentNames } from '../departments/hooks/useDepartments.ts';
+import { usePopup } from '../../ui/popup/usePopup.ts';
+import { useAccountSession } from '../auth/index.ts';
+import { useDepartmentNames } from '../departments/index.ts';
 import { EditUserDialog } from './components/EditUserDialog.tsx';
 import { InviteUserDialog } from './components/InviteUserDialog.tsx';
 import type { UserAction } from './components/UserActionsMenu.tsx';
@@ -27,7 +26,7 @@ import {
 } from './hooks/useUsers.ts';
 import { assignableRoles, editableRoles, userActions } from './permissions.ts';
 
-type Confirm = { kind: 'deactivate' | 'remove' | 'revokeSessions'; user: User } | null;
+type Confirm = { kind: 'deactivate' | 'remove' | 'revokeSessions'; user: User };
 
 const SEARCH_DEBOUNCE_MS = 300;
 
@@ -41,7 +40,7 @@ function Users({ caller }: { caller: User }) {
   const { t, i18n } = useTranslation();
   const popup = usePopup();
   const mobile = useIsMobile();
-  const superAdmin = caller.role === 'SuperAdmin';
+  const superAdmin = spansDomains(caller);
 
   const [filters, setFilters] = useState<UserFilterValues>({
     search: '',
@@ -71,8 +70,7 @@ function Users({ caller }: { caller: User }) {
 
   const [inviting, setInviting] = useState(false);
   const [editing, setEditing] = useState<User | null>(null);
-  const [confirm, setConfirm] = useState<Confirm>(null);
-  const [confirmError, setConfirmError] = useState<string | null>(null);
+  const confirm = useConfirm<Confirm>();
   const update = useUpdateUser();
   const remove = useDeleteUser();
   const resend = useResendInvitation();
@@ -91,7 +89,6 @@ function Users({ caller }: { caller: User }) {
     }));
 
   const onAction = (action: UserAction, user: User) => {
-    setConfirmError(null);
     switch (action) {
       case 'edit':
         setEditing(user);
@@ -99,7 +96,7 @@ function Users({ caller }: { caller: User }) {
       case 'deactivate':
       case 'remove':
       case 'revokeSessions':
-        setConfirm({ kind: action, user });
+        confirm.ask({ kind: action, user });
         return;
       case 'reactivate':
         update.mutate(
@@ -122,29 +119,26 @@ function Users({ caller }: { caller: User }) {
     }
   };
 
-  const runConfirm = async () => {
-    if (!confirm) return;
-    const { kind, user } = confirm;
-    setConfirmError(null);
-    try {
-      if (kind === 'deactivate') {
-        await update.mutateAsync({ ...user, active: false });
-        succeed(t('users.deactivated', { name: user.displayName }));
-      } else if (kind === 'remove') {
-        await remove.mutateAsync(user);
-        succeed(t('users.deleted', { name: user.displayName }));
-      } else {
-        const result = await revoke.mutateAsync(user);
-        succeed(t('users.sessions_revoked', { count: result.revoked }));
-      }
-      setConfirm(null);
-    } catch (error) {
-      setConfirmError(apiErrorText(t, error));
-    }
-  };
+  const runConfirm = () =>
+    confirm.run(
+      async ({ kind, user }) => {
+        if (kind === 'deactivate') {
+          await update.mutateAsync({ ...user, active: false });
+          succeed(t('users.deactivated', { name: user.displayName }));
+        } else if (kind === 'remove') {
+          await remove.mutateAsync(user);
+          succeed(t('users.deleted', { name: user.displayName }));
+        } else {
+          const result = await revoke.mutateAsync(user);
+          succeed(t('users.sessions_revoked', { count: result.revoked }));
+        }
+      },
+      (error) => apiErrorText(t, error),
+    );
 
   const filtered = q !== '' || filters.role !== '' || filters.status !== 'all' || filters.domain !== '';
   const editingAllow = editing ? userActions(caller, editing) : null;
+  const pending = confirm.target;
 
   return (
     <>
@@ -164,62 +158,22 @@ function Users({ caller }: { caller: User }) {
         mobile={mobile}
       />
 
-      {list.isPending ? (
-        <ListSkeleton label={t('app.loading')} />
-      ) : list.isError ? (
-        <LoadError
-          title={t('users.errors.load_failed')}
-          message={apiErrorText(t, list.error)}
-          retryLabel={t('common.retry')}
-          onRetry={() => void list.refetch()}
-        />
-      ) : users.length === 0 ? (
-        filtered ? (
-          <EmptyPanel
-            icon={<IconSearchOff size={28} stroke={1.6} />}
-            title={t('users.no_results_title')}
-            description={t('users.no_results_description')}
-          />
-        ) : (
-          <EmptyPanel
-            icon={<IconUsers size={28} stroke={1.6} />}
-            title={t('pages.users.empty_title')}
-            description={t('pages.users.empty_description')}
-          >
-            <Button leftSection={<IconUserPlus size={18} />} onClick={() => setInviting(true)}>
-              {t('users.invite.open')}
-            </Button>
-          </EmptyPanel>
-        )
-      ) : (
-        <Stack gap="md">
-          <UsersGrid
-            users={users}
-            caller={caller}
-            departmentNames={departmentNames}
-            showDomain={superAdmin && filters.domain === ''}
-            sort={filters.sort}
-            order={filters.order}
-            onSort={onSort}
-            onAction={onAction}
-            mobile={mobile}
-          />
-          <Group justify="space-between" gap="sm">
-            <Text size="sm" c="dimmed" data-testid="users-count" aria-live="polite">
-              {t('common.showing', { shown: users.length, total })}
-            </Text>
-            {list.hasNextPage ? (
-              <Button
-                variant="light"
-                onClick={() => void list.fetchNextPage()}
-                loading={list.isFetchingNextPage}
-              >
-                {t('common.load_more')}
-              </Button>
-            ) : null}
-          </Group>
-        </Stack>
-      )}
+      <UsersGrid
+        list={{ query: list, total, filtered, mobile }}
+        emptyAction={
+          <Button leftSection={<IconUserPlus size={18} />} onClick={() => setInviting(true)}>
+            {t('users.invite.open')}
+          </Button>
+        }
+        users={users}
+        caller={caller}
+        departmentNames={departmentNames}
+        showDomain={superAdmin && filters.domain === ''}
+        sort={filters.sort}
+        order={filters.order}
+        onSort={onSort}
+        onAction={onAction}
+      />
 
       <InviteUserDialog
         opened={inviting}
@@ -255,22 +209,22 @@ function Users({ caller }: { caller: User }) {
         }}
       />
       <ConfirmDialog
-        opened={confirm !== null}
-        title={confirm ? t(`users.confirm.${confirm.kind}.title`) : ''}
+        opened={pending !== null}
+        title={pending ? t(`users.confirm.${pending.kind}.title`) : ''}
         message={
-          confirm
-            ? t(`users.confirm.${confirm.kind}.message`, {
-                name: confirm.user.displayName,
-                email: confirm.user.email,
+          pending
+            ? t(`users.confirm.${pending.kind}.message`, {
+                name: pending.user.displayName,
+                email: pending.user.email,
               })
             : ''
         }
-        confirmLabel={confirm ? t(`users.confirm.${confirm.kind}.confirm`) : ''}
+        confirmLabel={pending ? t(`users.confirm.${pending.kind}.confirm`) : ''}
         cancelLabel={t('common.cancel')}
         loading={update.isPending || remove.isPending || revoke.isPending}
-        error={confirmError}
+        error={confirm.error}
         onConfirm={() => void runConfirm()}
-        onClose={() => setConfirm(null)}
+        onClose={confirm.close}
       />
     </>
   );

@@ -13,7 +13,7 @@ import {
   type UserSortField,
 } from '@assistente/contracts';
 import { getPage, type Page } from '../../lib/http/paging.ts';
-import { authServices } from '../auth/services.ts';
+import { authServices } from '../auth/index.ts';
 
 export interface UserListParams {
   q?: string;

@@ -1,4 +1,4 @@
-import type { User } from '@assistente/contracts';
+import { managesUser as managesRule, userActions as rulesFor, type User } from '@assistente/contracts';
 import { describe, expect, it } from 'vitest';
 import { assignableRoles, editableRoles, managesUser, userActions } from './permissions.ts';
 
@@ -68,4 +68,25 @@ describe('user permissions', () => {
   it('does not offer a new invitation to a deactivated user', () => {
     expect(userActions(admin, make({ ...viewer, active: false })).invite).toBe(false);
   });
+});
+
+describe('the grid’s permissions are the server’s rules', () => {
+  const people = [admin, superAdmin, viewer, otherDomain, make({ role: 'Editor' })];
+  const actor = (u: User) => ({ id: u._id, role: u.role, domain: u.domain });
+  it.each(people.flatMap((c) => people.map((t) => [`${c._id} → ${t._id}`, c, t] as const)))(
+    '%s',
+    (_name, caller, target) => {
+      const rules = rulesFor(actor(caller), actor(target));
+      expect(userActions(caller, target)).toEqual({
+        edit: rules.edit,
+        changeRole: rules.changeRole,
+        changeDepartment: rules.changeDepartment,
+        changeActive: rules.changeActive,
+        remove: rules.remove,
+        invite: rules.invite && target.active,
+        revokeSessions: rules.revokeSessions,
+      });
+      expect(managesUser(caller, target)).toBe(managesRule(actor(caller), actor(target)));
+    },
+  );
 });

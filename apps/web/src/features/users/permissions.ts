@@ -1,38 +1,43 @@
-import { hasRole, type Role, Roles, type User } from '@assistente/contracts';
+import {
+  type Actor,
+  assignableRoles,
+  editableRoles as editableRolesFor,
+  managesUser as managesUserRule,
+  type Role,
+  type User,
+  userActions as userActionsFor,
+} from '@assistente/contracts';
 
-/** The roles a caller may give (DESIGN §4): an Admin up to Admin, a SuperAdmin any. */
-export function assignableRoles(caller: Role): Role[] {
-  if (caller === 'SuperAdmin') return [...Roles];
-  if (caller === 'Admin') return Roles.filter((role) => !hasRole(role, 'SuperAdmin'));
-  return [];
-}
+// The rules are the server's own (packages/contracts/src/policies.ts): this only adapts the API's
+// user records to them, so the grid hides exactly what the server would refuse.
+
+type Person = Pick<User, '_id' | 'role' | 'domain'>;
+
+const actorOf = (user: Person): Actor => ({ id: user._id, role: user.role, domain: user.domain });
+
+export { assignableRoles };
 
 /** A SuperAdmin manages everyone; an Admin the non-SuperAdmins of their own domain. */
-export function managesUser(caller: Pick<User, 'role' | 'domain'>, target: Pick<User, 'role' | 'domain'>) {
-  if (caller.role === 'SuperAdmin') return true;
-  return caller.role === 'Admin' && caller.domain === target.domain && !hasRole(target.role, 'SuperAdmin');
+export function managesUser(caller: Person, target: Person): boolean {
+  return managesUserRule(actorOf(caller), actorOf(target));
 }
 
 /** What the caller may do to one row of the grid (the server decides; this only hides what it refuses). */
-export function userActions(caller: User, target: User) {
-  const self = caller._id === target._id;
-  const manages = managesUser(caller, target);
+export function userActions(caller: Person, target: Person & Pick<User, 'active'>) {
+  const allowed = userActionsFor(actorOf(caller), actorOf(target));
   return {
-    edit: manages || self,
-    /** Role: nobody raises their own; the choice is capped by the caller's rights. */
-    changeRole: manages,
-    /** Only a SuperAdmin moves themself (department repair is theirs alone). */
-    changeDepartment: manages && (!self || caller.role === 'SuperAdmin'),
-    changeActive: manages && !self,
-    remove: manages && !self,
-    invite: manages && target.active,
-    revokeSessions: manages && !self,
+    edit: allowed.edit,
+    changeRole: allowed.changeRole,
+    changeDepartment: allowed.changeDepartment,
+    changeActive: allowed.changeActive,
+    remove: allowed.remove,
+    /** A deactivated user must be reactivated before a new invitation (the server answers 409). */
+    invite: allowed.invite && target.active,
+    revokeSessions: allowed.revokeSessions,
   };
 }
 
 /** Roles offered when editing: nobody raises their own role. */
-export function editableRoles(caller: User, target: User): Role[] {
-  const roles = assignableRoles(caller.role);
-  if (caller._id !== target._id) return roles;
-  return roles.filter((role) => role === target.role || !hasRole(role, target.role));
+export function editableRoles(caller: Person, target: Person): Role[] {
+  return editableRolesFor(actorOf(caller), actorOf(target));
 }

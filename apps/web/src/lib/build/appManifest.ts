@@ -1,3 +1,5 @@
+import { reportWarning } from '../reporting.ts';
+
 /** How often the app asks whether a newer build is deployed (also on window focus). */
 export const BUILD_CHECK_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -50,7 +52,7 @@ export class BuildWatcher {
       const latest: unknown = await response.json();
       if (isBuildInfo(latest) && latest.id !== this.options.currentId) this.updateAvailable = true;
     } catch (error) {
-      console.warn('Could not check for a new version', error);
+      reportWarning('Could not check for a new version', 'build', error);
     }
     return this.updateAvailable;
   }
@@ -60,7 +62,7 @@ export class BuildWatcher {
     this.meta ??= this.fetchImpl(`${this.base}builds/meta/${this.options.currentId}.json`)
       .then((response) => (response.ok ? response.json() : null))
       .catch((error: unknown) => {
-        console.warn('Could not load the route manifest', error);
+        reportWarning('Could not load the route manifest', 'build', error);
         return null;
       });
     return this.meta;

@@ -1,5 +1,5 @@
 import type { RuntimeConfig } from '@assistente/contracts';
-import { requireNumber, requireObject, requireString } from '../guards.ts';
+import { requireNumber, requireObject, requireString, requireStringArray } from '../guards.ts';
 
 let current: RuntimeConfig | null = null;
 
@@ -26,6 +26,7 @@ export function parseRuntimeConfig(data: unknown): RuntimeConfig {
     },
     storageBucket: requireString(o, 'storageBucket', what),
     editorDeepLink: requireString(o, 'editorDeepLink', what),
+    editorCallbackOrigins: requireStringArray(o, 'editorCallbackOrigins', what),
     uploadMaxBytes: requireNumber(o, 'uploadMaxBytes', what),
     buildId: requireString(o, 'buildId', what),
   };

@@ -1,12 +1,14 @@
 import { DefaultLocale, type Locale } from '@assistente/contracts';
+import { reportWarning } from '../reporting.ts';
 import { isLocale } from './locale.ts';
-import { LOCALE_PARTS } from './parts.ts';
+import { LOCALE_PARTS, type LocalePart } from './parts.ts';
 import { createTranslator, type Messages } from './translator.ts';
 
 // Each part of each language is its own chunk (`?part=` is resolved by a plugin in
 // vite.config.ts): a page only downloads the texts it can show.
 const parts = {
   shell: import.meta.glob<Messages>('../../locales/*.json', { query: { part: 'shell' }, import: 'default' }),
+  chat: import.meta.glob<Messages>('../../locales/*.json', { query: { part: 'chat' }, import: 'default' }),
   app: import.meta.glob<Messages>('../../locales/*.json', { query: { part: 'app' }, import: 'default' }),
 };
 
@@ -19,7 +21,7 @@ export const translator = createTranslator({
     return load ? load() : Promise.reject(new Error(`No texts for locale ${locale}`));
   },
   onMissingKey: import.meta.env.DEV
-    ? (key, locale) => console.warn(`[i18n] missing text "${key}" in ${locale}`)
+    ? (key, locale) => reportWarning(`[i18n] missing text "${key}" in ${locale}`, 'i18n')
     : undefined,
 });
 
@@ -40,4 +42,9 @@ export async function setLanguage(locale: Locale | string): Promise<void> {
 /** Loads the texts of every screen (the signed-in layouts need more than the shell's). */
 export function loadAllTexts(): Promise<void> {
   return translator.loadAllParts();
+}
+
+/** Loads one part of the texts beside the shell's (an embedded chat needs only the chat's). */
+export function loadTexts(part: LocalePart): Promise<void> {
+  return translator.loadParts([part]);
 }

@@ -1,12 +1,15 @@
 /**
  * The parts a language's texts are split into at build time (the source `locales/*.json` stay
  * whole). `shell` holds the top-level sections the app shell and the auth pages show, so the login
- * page downloads only those; `app` holds the rest and loads with the signed-in layouts.
+ * page downloads only those; `chat` the sections of a chat screen, so an embedded chat (another
+ * site's iframe) downloads only those beside the shell's; `app` holds the rest and loads with the
+ * signed-in layouts.
  *
  * Add a section to SHELL_SECTIONS when the shell, the error page, the popup or an auth page starts
- * using it: a key from `app` still shows there, but only after its part loads (the key flashes).
+ * using it, to CHAT_SECTIONS when the embedded chat screen does: a key from a part not loaded yet
+ * still shows, but only after its part loads (the key flashes).
  */
-export const LOCALE_PARTS = ['shell', 'app'] as const;
+export const LOCALE_PARTS = ['shell', 'chat', 'app'] as const;
 export type LocalePart = (typeof LOCALE_PARTS)[number];
 
 export const SHELL_SECTIONS: readonly string[] = [
@@ -22,9 +25,15 @@ export const SHELL_SECTIONS: readonly string[] = [
   'auth',
 ];
 
+export const CHAT_SECTIONS: readonly string[] = ['chats', 'embeddedChat', 'common', 'errors'];
+
+/** The part a top-level section of a locale file belongs to. */
+export function partOf(section: string): LocalePart {
+  if (SHELL_SECTIONS.includes(section)) return 'shell';
+  return CHAT_SECTIONS.includes(section) ? 'chat' : 'app';
+}
+
 /** The sections of a locale file that belong to a part. */
 export function pickPart(messages: Record<string, unknown>, part: LocalePart): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(messages).filter(([section]) => SHELL_SECTIONS.includes(section) === (part === 'shell')),
-  );
+  return Object.fromEntries(Object.entries(messages).filter(([section]) => partOf(section) === part));
 }

@@ -9,11 +9,19 @@ const texts: Record<string, Record<string, Messages>> = {
       greeting: 'Olá, {{name}}',
       only_reference: 'Só em pt-BR',
       footer: '© {{ year }} {{name}}',
+      pages: '{{count}} páginas',
+      pages_one: '{{count}} página',
     },
     app: { users: { title: 'Usuários' }, only_reference_app: 'Só no app em pt-BR' },
   },
   en: {
-    shell: { app: { name: 'Assistant' }, greeting: 'Hello, {{name}}', footer: '© {{year}} {{name}}' },
+    shell: {
+      app: { name: 'Assistant' },
+      greeting: 'Hello, {{name}}',
+      footer: '© {{year}} {{name}}',
+      pages: '{{count}} pages',
+      pages_one: '{{count}} page',
+    },
     app: { users: { title: 'Users' } },
   },
 };
@@ -58,6 +66,26 @@ describe('Translator', () => {
     expect(translator.t('footer', { year: 2026, name: 'X' })).toBe('© 2026 X');
   });
 
+  it('picks the plural form of a numeric count by the language’s rules', async () => {
+    const { translator, onMissingKey } = makeTranslator();
+    await translator.changeLanguage('pt-BR');
+    expect([0, 1, 2].map((count) => translator.t('pages', { count }))).toEqual([
+      '0 páginas',
+      '1 página',
+      '2 páginas',
+    ]);
+    await translator.changeLanguage('en');
+    expect([0, 1, 2].map((count) => translator.t('pages', { count }))).toEqual([
+      '0 pages',
+      '1 page',
+      '2 pages',
+    ]);
+    // A count given as text, or a key with no plural forms, reads as written.
+    expect(translator.t('pages', { count: '1' })).toBe('1 pages');
+    expect(translator.t('greeting', { name: 'Ann', count: 1 })).toBe('Hello, Ann');
+    expect(onMissingKey).not.toHaveBeenCalled();
+  });
+
   it('loads only the first part with a language, the rest when asked for', async () => {
     const { translator, load } = makeTranslator();
     await translator.changeLanguage('pt-BR');
@@ -71,6 +99,27 @@ describe('Translator', () => {
       ['pt-BR', 'app'],
       ['en', 'shell'],
       ['en', 'app'],
+    ]);
+  });
+
+  it('loads only the parts asked for, for later languages too', async () => {
+    const { load } = makeTranslator();
+    const translator = createTranslator({
+      load: (language, part) =>
+        part === 'chat' ? Promise.resolve({ chats: { title: `Chats ${language}` } }) : load(language, part),
+      parts: ['shell', 'chat', 'app'],
+      fallback: 'pt-BR',
+    });
+    await translator.changeLanguage('pt-BR');
+    await translator.loadParts(['chat']);
+    expect(translator.t('chats.title')).toBe('Chats pt-BR');
+    expect(translator.t('app.name')).toBe('Assistente');
+    await translator.changeLanguage('en');
+    expect(translator.t('chats.title')).toBe('Chats en');
+    // `app` was never asked for: only the shell went through `load`.
+    expect(load.mock.calls).toEqual([
+      ['pt-BR', 'shell'],
+      ['en', 'shell'],
     ]);
   });
 

@@ -65,6 +65,8 @@ export interface Translator {
   changeLanguage(language: string): Promise<void>;
   /** Loads every part of the current language's texts, and of every language switched to later. */
   loadAllParts(): Promise<void>;
+  /** Loads these parts of the current language's texts, and of every language switched to later. */
+  loadParts(which: readonly string[]): Promise<void>;
 }
 
 // Closures rather than a class: minified, their names shrink; private members' would not.
@@ -151,8 +153,23 @@ export function createTranslator(options: TranslatorOptions): Translator {
     return key;
   };
 
+  /**
+   * With a numeric `count`, the language's plural form of the key first (`key_one`, …: CLDR
+   * categories, as i18next names them); the key itself is the general form. Zero takes the general
+   * form: "0 páginas", as Brazilians write it, though CLDR counts 0 as `one` in Portuguese.
+   */
+  const plural = (language: string, key: string, vars: TVars | undefined): string | undefined => {
+    const count = vars?.count;
+    if (typeof count !== 'number' || count === 0) return undefined;
+    const form = `${key}_${new Intl.PluralRules(language).select(count)}`;
+    return lookup(texts.get(language), form) ?? lookup(texts.get(fallback), form);
+  };
+
   function stateFor(language: string): TranslatorState {
-    return { language, t: (key, vars) => interpolate(resolve(language, key), vars) };
+    return {
+      language,
+      t: (key, vars) => interpolate(plural(language, key, vars) ?? resolve(language, key), vars),
+    };
   }
 
   let current = stateFor(options.initial ?? fallback);
@@ -174,11 +191,14 @@ export function createTranslator(options: TranslatorOptions): Translator {
       await ensure(language, wanted);
       if (request === requested) refresh(language);
     },
-    async loadAllParts() {
-      wanted = parts;
-      const { language } = current;
-      await ensure(language, wanted);
-      if (current.language === language) refresh(language);
-    },
+    loadAllParts: () => loadParts(parts),
+    loadParts,
   };
+
+  async function loadParts(which: readonly string[]): Promise<void> {
+    wanted = parts.filter((part) => wanted.includes(part) || which.includes(part));
+    const { language } = current;
+    await ensure(language, wanted);
+    if (current.language === language) refresh(language);
+  }
 }

@@ -1,3 +1,4 @@
+import { reportError, reportWarning } from '../reporting.ts';
 import type { IdentityClient } from './client.ts';
 import { type AuthErrorCode, IdentityError, isIdentityError, SESSION_ENDING_CODES } from './errors.ts';
 import type { Persistence } from './persistence.ts';
@@ -105,6 +106,16 @@ export class IdentityAuth {
     return user;
   }
 
+  /** Finishes a single sign-on: the callback's one-time code becomes this tab's (and every tab's) session. */
+  async signInWithIdp(code: string, providerId: string, requestUri: string): Promise<IdentityUser> {
+    await this.ready;
+    const response = await this.options.client.signInWithIdp(code, providerId, requestUri);
+    const user = userFromSignIn(response, this.now());
+    await this.store(user);
+    this.adopt(user, { forceStateEvent: true });
+    return user;
+  }
+
   /** Forgets the user here and in other tabs, and revokes its refresh token (its session). */
   async signOut(): Promise<void> {
     await this.ready;
@@ -114,7 +125,7 @@ export class IdentityAuth {
     await this.store(null);
     this.adopt(null);
     this.options.client.revokeToken(user.stsTokenManager.refreshToken).catch((error: unknown) => {
-      console.warn('Could not revoke the refresh token', error);
+      reportWarning('Could not revoke the refresh token', 'identity', error);
     });
   }
 
@@ -242,7 +253,7 @@ export class IdentityAuth {
       if (user) await persistence.set(this.storageKey, user);
       else await persistence.remove(this.storageKey);
     } catch (error) {
-      console.warn('Could not persist the signed-in user', error);
+      reportWarning('Could not persist the signed-in user', 'identity', error);
     }
     try {
       this.options.signalStorage?.setItem(
@@ -279,7 +290,7 @@ export class IdentityAuth {
       try {
         listener(user);
       } catch (error) {
-        console.error(error);
+        reportError(error, 'identity');
       }
     }
   }

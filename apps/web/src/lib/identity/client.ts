@@ -2,6 +2,7 @@ import type {
   PasswordPolicy,
   RefreshTokenResponse,
   SignInResponse,
+  SsoLoginOption,
   UpdateAccountResponse,
 } from '@assistente/contracts';
 import type { ResponseSchema } from '../http/client.ts';
@@ -10,6 +11,7 @@ import {
   refreshTokenResponse,
   resetPasswordResponse,
   signInResponse,
+  ssoLoginOptions,
   updateAccountResponse,
 } from './responses.ts';
 
@@ -46,6 +48,13 @@ export interface IdentityClient {
   getPasswordPolicy(): Promise<PasswordPolicy>;
   /** accounts:update with a new password: needs a recent sign-in; answers the session's new tokens. */
   updatePassword(idToken: string, password: string): Promise<UpdateAccountResponse>;
+  /**
+   * accounts:signInWithIdp: the one-time code a single sign-on callback left in the login page's
+   * fragment becomes a session, answered as a password sign-in is.
+   */
+  signInWithIdp(code: string, providerId: string, requestUri: string): Promise<SignInResponse>;
+  /** The single sign-on providers the login page offers (none: no buttons). */
+  listSsoProviders(): Promise<SsoLoginOption[]>;
 }
 
 const ANY: ResponseSchema<unknown> = { parse: (data) => data };
@@ -140,6 +149,20 @@ export function createIdentityClient(config: IdentityClientConfig): IdentityClie
         { method: 'POST', json: { idToken, password, returnSecureToken: true } },
         updateAccountResponse,
       ),
+    signInWithIdp: (code, providerId, requestUri) =>
+      call(
+        '/v1/accounts:signInWithIdp',
+        {
+          method: 'POST',
+          json: {
+            postBody: new URLSearchParams({ code, providerId }).toString(),
+            requestUri,
+            returnSecureToken: true,
+          },
+        },
+        signInResponse,
+      ),
+    listSsoProviders: () => call('/sso/providers', { method: 'GET' }, ssoLoginOptions),
     getPasswordPolicy: async () => {
       const { PasswordPolicySchema } = await import('./policySchema.ts');
       return call('/v2/passwordPolicy', { method: 'GET' }, PasswordPolicySchema);

@@ -17,6 +17,7 @@ export const AuthErrorCodes = [
   'auth/operation-not-allowed',
   'auth/requires-recent-login',
   'auth/user-mismatch',
+  'auth/invalid-idp-response',
   'auth/network-request-failed',
   'auth/internal-error',
 ] as const;
@@ -44,6 +45,7 @@ const SERVER_ERRORS: Record<string, AuthErrorCode> = {
   PASSWORD_LOGIN_DISABLED: 'auth/operation-not-allowed',
   CREDENTIAL_TOO_OLD_LOGIN_AGAIN: 'auth/requires-recent-login',
   USER_MISMATCH: 'auth/user-mismatch',
+  INVALID_IDP_RESPONSE: 'auth/invalid-idp-response',
 };
 
 /** Codes after which the stored session cannot be used any more. */

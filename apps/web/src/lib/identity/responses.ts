@@ -3,6 +3,7 @@ import type {
   RefreshTokenResponse,
   ResetPasswordResponse,
   SignInResponse,
+  SsoLoginOption,
   UpdateAccountResponse,
 } from '@assistente/contracts';
 import { isObject, optionalString, requireObject, requireString } from '../guards.ts';
@@ -88,3 +89,16 @@ export function idTokenClaims(data: unknown): IdTokenClaims | null {
     sid: optionalString(data, 'sid'),
   };
 }
+
+/** GET /identity/sso/providers; an entry of an unknown kind is shown as a generic OpenID one. */
+export const ssoLoginOptions: ResponseSchema<SsoLoginOption[]> = {
+  parse(data) {
+    const o = requireObject(data, 'sso/providers');
+    const list = Array.isArray(o.providers) ? o.providers : [];
+    return list.filter(isObject).map((p) => ({
+      id: requireString(p, 'id', 'sso/providers'),
+      displayName: requireString(p, 'displayName', 'sso/providers'),
+      kind: p.kind === 'google' ? 'google' : 'oidc',
+    }));
+  },
+};

@@ -48,6 +48,11 @@ export default function HandoffProgress({
       <Button onClick={onRetry} variant={status === 'opened' ? 'default' : 'filled'}>
         {status === 'opened' ? t('pages_login.redirect_vscode.open_again') : t('popup.try_again')}
       </Button>
+      {status === 'opened' && (
+        <Anchor href="/downloads/assistente-vscode.vsix" download size="sm">
+          {t('pages_login.redirect_vscode.download')}
+        </Anchor>
+      )}
       <Anchor component={Link} to={lp('/')} size="sm">
         {t('pages_login.redirect_vscode.continue')}
       </Anchor>

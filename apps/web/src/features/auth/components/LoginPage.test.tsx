@@ -1,7 +1,6 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { popup } from '../../../app/popup/popupStore.ts';
 import { HttpError } from '../../../lib/http/errors.ts';
 import { IdentityError } from '../../../lib/identity/errors.ts';
 import { openExternalUrl } from '../../../lib/navigation.ts';
@@ -12,6 +11,7 @@ import {
   testIdentityUser,
 } from '../../../test/fakeServices.ts';
 import { loadTestTexts, renderWithProviders } from '../../../test/render.tsx';
+import { popup } from '../../../ui/popup/popupStore.ts';
 import { accountSession } from '../session.ts';
 import LoginPage from './LoginPage.tsx';
 
@@ -45,8 +45,8 @@ const submit = (email: string, password: string) => {
 };
 
 describe('LoginPage', () => {
-  it("has the spec's labels, button and link, and the provider logos disabled with a hint", () => {
-    installFakeServices();
+  it("has the spec's labels, button and link, and no provider buttons when none is configured", async () => {
+    const services = installFakeServices();
     renderLogin();
     expect(screen.getByLabelText('E-mail')).toBeTruthy();
     expect(screen.getByLabelText('Senha')).toBeTruthy();
@@ -54,14 +54,58 @@ describe('LoginPage', () => {
     expect(screen.getByRole('link', { name: 'Esqueci minha senha' }).getAttribute('href')).toBe(
       '/auth/reset-password',
     );
-    const google = screen.getByRole('button', { name: 'Entrar com Google' });
-    expect(google.getAttribute('aria-disabled')).toBe('true');
-    expect(screen.getByRole('button', { name: 'Entrar com Confluence' }).getAttribute('aria-disabled')).toBe(
-      'true',
+    await waitFor(() => expect(services.identity.listSsoProviders).toHaveBeenCalled());
+    expect(screen.queryByText('Entrar com Google')).toBeNull();
+    expect(screen.queryByText('Entrar com Confluence')).toBeNull();
+    expect(screen.queryByText('ou')).toBeNull();
+  });
+
+  it('offers one button per configured provider, going to its start with the redirect and locale', async () => {
+    const services = installFakeServices();
+    services.identity.listSsoProviders.mockResolvedValue([
+      { id: 'env', displayName: 'Google', kind: 'google' },
+      { id: 'sso1', displayName: 'Acme Keycloak', kind: 'oidc' },
+    ]);
+    renderLogin('/en/auth/login?redirect=%2Fchats%2F42');
+    const google = await screen.findByRole('link', { name: 'Entrar com Google' });
+    expect(google.getAttribute('href')).toBe('/identity/sso/env/start?redirect=%2Fchats%2F42&locale=en');
+    const other = screen.getByRole('link', { name: 'Entrar com Acme Keycloak' });
+    expect(other.getAttribute('href')).toBe('/identity/sso/sso1/start?redirect=%2Fchats%2F42&locale=en');
+  });
+
+  it('says in the user’s language why a single sign-on was refused', async () => {
+    installFakeServices();
+    renderLogin('/auth/login?ssoError=SSO_NOT_PROVISIONED');
+    expect((await screen.findByTestId('sso-error')).textContent).toMatch(/Peça ao administrador/);
+  });
+
+  it('ignores an unknown ssoError', () => {
+    installFakeServices();
+    renderLogin('/auth/login?ssoError=%3Cscript%3E');
+    expect(screen.queryByTestId('sso-error')).toBeNull();
+  });
+
+  it('finishes a single sign-on with the code from the fragment, and drops it from the address', async () => {
+    const services = installFakeServices();
+    const router = renderLogin('/auth/login?redirect=%2Fchats#ssoCode=one-time-code&providerId=sso1');
+    await waitFor(() =>
+      expect(services.auth.signInWithIdp).toHaveBeenCalledWith(
+        'one-time-code',
+        'sso1',
+        `${window.location.origin}/auth/login`,
+      ),
     );
-    const hint = document.getElementById(google.getAttribute('aria-describedby') ?? '');
-    expect(hint?.getAttribute('role')).toBe('tooltip');
-    expect(hint?.textContent).toMatch(/não está disponível/);
+    expect(router.state.location.hash).toBe('');
+    expect(router.state.location.search).toBe('?redirect=%2Fchats');
+  });
+
+  it('shows why the code could not be exchanged', async () => {
+    const services = installFakeServices();
+    services.auth.signInWithIdp.mockRejectedValue(
+      new IdentityError('auth/invalid-idp-response', 'INVALID_IDP_RESPONSE'),
+    );
+    renderLogin('/auth/login#ssoCode=used&providerId=sso1');
+    expect((await screen.findByTestId('login-error')).textContent).toMatch(/expirou ou já foi usado/);
   });
 
   it('validates before calling the identity provider', async () => {

@@ -1,13 +1,13 @@
-import { isEmailAddress } from '@assistente/contracts';
-import { Alert, Anchor, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconAlertCircle, IconCode } from '@tabler/icons-react';
-import { lazy, type MouseEvent, type ReactNode, Suspense, useMemo, useState } from 'react';
-import { Link, useLocation, useSearchParams } from 'react-router';
+import { isEmailAddress, isSsoErrorCode, type SsoLoginOption } from '@assistente/contracts';
+import { Alert, Anchor, Button, Group, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconAlertCircle, IconCode, IconKey } from '@tabler/icons-react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from '../../../lib/i18n/index.ts';
+import { reportWarning } from '../../../lib/reporting.ts';
 import { BrandIcon } from '../../../ui/BrandIcon.tsx';
-import { HintTooltip } from '../../../ui/HintTooltip.tsx';
 import { useFormFields } from '../../../ui/hooks/useFormFields.ts';
-import { useLocalePath } from '../../../ui/hooks/useLocalePath.ts';
+import { useLocalePath, useLocalePrefix } from '../../../ui/hooks/useLocalePath.ts';
 import { useStoreValue } from '../../../ui/hooks/useStoreValue.ts';
 import { PasswordField } from '../../../ui/PasswordField.tsx';
 import { signOutReason } from '../accessLost.ts';
@@ -18,7 +18,7 @@ import classes from './LoginPage.module.css';
 // Only editor sign-ins need it: it loads when an authenticated user is on a handoff login page.
 const EditorHandoff = lazy(() => import('./EditorHandoff.tsx'));
 
-import { signInWithPassword } from '../services.ts';
+import { authServices, signInWithPassword, signInWithSso } from '../services.ts';
 import { accountSession, isAuthenticated } from '../session.ts';
 
 function emailFromState(state: unknown): string {
@@ -29,24 +29,66 @@ function emailFromState(state: unknown): string {
   return '';
 }
 
-/** A provider whose sign-in is not offered here: visible, disabled, explained on hover. */
-function UnavailableProvider({ icon, label, hint }: { icon: ReactNode; label: string; hint: string }) {
+/** The one-time code a single sign-on callback left in the fragment (`#ssoCode=…&providerId=…`). */
+function readSsoFragment(hash: string): { code: string; providerId: string } | null {
+  const params = new URLSearchParams(hash.replace(/^#/, ''));
+  const code = params.get('ssoCode');
+  const providerId = params.get('providerId');
+  return code && providerId ? { code, providerId } : null;
+}
+
+/** A path of this app to come back to (the server checks again); anything else is dropped. */
+function localRedirect(value: string | null): string | null {
+  return value?.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\') ? value : null;
+}
+
+/** The providers the login page offers; none (or a failure to ask) shows no buttons. */
+function useSsoProviders(): SsoLoginOption[] {
+  const [providers, setProviders] = useState<SsoLoginOption[]>([]);
+  useEffect(() => {
+    let live = true;
+    authServices()
+      .identity.listSsoProviders()
+      .then((list) => {
+        if (live) setProviders(list);
+      })
+      .catch((error: unknown) => reportWarning('Could not list the sign-in providers', 'identity', error));
+    return () => {
+      live = false;
+    };
+  }, []);
+  return providers;
+}
+
+/** "Entrar com Google" or "Entrar com {name}": a full-page navigation to the provider. */
+function SsoButtons({ providers, redirect }: { providers: SsoLoginOption[]; redirect: string | null }) {
+  const { t } = useTranslation();
+  const prefix = useLocalePrefix();
+  const base = authServices().config.identity.baseUrl.replace(/\/+$/, '');
   return (
-    <HintTooltip label={hint}>
-      {(describedBy) => (
-        <Button
-          variant="default"
-          fullWidth
-          leftSection={icon}
-          data-disabled
-          aria-disabled="true"
-          aria-describedby={describedBy}
-          onClick={(event: MouseEvent) => event.preventDefault()}
-        >
-          {label}
-        </Button>
-      )}
-    </HintTooltip>
+    <Stack gap="xs" data-testid="sso-providers">
+      {providers.map((p) => {
+        const query = new URLSearchParams({
+          ...(redirect ? { redirect } : {}),
+          ...(prefix ? { locale: prefix } : {}),
+        }).toString();
+        return (
+          <Button
+            key={p.id}
+            component="a"
+            href={`${base}/sso/${encodeURIComponent(p.id)}/start${query ? `?${query}` : ''}`}
+            variant="default"
+            fullWidth
+            size="md"
+            leftSection={p.kind === 'google' ? <BrandIcon name="google" /> : <IconKey size={18} />}
+          >
+            {p.kind === 'google'
+              ? t('pages_login.google')
+              : t('pages_login.sso_with', { name: p.displayName })}
+          </Button>
+        );
+      })}
+    </Stack>
   );
 }
 
@@ -62,6 +104,24 @@ export default function LoginPage() {
   const [error, setError] = useState<string | null>(null);
   // Why this tab was signed out on its own (deactivated, session ended elsewhere).
   const signedOutReason = useStoreValue(signOutReason, (s) => s.reason);
+  const providers = useSsoProviders();
+  const navigate = useNavigate();
+  const redirect = localRedirect(searchParams.get('redirect'));
+  const ssoError = searchParams.get('ssoError');
+  // Read once: the fragment is dropped from the address at once, so a reload cannot replay the code.
+  const ssoHandoff = useRef(readSsoFragment(location.hash));
+  const [finishingSso, setFinishingSso] = useState(ssoHandoff.current !== null);
+
+  useEffect(() => {
+    const handoff = ssoHandoff.current;
+    if (!handoff) return;
+    ssoHandoff.current = null;
+    navigate({ pathname: location.pathname, search: location.search, hash: '' }, { replace: true });
+    signInWithSso(handoff.code, handoff.providerId).catch((failure: unknown) => {
+      setError(authErrorText(t, failure));
+      setFinishingSso(false);
+    });
+  }, [navigate, location.pathname, location.search, t]);
 
   const form = useFormFields(
     { email: emailFromState(location.state), password: '' },
@@ -98,7 +158,15 @@ export default function LoginPage() {
     );
   }
 
-  const unavailable = t('pages_login.provider_unavailable');
+  if (finishingSso) {
+    return (
+      <Stack align="center" gap="md" py="xl" data-testid="sso-finishing">
+        <Loader size="md" />
+        <Text c="dimmed">{t('pages_login.sso_finishing')}</Text>
+      </Stack>
+    );
+  }
+
   return (
     <Stack gap="lg">
       <Stack gap={6}>
@@ -125,20 +193,24 @@ export default function LoginPage() {
         </Alert>
       ) : null}
 
-      <Stack gap="xs">
-        <UnavailableProvider
-          icon={<BrandIcon name="google" />}
-          label={t('pages_login.google')}
-          hint={unavailable}
-        />
-        <UnavailableProvider
-          icon={<BrandIcon name="confluence" />}
-          label={t('pages_login.confluence')}
-          hint={unavailable}
-        />
-      </Stack>
+      {isSsoErrorCode(ssoError) ? (
+        <Alert
+          variant="light"
+          color="error"
+          icon={<IconAlertCircle size={18} />}
+          role="alert"
+          data-testid="sso-error"
+        >
+          {t(`pages_login.sso_errors.${ssoError}`)}
+        </Alert>
+      ) : null}
 
-      <div className={classes.divider}>{t('pages_login.or')}</div>
+      {providers.length > 0 ? (
+        <>
+          <SsoButtons providers={providers} redirect={redirect} />
+          <div className={classes.divider}>{t('pages_login.or')}</div>
+        </>
+      ) : null}
 
       {/* A server error is about the last attempt: editing a field or trying again clears it, so it
           never stands beside new field errors. */}

@@ -17,6 +17,7 @@ import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { isIdentityError } from '../../../lib/identity/errors.ts';
+import { reportWarning } from '../../../lib/reporting.ts';
 import { useFormFields } from '../../../ui/hooks/useFormFields.ts';
 import { useLocalePath } from '../../../ui/hooks/useLocalePath.ts';
 import { authErrorText } from '../authErrors.ts';
@@ -152,7 +153,7 @@ function SetNewPassword({ oobCode }: { oobCode: string }) {
       .then((value) => {
         if (!cancelled) setPolicy(value);
       })
-      .catch((failure: unknown) => console.warn('Could not load the password policy', failure));
+      .catch((failure: unknown) => reportWarning('Could not load the password policy', 'identity', failure));
     return () => {
       cancelled = true;
     };

@@ -1,17 +1,18 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { usePopup } from '../../../app/popup/usePopup.ts';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { errorMessage } from '../../../lib/http/errors.ts';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { openExternalUrl } from '../../../lib/navigation.ts';
 import { useLocalePrefix } from '../../../ui/hooks/useLocalePath.ts';
-import type { HandoffQuery } from '../handoffQuery.ts';
+import { usePopup } from '../../../ui/popup/usePopup.ts';
+import { editorTarget, type HandoffQuery } from '../handoffQuery.ts';
 import { authServices } from '../services.ts';
 
-export type HandoffStatus = 'idle' | 'running' | 'opened' | 'failed';
+export type HandoffStatus = 'idle' | 'confirm' | 'refused' | 'running' | 'opened' | 'failed';
 
 /**
  * Runs the editor handoff once the user is authenticated on a login page that asks for it
- * (already signed in, or right after signing in here). A failure shows the error popup.
+ * (already signed in, or right after signing in here). A failure shows the error popup. A browser-hosted
+ * editor's callback waits for the user's confirmation, and one the operator did not allow never runs.
  */
 export function useEditorHandoff(query: HandoffQuery | null, authenticated: boolean) {
   const { t } = useTranslation();
@@ -19,9 +20,13 @@ export function useEditorHandoff(query: HandoffQuery | null, authenticated: bool
   const prefix = useLocalePrefix();
   const [status, setStatus] = useState<HandoffStatus>('idle');
   const started = useRef(false);
+  const target = useMemo(
+    () => (query ? editorTarget(query.callback, authServices().config.editorCallbackOrigins) : null),
+    [query],
+  );
 
   const run = useCallback(async () => {
-    if (!query) return;
+    if (!query || !target || target.kind === 'refused') return;
     setStatus('running');
     const { auth, codeAssistHttp, config } = authServices();
     try {
@@ -36,7 +41,7 @@ export function useEditorHandoff(query: HandoffQuery | null, authenticated: bool
             credentials: 'include',
             userParams: false,
           }),
-        deepLink: () => config.editorDeepLink,
+        deepLink: () => (target.kind === 'callback' ? target.url : config.editorDeepLink),
         open: openExternalUrl,
       });
       setStatus(result === 'opened' ? 'opened' : 'idle');
@@ -50,13 +55,14 @@ export function useEditorHandoff(query: HandoffQuery | null, authenticated: bool
         retry: () => void run(),
       });
     }
-  }, [query, prefix, t, show]);
+  }, [query, target, prefix, t, show]);
 
   useEffect(() => {
-    if (!query || !authenticated || started.current) return;
+    if (!query || !target || !authenticated || started.current) return;
     started.current = true;
-    void run();
-  }, [query, authenticated, run]);
+    if (target.kind === 'deep-link') void run();
+    else setStatus(target.kind === 'callback' ? 'confirm' : 'refused');
+  }, [query, target, authenticated, run]);
 
-  return { status, run };
+  return { status, run, target };
 }

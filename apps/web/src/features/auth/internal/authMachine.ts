@@ -1,6 +1,8 @@
+import { spansDomains } from '@assistente/contracts';
 import type { MantineStore } from '@mantine/store';
 import type { IdentityAuth } from '../../../lib/identity/auth.ts';
 import type { IdentityUser } from '../../../lib/identity/user.ts';
+import { reportError, reportWarning } from '../../../lib/reporting.ts';
 import type { AccountApi } from '../api.ts';
 import { type AccountSession, emptyAccountSession, toRequestUser } from '../session.ts';
 
@@ -55,14 +57,15 @@ export function createAuthMachine(deps: AuthMachineDeps): AuthMachine {
       const domain = await api.getDomain(domainId, as);
       session.setState({ ...session.getState(), domain });
     } catch (error) {
-      console.warn('Could not refresh the domain', error);
+      reportWarning('Could not refresh the domain', 'auth', error);
     }
   }
 
   /** Spec §4 "Department repair": SuperAdmin only; failures are only logged. */
   async function checkDepartment(): Promise<void> {
     const user = session.getState().apiUser;
-    if (user?.role !== 'SuperAdmin') return;
+    // Department repair is the one self-move the rules allow, and only to a SuperAdmin.
+    if (!user || !spansDomains(user)) return;
     try {
       const departments = await api.listDepartments();
       const first = departments[0];
@@ -72,7 +75,7 @@ export function createAuthMachine(deps: AuthMachineDeps): AuthMachine {
       const idToken = await auth.getIdToken(true);
       if (idToken) session.setState({ ...session.getState(), idToken });
     } catch (error) {
-      console.warn('Could not check the account department', error);
+      reportWarning('Could not check the account department', 'auth', error);
     }
   }
 
@@ -90,11 +93,11 @@ export function createAuthMachine(deps: AuthMachineDeps): AuthMachine {
       await checkDepartment();
       return { status: 'authenticated' };
     } catch (error) {
-      console.warn('Signing out: the account session could not be established', error);
+      reportWarning('Signing out: the account session could not be established', 'auth', error);
       try {
         await signOut();
       } catch (signOutError) {
-        console.error(signOutError);
+        reportError(signOutError, 'auth');
       }
       return { status: 'signed-out', error };
     } finally {

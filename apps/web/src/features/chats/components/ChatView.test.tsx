@@ -28,7 +28,7 @@ const api = vi.hoisted(() => ({
   deleteAttachment: vi.fn(async () => undefined),
 }));
 vi.mock('../hooks/chatsApi.ts', () => ({ chatsApi: () => api }));
-vi.mock('../lib/authRequest.ts', () => ({
+vi.mock('../../auth/requests.ts', () => ({
   authorizedRequest: async (path: string) => ({ url: path, headers: {} }),
   downloadFile: vi.fn(),
 }));

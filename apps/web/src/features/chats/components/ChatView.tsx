@@ -1,5 +1,5 @@
 import type { Chat, ChatParams, Santito } from '@assistente/contracts';
-import { ActionIcon, Button, Group, Loader, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import {
   IconAdjustmentsHorizontal,
@@ -7,7 +7,6 @@ import {
   IconFileTypeTxt,
   IconJson,
   IconLayoutSidebarLeftExpand,
-  IconSparkles,
   IconUpload,
 } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -23,28 +22,27 @@ import {
   useState,
 } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ErrorPage } from '../../../app/error/ErrorPage.tsx';
-import { setUi, useUiFlag } from '../../../app/uiStore.ts';
+import { chatPath } from '../../../lib/chatPaths.ts';
 import { HttpError } from '../../../lib/http/errors.ts';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { Menu, Tooltip, useLoadFloatingAfterPaint } from '../../../ui/DeferredFloating.tsx';
+import { ErrorPage } from '../../../ui/ErrorPage.tsx';
 import { useLocalePath } from '../../../ui/hooks/useLocalePath.ts';
 import { LazyDrawer } from '../../../ui/LazyDrawer.tsx';
-import { useAccountSession } from '../../auth/hooks/useAccountSession.ts';
-import { isPremium } from '../../auth/session.ts';
-import { useSantito } from '../../santitos/hooks/useSantitos.ts';
+import { setUi, useUiFlag } from '../../../ui/uiStore.ts';
+import { downloadFile, isPremium, useAccountSession } from '../../auth/index.ts';
+import { useSantito } from '../../santitos/index.ts';
 import { exportPath } from '../api.ts';
 import { chatsApi } from '../hooks/chatsApi.ts';
 import { useAgents, useConnectionState, useThread } from '../hooks/useAgents.ts';
 import { useChatRecord } from '../hooks/useChat.ts';
 import { chatListCache } from '../hooks/useChatsList.ts';
 import { useUploads } from '../hooks/useUploads.ts';
-import { downloadFile } from '../lib/authRequest.ts';
 import { streamingIds } from '../lib/chatStore.ts';
-import { chatPath } from '../lib/routes.ts';
 import { visibleThread } from '../lib/thread.ts';
 import classes from './ChatView.module.css';
-import { Composer, type ComposerHandle } from './Composer.tsx';
+import { ChatWelcome, SantitoHeader } from './ChatWelcome.tsx';
+import { Composer, type ComposerHandle, ComposerHint } from './Composer.tsx';
 import { ConnectionBadge } from './ConnectionBadge.tsx';
 import { ErrorNotice } from './ErrorNotice.tsx';
 import type { MessageActions } from './MessageItem.tsx';
@@ -62,22 +60,24 @@ export interface ChatViewProps {
   /** A message to send at once (the home page's new-chat box). */
   initialMessage?: string | null;
   onInitialMessageSent?: () => void;
+  /** Shown inside another site's iframe (DESIGN §11): the embed's santito and texts, no settings. */
+  embed?: EmbedChatOptions;
+}
+
+/** What an embedded chat differs in: who it talks to and where its pages are. */
+export interface EmbedChatOptions {
+  santito: Pick<Santito, 'name' | 'avatar' | 'starters'> | null;
+  /** The embed's name (the title of a new chat) and welcome text. */
+  displayName: string;
+  welcome: string;
+  allowAttachments: boolean;
+  /** The page of one of the visitor's chats (unprefixed; the locale is added). */
+  chatPath: (chatId: string) => string;
+  /** The new-chat page (the 404's way back). */
+  home: string;
 }
 
 type LoadState = 'idle' | 'loading' | 'error' | 'not-found';
-
-function SantitoHeader({ santito }: { santito: Santito }) {
-  return (
-    <Group gap={6} wrap="nowrap" className={classes.santito}>
-      <span aria-hidden className={classes.santitoAvatar}>
-        {santito.avatar ?? <IconSparkles size={14} />}
-      </span>
-      <Text size="sm" fw={600} truncate>
-        {santito.name}
-      </Text>
-    </Group>
-  );
-}
 
 /** A chat: header, messages streaming in, composer and the parameters panel. */
 export function ChatView({
@@ -85,6 +85,7 @@ export function ChatView({
   agentId = null,
   initialMessage = null,
   onInitialMessageSent,
+  embed,
 }: ChatViewProps) {
   const { t } = useTranslation();
   const lp = useLocalePath();
@@ -103,7 +104,11 @@ export function ChatView({
   const record = useChatRecord(chatId);
   const chat: Chat | undefined = record.data;
   const santitoId = chat?.agentId ?? agentId;
-  const santito = useSantito(santitoId, isPremium(domain)).data;
+  // A visitor may not read santitos: the embed's config says who answers.
+  const ownSantito = useSantito(embed ? null : santitoId, !embed && isPremium(domain)).data;
+  const santito = embed ? embed.santito : ownSantito;
+  const pathOf = embed?.chatPath ?? chatPath;
+  const welcomeText = embed ? embed.welcome : (ownSantito?.description ?? '');
 
   const [load, setLoad] = useState<LoadState>('idle');
   const [loadingOlder, setLoadingOlder] = useState(false);
@@ -257,7 +262,7 @@ export function ChatView({
               .getChat(effectiveId)
               .then((stored) => chatListCache.add(client, stored))
               .catch(() => undefined);
-            navigate(lp(chatPath(effectiveId)));
+            navigate(lp(pathOf(effectiveId)));
           }
         },
         () => {
@@ -267,7 +272,7 @@ export function ChatView({
       );
       if (!chatId && !effectiveId) {
         request.chat.then(
-          (created) => navigate(lp(chatPath(created.chatId))),
+          (created) => navigate(lp(pathOf(created.chatId))),
           (error: { code: string; message: string }) => setRequestError(error),
         );
       }
@@ -282,6 +287,7 @@ export function ChatView({
       view.leafId,
       navigate,
       lp,
+      pathOf,
       uploadItems,
       restoreUploads,
       client,
@@ -362,7 +368,7 @@ export function ChatView({
     dragDepth.current = 0;
     setDragging(false);
     const files = Array.from(event.dataTransfer.files);
-    if (files.length > 0 && !offline) uploads.add(files);
+    if (files.length > 0 && !offline && (!embed || embed.allowAttachments)) uploads.add(files);
   };
 
   const title = chat?.title || (chatId ? t('chats.untitled') : t('chats.new_chat'));
@@ -410,47 +416,22 @@ export function ChatView({
       </Group>
     );
   } else if (view.path.length === 0) {
-    body = (
-      <Stack align="center" justify="center" className={classes.center} gap="md" px="md">
-        {santito ? (
-          <>
-            <span className={classes.welcomeAvatar} aria-hidden>
-              {santito.avatar ?? <IconSparkles size={28} />}
-            </span>
-            <Title order={2} size="h3" ta="center">
-              {santito.name}
-            </Title>
-            {santito.description ? (
-              <Text c="dimmed" ta="center" maw={520}>
-                {santito.description}
-              </Text>
-            ) : null}
-            {santito.starters.length > 0 ? (
-              <div className={classes.starters}>
-                {santito.starters.map((starter) => (
-                  <UnstyledButton
-                    key={starter}
-                    className={classes.starter}
-                    disabled={offline || busy}
-                    onClick={() => send(starter, uploads.ids)}
-                  >
-                    {starter}
-                  </UnstyledButton>
-                ))}
-              </div>
-            ) : null}
-          </>
-        ) : (
-          <>
-            <Title order={2} size="h3" ta="center">
-              {t('chats.welcome_title', { name: firstName })}
-            </Title>
-            <Text c="dimmed" ta="center">
-              {t('pages.home.subtitle')}
-            </Text>
-          </>
-        )}
-      </Stack>
+    body = santito ? (
+      <ChatWelcome
+        santito={santito}
+        title={santito.name}
+        text={welcomeText}
+        onStarter={(starter) => send(starter, uploads.ids)}
+        startersDisabled={offline || busy}
+      />
+    ) : embed ? (
+      <ChatWelcome santito={null} title={embed.displayName} text={embed.welcome} />
+    ) : (
+      <ChatWelcome
+        santito={null}
+        title={t('chats.welcome_title', { name: firstName })}
+        text={t('pages.home.subtitle')}
+      />
     );
   } else {
     body = (
@@ -475,7 +456,7 @@ export function ChatView({
       <ErrorPage
         statusCode={404}
         renderBack={(label) => (
-          <Button component={Link} to={lp('/')} size="md" mt="sm">
+          <Button component={Link} to={lp(embed?.home ?? '/')} size="md" mt="sm">
             {label}
           </Button>
         )}
@@ -504,7 +485,7 @@ export function ChatView({
     >
       <header className={classes.header}>
         <Group gap="xs" wrap="nowrap" className={classes.headerTitle}>
-          {mobile ? (
+          {mobile && !embed ? (
             <ActionIcon
               variant="subtle"
               color="neutral.7"
@@ -522,19 +503,21 @@ export function ChatView({
         </Group>
         <Group gap={4} wrap="nowrap">
           <ConnectionBadge />
-          <Tooltip label={t('chats.params.title')} withArrow>
-            <ActionIcon
-              variant={paramsOpen ? 'light' : 'subtle'}
-              color="neutral.7"
-              onClick={() => setUi({ customParamsSidebar: !paramsOpen })}
-              aria-label={t('chats.params.title')}
-              aria-pressed={paramsOpen}
-              data-testid="toggle-params"
-            >
-              <IconAdjustmentsHorizontal size={19} />
-            </ActionIcon>
-          </Tooltip>
-          {chatId ? (
+          {embed ? null : (
+            <Tooltip label={t('chats.params.title')} withArrow>
+              <ActionIcon
+                variant={paramsOpen ? 'light' : 'subtle'}
+                color="neutral.7"
+                onClick={() => setUi({ customParamsSidebar: !paramsOpen })}
+                aria-label={t('chats.params.title')}
+                aria-pressed={paramsOpen}
+                data-testid="toggle-params"
+              >
+                <IconAdjustmentsHorizontal size={19} />
+              </ActionIcon>
+            </Tooltip>
+          )}
+          {chatId && !embed ? (
             <Menu position="bottom-end" shadow="md" width={220}>
               <Menu.Target>
                 <ActionIcon
@@ -580,15 +563,11 @@ export function ChatView({
               busy={busy}
               onSend={send}
               onStop={stop}
-              uploads={uploads}
+              uploads={embed && !embed.allowAttachments ? undefined : uploads}
               autoFocus={!mobile}
-              placeholder={
-                santito ? t('chats.composer.placeholder_santito', { name: santito.name }) : undefined
-              }
+              santitoName={santito?.name}
             />
-            <Text size="xs" c="dimmed" ta="center" className={classes.hint}>
-              {t('chats.composer.hint')}
-            </Text>
+            <ComposerHint className={classes.hint} />
           </div>
         </div>
         {!mobile && paramsPanel ? <aside className={classes.params}>{paramsPanel}</aside> : null}

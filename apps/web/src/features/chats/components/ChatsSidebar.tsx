@@ -9,13 +9,13 @@ import {
 } from '@tabler/icons-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { setUi } from '../../../app/uiStore.ts';
+import { chatPath, newChatPath } from '../../../lib/chatPaths.ts';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { Tooltip } from '../../../ui/DeferredFloating.tsx';
 import { useLocalePath } from '../../../ui/hooks/useLocalePath.ts';
+import { setUi } from '../../../ui/uiStore.ts';
 import { useChatsList, useDeleteChat, usePinChat, useRenameChat } from '../hooks/useChatsList.ts';
 import { useFixedVirtual } from '../hooks/useFixedVirtual.ts';
-import { chatPath, newChatPath } from '../lib/routes.ts';
 import { offerUndo } from '../lib/undo.ts';
 import { ChatListItem } from './ChatListItem.tsx';
 import classes from './ChatsSidebar.module.css';

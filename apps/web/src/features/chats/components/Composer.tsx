@@ -40,6 +40,8 @@ export interface ComposerProps {
   onStop: () => void;
   uploads?: ComposerUploads;
   placeholder?: string;
+  /** The santito the chat is with: the box says who is asked (unless `placeholder` says more). */
+  santitoName?: string;
   autoFocus?: boolean;
   /** Initial text (e.g. a conversation starter picked elsewhere). */
   initialText?: string;
@@ -111,6 +113,7 @@ export function Composer({
   onStop,
   uploads,
   placeholder,
+  santitoName,
   autoFocus,
   initialText = '',
 }: ComposerProps) {
@@ -206,7 +209,10 @@ export function Composer({
           placeholder={
             offline
               ? t('chats.connection.composer_offline')
-              : (placeholder ?? t('chats.composer.placeholder'))
+              : (placeholder ??
+                (santitoName
+                  ? t('chats.composer.placeholder_santito', { name: santitoName })
+                  : t('chats.composer.placeholder')))
           }
           aria-label={t('chats.composer.label')}
           autoFocus={autoFocus}
@@ -243,5 +249,15 @@ export function Composer({
         )}
       </Group>
     </form>
+  );
+}
+
+/** What Enter does, and that answers may be wrong: under every chat's message box. */
+export function ComposerHint({ className }: { className?: string }) {
+  const { t } = useTranslation();
+  return (
+    <Text size="xs" c="dimmed" ta="center" className={className}>
+      {t('chats.composer.hint')}
+    </Text>
   );
 }

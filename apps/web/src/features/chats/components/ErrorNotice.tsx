@@ -1,10 +1,10 @@
-import { ErrorCodes, hasRole } from '@assistente/contracts';
+import { ErrorCodes, isAdmin } from '@assistente/contracts';
 import { Alert, Anchor, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { useLocalePath } from '../../../ui/hooks/useLocalePath.ts';
-import { useAccountSession } from '../../auth/hooks/useAccountSession.ts';
+import { useAccountSession } from '../../auth/index.ts';
 import { isTranslatedCode, showsServerDetail } from '../lib/errors.ts';
 
 /** An error of the chat (an `error` frame or an answer that ended in error), in the user's language. */
@@ -24,7 +24,7 @@ export function ErrorNotice({
   const { apiUser } = useAccountSession();
   const translated = isTranslatedCode(code);
   const apiCode = !translated && (ErrorCodes as readonly string[]).includes(code);
-  const admin = apiUser ? hasRole(apiUser.role, 'Admin') : false;
+  const admin = apiUser ? isAdmin(apiUser) : false;
   return (
     <Alert
       color={code === 'NO_PROVIDER' ? 'accent' : 'error'}

@@ -12,8 +12,9 @@ import { memo, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { CopyIconButton } from '../../../ui/CopyIconButton.tsx';
 import { Tooltip } from '../../../ui/DeferredFloating.tsx';
+import { downloadFile } from '../../auth/index.ts';
+import { Citations } from '../../knowledge/index.ts';
 import { attachmentsPath } from '../api.ts';
-import { downloadFile } from '../lib/authRequest.ts';
 import { formatSize } from '../lib/format.ts';
 import { Markdown, PlainText } from '../markdown/Markdown.tsx';
 import { ErrorNotice } from './ErrorNotice.tsx';
@@ -236,6 +237,7 @@ export const MessageItem = memo(function MessageItem({
           <span />
         </span>
       ) : null}
+      {message.citations?.length && !streaming ? <Citations citations={message.citations} /> : null}
       {message.status === 'stopped' ? (
         <Text size="xs" c="dimmed" mt={4} className={classes.note}>
           <IconPlayerStopFilled size={11} /> {t('chats.message.stopped')}

@@ -16,7 +16,8 @@ import { IconX } from '@tabler/icons-react';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { Tooltip } from '../../../ui/DeferredFloating.tsx';
-import { useModels, useSaveChatParams } from '../hooks/useChat.ts';
+import { useModels } from '../../providers/index.ts';
+import { useSaveChatParams } from '../hooks/useChat.ts';
 
 const DEFAULT_TEMPERATURE = 0.7;
 

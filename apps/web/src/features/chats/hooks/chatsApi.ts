@@ -1,4 +1,4 @@
-import { authServices } from '../../auth/services.ts';
+import { authServices } from '../../auth/index.ts';
 import { type ChatsApi, createChatsApi } from '../api.ts';
 
 /** The chats manager client over the session's `chatsHttp`. */

@@ -1,6 +1,13 @@
 import { useSyncExternalStore } from 'react';
-import { accessDenied, authServices } from '../../auth/services.ts';
-import { accountSession } from '../../auth/session.ts';
+import {
+  accessDenied,
+  accountSession,
+  authServices,
+  embeddedIdToken,
+  embeddedSession,
+  isEmbeddedPath,
+  loseEmbeddedSession,
+} from '../../auth/index.ts';
 import { AgentsController, agentsController, stopAgents } from '../lib/agents.ts';
 import type { ConnectionState } from '../lib/agentsSocket.ts';
 import type { ThreadState } from '../lib/chatStore.ts';
@@ -12,16 +19,19 @@ let watchingSession = false;
 export function getAgents(): AgentsController {
   const controller = agentsController(() => {
     const { config, auth } = authServices();
+    // An embedded page (another site's iframe) talks as its visitor, never as the account.
+    const embedded = isEmbeddedPath(window.location.pathname);
     return new AgentsController({
       url: config.agentsWsUrl,
-      getToken: () => auth.getIdToken(),
-      onAccessDenied: accessDenied,
+      getToken: embedded ? embeddedIdToken : () => auth.getIdToken(),
+      onAccessDenied: embedded ? loseEmbeddedSession : accessDenied,
     });
   });
   if (!watchingSession) {
     watchingSession = true;
-    accountSession.subscribe((session) => {
-      if (!session.idToken) stopAgents();
+    const session = isEmbeddedPath(window.location.pathname) ? embeddedSession : accountSession;
+    session.subscribe((state) => {
+      if (!state.idToken) stopAgents();
     });
   }
   controller.socket.start();

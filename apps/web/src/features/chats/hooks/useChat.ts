@@ -12,16 +12,6 @@ export function useChatRecord(chatId: string | null) {
   });
 }
 
-/** The models the user may pick (domain and instance providers) and the default one. */
-export function useModels(enabled = true) {
-  return useQuery({
-    queryKey: chatKeys.models(),
-    queryFn: () => chatsApi().listModels(),
-    staleTime: 5 * 60_000,
-    enabled,
-  });
-}
-
 export function useSaveChatParams(chatId: string) {
   const client = useQueryClient();
   return useMutation({

@@ -16,7 +16,6 @@ export const chatKeys = {
   lists: () => ['chats', 'list'] as const,
   list: (q: string) => ['chats', 'list', q] as const,
   chat: (chatId: string) => ['chats', 'chat', chatId] as const,
-  models: () => ['models'] as const,
 };
 
 /** The sidebar's list, page by page (cursor), pinned first then newest; `q` searches titles and messages. */

@@ -9,7 +9,7 @@ const MB = 1024 * 1024;
 
 const upload = vi.hoisted(() => ({ uploadFile: vi.fn() }));
 vi.mock('../lib/upload.ts', () => ({ UploadError: class extends Error {}, uploadFile: upload.uploadFile }));
-vi.mock('../lib/authRequest.ts', () => ({
+vi.mock('../../auth/requests.ts', () => ({
   authorizedRequest: async (path: string) => ({ url: path, headers: {} }),
 }));
 

@@ -1,8 +1,8 @@
 import { type Attachment, AttachmentLimits } from '@assistente/contracts';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { loadedRuntimeConfig } from '../../../lib/config/runtimeConfig.ts';
+import { authorizedRequest } from '../../auth/index.ts';
 import { attachmentsPath } from '../api.ts';
-import { authorizedRequest } from '../lib/authRequest.ts';
 import { UploadError, uploadFile } from '../lib/upload.ts';
 import { chatsApi } from './chatsApi.ts';
 

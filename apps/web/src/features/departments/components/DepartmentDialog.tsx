@@ -1,11 +1,10 @@
 import { type Department, DepartmentCreateSchema } from '@assistente/contracts';
-import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconAlertTriangle } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { schemaErrors, validateWith } from '../../../lib/validation/schemaErrors.ts';
-import { apiErrorCode, apiErrorText } from '../../../ui/apiError.ts';
+import { FormDialog, useSubmitFailure } from '../../../ui/FormDialog.tsx';
 import { useCreateDepartment, useUpdateDepartment } from '../hooks/useDepartments.ts';
 
 /** Creates a department in `domain`, or renames `department`. */
@@ -24,7 +23,7 @@ export function DepartmentDialog({
   onSaved: (department: Department, created: boolean) => void;
 }) {
   const { t } = useTranslation();
-  const [failure, setFailure] = useState<string | null>(null);
+  const { failure, clear: clearFailure, fail } = useSubmitFailure();
   const create = useCreateDepartment();
   const update = useUpdateDepartment();
   const pending = create.isPending || update.isPending;
@@ -38,15 +37,11 @@ export function DepartmentDialog({
   useEffect(() => {
     if (!opened) return;
     setValues({ displayName: department?.displayName ?? '' });
-    setFailure(null);
-  }, [opened, department, setValues]);
-
-  const close = () => {
-    if (!pending) onClose();
-  };
+    clearFailure();
+  }, [opened, department, setValues, clearFailure]);
 
   const submit = form.onSubmit(async (values) => {
-    setFailure(null);
+    clearFailure();
     const parsed = validateWith(DepartmentCreateSchema, values, t);
     if (!parsed.ok) return;
     try {
@@ -55,49 +50,31 @@ export function DepartmentDialog({
         : await create.mutateAsync({ displayName: parsed.data.displayName, domain });
       onSaved(saved, department === null);
     } catch (error) {
-      if (apiErrorCode(error) === 'CONFLICT')
-        form.setFieldError('displayName', t('departments.errors.name_taken'));
-      else setFailure(apiErrorText(t, error));
+      fail(error, () => form.setFieldError('displayName', t('departments.errors.name_taken')));
     }
   });
 
   return (
-    <Modal
-      closeButtonProps={{ 'aria-label': t('popup.close') }}
+    <FormDialog
       opened={opened}
-      onClose={close}
       title={t(department ? 'departments.edit.title' : 'departments.create.title')}
-      centered
-      radius="lg"
+      onClose={onClose}
+      onSubmit={submit}
+      pending={pending}
+      failure={failure}
+      submitLabel={t(department ? 'common.save' : 'common.create')}
     >
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          {department ? null : (
-            <Text size="sm" c="dimmed">
-              {t('departments.create.description', { domain })}
-            </Text>
-          )}
-          <TextInput
-            label={t('departments.fields.name')}
-            required
-            data-autofocus
-            {...form.getInputProps('displayName')}
-          />
-          {failure ? (
-            <Alert color="error" variant="light" icon={<IconAlertTriangle size={18} />} role="alert">
-              {failure}
-            </Alert>
-          ) : null}
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={close} disabled={pending}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={pending}>
-              {t(department ? 'common.save' : 'common.create')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+      {department ? null : (
+        <Text size="sm" c="dimmed">
+          {t('departments.create.description', { domain })}
+        </Text>
+      )}
+      <TextInput
+        label={t('departments.fields.name')}
+        required
+        data-autofocus
+        {...form.getInputProps('displayName')}
+      />
+    </FormDialog>
   );
 }

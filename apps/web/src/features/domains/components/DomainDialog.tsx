@@ -5,13 +5,12 @@ import {
   formatCnpj,
   isValidCnpj,
 } from '@assistente/contracts';
-import { Alert, Button, Group, Modal, Stack, Switch, TextInput } from '@mantine/core';
+import { Switch, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconAlertTriangle } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { type IssueKeys, schemaErrors, validateWith } from '../../../lib/validation/schemaErrors.ts';
-import { apiErrorCode, apiErrorText } from '../../../ui/apiError.ts';
+import { FormDialog, useSubmitFailure } from '../../../ui/FormDialog.tsx';
 import { useCreateDomain, useUpdateDomain } from '../hooks/useDomains.ts';
 
 interface Values {
@@ -69,7 +68,7 @@ export function DomainDialog({
   ownDomain: string;
 }) {
   const { t } = useTranslation();
-  const [failure, setFailure] = useState<string | null>(null);
+  const { failure, clear: clearFailure, fail } = useSubmitFailure();
   const create = useCreateDomain();
   const update = useUpdateDomain();
   const pending = create.isPending || update.isPending;
@@ -98,12 +97,8 @@ export function DomainDialog({
       : emptyValues;
     setValues(values);
     resetDirty(values);
-    setFailure(null);
-  }, [opened, domain, setValues, resetDirty]);
-
-  const close = () => {
-    if (!pending) onClose();
-  };
+    clearFailure();
+  }, [opened, domain, setValues, resetDirty, clearFailure]);
 
   const checkCnpj = () => {
     const cnpj = form.values.cnpj.trim();
@@ -113,7 +108,7 @@ export function DomainDialog({
   };
 
   const submit = form.onSubmit(async (values) => {
-    setFailure(null);
+    clearFailure();
     try {
       let saved: Domain;
       if (domain) {
@@ -127,83 +122,65 @@ export function DomainDialog({
       }
       onSaved(saved, !domain);
     } catch (error) {
-      if (!domain && apiErrorCode(error) === 'CONFLICT')
-        form.setFieldError('domain', t('domains.errors.taken'));
-      else setFailure(apiErrorText(t, error));
+      fail(error, domain ? undefined : () => form.setFieldError('domain', t('domains.errors.taken')));
     }
   });
 
   return (
-    <Modal
-      closeButtonProps={{ 'aria-label': t('popup.close') }}
+    <FormDialog
       opened={opened}
-      onClose={close}
       title={t(editing ? 'domains.edit.title' : 'domains.create.title')}
-      centered
-      radius="lg"
+      onClose={onClose}
+      onSubmit={submit}
+      pending={pending}
+      failure={failure}
+      submitLabel={t(editing ? 'common.save' : 'common.create')}
       size="lg"
     >
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          <TextInput
-            label={t('domains.fields.domain')}
-            description={editing ? undefined : t('domains.fields.domain_hint')}
-            placeholder="empresa.com.br"
-            required
-            disabled={editing}
-            autoCapitalize="none"
-            spellCheck={false}
-            data-autofocus={editing ? undefined : true}
-            {...form.getInputProps('domain')}
-          />
-          <TextInput
-            label={t('domains.fields.name')}
-            required
-            data-autofocus={editing ? true : undefined}
-            {...form.getInputProps('displayName')}
-          />
-          <TextInput
-            label={t('domains.fields.cnpj')}
-            description={t('domains.fields.cnpj_hint')}
-            placeholder="12.ABC.345/01DE-35"
-            autoCapitalize="characters"
-            spellCheck={false}
-            {...form.getInputProps('cnpj')}
-            onBlur={checkCnpj}
-          />
-          <Switch
-            label={t('domains.fields.premium')}
-            description={t('domains.fields.premium_hint')}
-            {...form.getInputProps('premium', { type: 'checkbox' })}
-          />
-          <Switch
-            label={t('domains.fields.trusted')}
-            description={t('domains.fields.trusted_hint')}
-            {...form.getInputProps('isTrusted', { type: 'checkbox' })}
-          />
-          {editing ? (
-            <Switch
-              label={t('domains.fields.active')}
-              description={t('domains.fields.active_hint')}
-              disabled={domain?._id === ownDomain}
-              {...form.getInputProps('active', { type: 'checkbox' })}
-            />
-          ) : null}
-          {failure ? (
-            <Alert color="error" variant="light" icon={<IconAlertTriangle size={18} />} role="alert">
-              {failure}
-            </Alert>
-          ) : null}
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={close} disabled={pending}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={pending}>
-              {t(editing ? 'common.save' : 'common.create')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+      <TextInput
+        label={t('domains.fields.domain')}
+        description={editing ? undefined : t('domains.fields.domain_hint')}
+        placeholder="empresa.com.br"
+        required
+        disabled={editing}
+        autoCapitalize="none"
+        spellCheck={false}
+        data-autofocus={editing ? undefined : true}
+        {...form.getInputProps('domain')}
+      />
+      <TextInput
+        label={t('domains.fields.name')}
+        required
+        data-autofocus={editing ? true : undefined}
+        {...form.getInputProps('displayName')}
+      />
+      <TextInput
+        label={t('domains.fields.cnpj')}
+        description={t('domains.fields.cnpj_hint')}
+        placeholder="12.ABC.345/01DE-35"
+        autoCapitalize="characters"
+        spellCheck={false}
+        {...form.getInputProps('cnpj')}
+        onBlur={checkCnpj}
+      />
+      <Switch
+        label={t('domains.fields.premium')}
+        description={t('domains.fields.premium_hint')}
+        {...form.getInputProps('premium', { type: 'checkbox' })}
+      />
+      <Switch
+        label={t('domains.fields.trusted')}
+        description={t('domains.fields.trusted_hint')}
+        {...form.getInputProps('isTrusted', { type: 'checkbox' })}
+      />
+      {editing ? (
+        <Switch
+          label={t('domains.fields.active')}
+          description={t('domains.fields.active_hint')}
+          disabled={domain?._id === ownDomain}
+          {...form.getInputProps('active', { type: 'checkbox' })}
+        />
+      ) : null}
+    </FormDialog>
   );
 }

@@ -6,7 +6,7 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
-import { accountSession } from '../../auth/session.ts';
+import { accountSession } from '../../auth/index.ts';
 import { type DomainListParams, domainsApi } from '../api.ts';
 
 /** The most domains a filter select offers (the API's largest page). */

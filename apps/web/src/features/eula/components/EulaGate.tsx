@@ -1,9 +1,8 @@
 import { lazy, Suspense } from 'react';
 import { useNavigate } from 'react-router';
 import { useLocalePath } from '../../../ui/hooks/useLocalePath.ts';
-import { useAccountSession } from '../../auth/hooks/useAccountSession.ts';
-import { signOut } from '../../auth/services.ts';
-import { useEulaStatus } from '../../settings/hooks/useSettings.ts';
+import { signOut, useAccountSession } from '../../auth/index.ts';
+import { useEulaStatus } from '../hooks/useEulaStatus.ts';
 
 // Most sessions never show it: the dialog (a modal, the terms) is fetched only when it must show.
 const EulaDialog = lazy(() => import('./EulaDialog.tsx').then((module) => ({ default: module.EulaDialog })));

@@ -1,7 +1,8 @@
 import type { User } from '@assistente/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { accountSession } from '../../auth/session.ts';
+import { accountSession } from '../../auth/index.ts';
 import { acceptEula } from '../api.ts';
+import { eulaKeys } from './useEulaStatus.ts';
 
 /** Accepts the terms for the signed-in user and puts the stored record in the session. */
 export function useAcceptEula() {
@@ -11,7 +12,7 @@ export function useAcceptEula() {
     onSuccess: (updated) => {
       const session = accountSession.getState();
       if (session.apiUser?._id === updated._id) accountSession.setState({ ...session, apiUser: updated });
-      return client.invalidateQueries({ queryKey: ['settings', 'eula'] });
+      return client.invalidateQueries({ queryKey: eulaKeys.status() });
     },
   });
 }

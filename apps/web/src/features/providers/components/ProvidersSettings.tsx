@@ -1,27 +1,16 @@
 import { modelDisplayName, type ProviderConfig, type ProviderTestResult } from '@assistente/contracts';
-import {
-  ActionIcon,
-  Alert,
-  Badge,
-  Button,
-  Card,
-  Group,
-  Loader,
-  Modal,
-  Select,
-  Stack,
-  Text,
-  Title,
-  Tooltip,
-} from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, Modal, Select, Stack, Text } from '@mantine/core';
 import { IconCheck, IconPencil, IconPlugConnected, IconPlus, IconTrash, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { errorMessage } from '../../../lib/http/errors.ts';
 import { useTranslation } from '../../../lib/i18n/index.ts';
-import { useModels } from '../../chats/hooks/useChat.ts';
+import { ConfirmDialog } from '../../../ui/ConfirmDialog.tsx';
+import { IconAction } from '../../../ui/IconAction.tsx';
+import { SettingsSection } from '../../../ui/SettingsSection.tsx';
 import {
   useAiSettings,
   useDeleteProvider,
+  useModels,
   useProviders,
   useSaveDefaultModel,
   useTestProvider,
@@ -77,26 +66,13 @@ function ProviderRow({
             >
               {t('providers.test')}
             </Button>
-            <Tooltip label={t('providers.edit')} withArrow>
-              <ActionIcon
-                variant="subtle"
-                color="neutral.7"
-                onClick={onEdit}
-                aria-label={t('providers.edit')}
-              >
-                <IconPencil size={16} />
-              </ActionIcon>
-            </Tooltip>
-            <Tooltip label={t('providers.delete')} withArrow>
-              <ActionIcon
-                variant="subtle"
-                color="error"
-                onClick={onDelete}
-                aria-label={t('providers.delete')}
-              >
-                <IconTrash size={16} />
-              </ActionIcon>
-            </Tooltip>
+            <IconAction label={t('providers.edit')} icon={<IconPencil size={16} />} onClick={onEdit} />
+            <IconAction
+              label={t('providers.delete')}
+              icon={<IconTrash size={16} />}
+              onClick={onDelete}
+              danger
+            />
           </Group>
         </Group>
         <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
@@ -182,42 +158,30 @@ export function ProvidersSettings() {
 
   return (
     <Stack gap="lg" data-testid="providers-settings">
-      <Group justify="space-between" align="flex-end" gap="sm">
-        {/* Shrinks before the button wraps below it; on a phone the button takes its own line. */}
-        <Stack gap={2} style={{ flex: '1 1 18rem', minWidth: 0 }}>
-          <Title order={2} size="h4">
-            {t('providers.title')}
-          </Title>
-          <Text size="sm" c="dimmed">
-            {t('providers.description')}
-          </Text>
-        </Stack>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing({ provider: null })}>
-          {t('providers.add')}
-        </Button>
-      </Group>
-      {providers.isPending ? (
-        <Loader size="sm" aria-label={t('app.loading')} />
-      ) : providers.isError ? (
-        <Text c="error.7" role="alert">
-          {errorMessage(providers.error, t('http.fallback_error'))}
-        </Text>
-      ) : providers.data.length === 0 ? (
-        <Alert color="accent" variant="light">
-          {t('providers.empty')}
-        </Alert>
-      ) : (
-        <Stack gap="sm">
-          {providers.data.map((provider) => (
-            <ProviderRow
-              key={provider.id}
-              provider={provider}
-              onEdit={() => setEditing({ provider })}
-              onDelete={() => setDeleting(provider)}
-            />
-          ))}
-        </Stack>
-      )}
+      <SettingsSection
+        title={t('providers.title')}
+        description={t('providers.description')}
+        actions={
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing({ provider: null })}>
+            {t('providers.add')}
+          </Button>
+        }
+        query={providers}
+        empty={t('providers.empty')}
+      >
+        {(items) => (
+          <Stack gap="sm">
+            {items.map((provider) => (
+              <ProviderRow
+                key={provider.id}
+                provider={provider}
+                onEdit={() => setEditing({ provider })}
+                onDelete={() => setDeleting(provider)}
+              />
+            ))}
+          </Stack>
+        )}
+      </SettingsSection>
       <DefaultModel />
 
       <Modal
@@ -238,35 +202,19 @@ export function ProvidersSettings() {
           />
         ) : null}
       </Modal>
-      <Modal
+      <ConfirmDialog
         opened={deleting !== null}
-        onClose={() => setDeleting(null)}
         title={t('providers.delete_title')}
-        size="sm"
-      >
-        <Stack gap="md">
-          <Text size="sm">{t('providers.delete_confirm', { label: deleting?.label ?? '' })}</Text>
-          {remove.isError ? (
-            <Text size="sm" c="error.7" role="alert">
-              {errorMessage(remove.error, t('http.fallback_error'))}
-            </Text>
-          ) : null}
-          <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={() => setDeleting(null)}>
-              {t('chats.message.cancel')}
-            </Button>
-            <Button
-              color="error"
-              loading={remove.isPending}
-              onClick={() => {
-                if (deleting) remove.mutate(deleting.id, { onSuccess: () => setDeleting(null) });
-              }}
-            >
-              {t('providers.delete')}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+        message={t('providers.delete_confirm', { label: deleting?.label ?? '' })}
+        confirmLabel={t('providers.delete')}
+        cancelLabel={t('common.cancel')}
+        loading={remove.isPending}
+        error={remove.isError ? errorMessage(remove.error, t('http.fallback_error')) : null}
+        onConfirm={() => {
+          if (deleting) remove.mutate(deleting.id, { onSuccess: () => setDeleting(null) });
+        }}
+        onClose={() => setDeleting(null)}
+      />
     </Stack>
   );
 }

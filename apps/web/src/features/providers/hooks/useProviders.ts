@@ -1,12 +1,12 @@
 import type { ProviderConfigCreate, ProviderConfigUpdate } from '@assistente/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { authServices } from '../../auth/services.ts';
+import { authServices } from '../../auth/index.ts';
 import { createProvidersApi } from '../api.ts';
 
 export const providerKeys = {
   list: ['providers', 'list'] as const,
   ai: ['providers', 'ai'] as const,
-  /** The chats' model list changes with the providers. */
+  /** What chats and santitos may pick; changes with the providers. */
   models: ['models'] as const,
 };
 
@@ -16,6 +16,16 @@ export function providersApi() {
 
 export function useProviders() {
   return useQuery({ queryKey: providerKeys.list, queryFn: () => providersApi().list() });
+}
+
+/** The models the user may pick (domain and instance providers) and the default one. */
+export function useModels(enabled = true) {
+  return useQuery({
+    queryKey: providerKeys.models,
+    queryFn: () => providersApi().listModels(),
+    staleTime: 5 * 60_000,
+    enabled,
+  });
 }
 
 export function useAiSettings() {

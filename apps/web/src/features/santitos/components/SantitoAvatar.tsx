@@ -1,7 +1,7 @@
 import type { Santito } from '@assistente/contracts';
 import { IconSparkles } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
-import { fetchBlob } from '../../chats/lib/authRequest.ts';
+import { fetchBlob } from '../../auth/index.ts';
 import classes from './SantitoAvatar.module.css';
 
 /** A santito's face: its emoji, its uploaded image (fetched with the session's token), or a sparkle. */

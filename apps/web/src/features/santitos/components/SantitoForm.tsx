@@ -5,6 +5,7 @@ import {
   modelDisplayName,
   type Santito,
   type SantitoCreate,
+  type SantitoKnowledge,
   SantitoLimits,
   type SantitoUpdate,
   type SantitoVisibility,
@@ -27,9 +28,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '../../../lib/http/errors.ts';
 import { useTranslation } from '../../../lib/i18n/index.ts';
-import { authServices } from '../../auth/services.ts';
-import { useModels } from '../../chats/hooks/useChat.ts';
-import { authorizedRequest } from '../../chats/lib/authRequest.ts';
+import { authorizedRequest, authServices } from '../../auth/index.ts';
+import { KnowledgePicker } from '../../knowledge/index.ts';
+import { useModels } from '../../providers/index.ts';
 import { santitoAvatarPath } from '../api.ts';
 import { santitoKeys, useSaveSantito } from '../hooks/useSantitos.ts';
 
@@ -73,6 +74,7 @@ export default function SantitoForm({ santito, onDone, onCancel }: SantitoFormPr
   const [instructions, setInstructions] = useState(santito?.instructions ?? '');
   const [model, setModel] = useState<string | null>(santito?.model ?? null);
   const [starters, setStarters] = useState<string[]>(santito?.starters ?? []);
+  const [knowledge, setKnowledge] = useState<SantitoKnowledge[]>(santito?.knowledge ?? []);
   const [visibility, setVisibility] = useState<SantitoVisibility>(santito?.visibility ?? 'domain');
   const [departmentId, setDepartmentId] = useState<string | null>(santito?.departmentId ?? null);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -102,6 +104,7 @@ export default function SantitoForm({ santito, onDone, onCancel }: SantitoFormPr
       instructions,
       model,
       starters: cleanStarters,
+      knowledge,
       visibility,
       departmentId: visibility === 'department' ? departmentId : null,
     };
@@ -267,6 +270,7 @@ export default function SantitoForm({ santito, onDone, onCancel }: SantitoFormPr
             </Button>
           ) : null}
         </Stack>
+        <KnowledgePicker value={knowledge} onChange={setKnowledge} />
         <Stack gap={6}>
           <Text size="sm" fw={500} id="santito-visibility">
             {t('santitos.form.visibility')}

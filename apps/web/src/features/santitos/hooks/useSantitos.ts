@@ -1,6 +1,6 @@
 import type { SantitoCreate, SantitoUpdate } from '@assistente/contracts';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { authServices } from '../../auth/services.ts';
+import { authServices } from '../../auth/index.ts';
 import { createSantitosApi } from '../api.ts';
 
 export const santitoKeys = {

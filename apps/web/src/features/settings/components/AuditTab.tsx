@@ -4,6 +4,7 @@ import {
   type AuditEntry,
   AuditFields,
   Roles,
+  spansDomains,
   type User,
 } from '@assistente/contracts';
 import {
@@ -29,7 +30,7 @@ import { apiErrorText } from '../../../ui/apiError.ts';
 import { EmptyPanel } from '../../../ui/EmptyPanel.tsx';
 import { formatDateTime } from '../../../ui/format.ts';
 import { ListSkeleton, LoadError } from '../../../ui/LoadState.tsx';
-import { DomainSelect } from '../../domains/components/DomainSelect.tsx';
+import { DomainSelect } from '../../domains/index.ts';
 import { useAuditLog } from '../hooks/useSettings.ts';
 
 /** `user.sessions.revoke` → `audit.actions.user_sessions_revoke`. */
@@ -147,7 +148,7 @@ function AuditRow({ entry }: { entry: AuditEntry }) {
 /** The audit log (Admin: own domain; SuperAdmin: every domain or one): filterable, paged. */
 export function AuditTab({ caller }: { caller: User }) {
   const { t } = useTranslation();
-  const superAdmin = caller.role === 'SuperAdmin';
+  const superAdmin = spansDomains(caller);
   const [action, setAction] = useState<AuditAction | ''>('');
   const [actor, setActor] = useState('');
   const [from, setFrom] = useState('');

@@ -1,15 +1,15 @@
-import { DomainSettingsUpdateSchema, type User } from '@assistente/contracts';
+import { DomainSettingsUpdateSchema, spansDomains, type User } from '@assistente/contracts';
 import { Alert, Button, Card, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useState } from 'react';
-import { usePopup } from '../../../app/popup/usePopup.ts';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { schemaErrors, validateWith } from '../../../lib/validation/schemaErrors.ts';
 import { apiErrorText } from '../../../ui/apiError.ts';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog.tsx';
 import { ListSkeleton, LoadError } from '../../../ui/LoadState.tsx';
-import { DomainSelect } from '../../domains/components/DomainSelect.tsx';
+import { usePopup } from '../../../ui/popup/usePopup.ts';
+import { DomainSelect } from '../../domains/index.ts';
 import { useDomainSettings, useUpdateDomainSettings } from '../hooks/useSettings.ts';
 
 const ISSUE_KEYS = { eulaVersion: 'validation.eula_version' };
@@ -18,7 +18,7 @@ const ISSUE_KEYS = { eulaVersion: 'validation.eula_version' };
 export function DomainTab({ caller }: { caller: User }) {
   const { t } = useTranslation();
   const popup = usePopup();
-  const superAdmin = caller.role === 'SuperAdmin';
+  const superAdmin = spansDomains(caller);
   const [domain, setDomain] = useState(caller.domain);
   const settings = useDomainSettings(domain);
   const update = useUpdateDomainSettings();

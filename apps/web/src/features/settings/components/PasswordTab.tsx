@@ -2,15 +2,18 @@ import { Alert, Button, Card, PasswordInput, Stack, Text, Title } from '@mantine
 import { useForm } from '@mantine/form';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useState } from 'react';
-import { usePopup } from '../../../app/popup/usePopup.ts';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { IdentityError } from '../../../lib/identity/errors.ts';
 import { useStoreValue } from '../../../ui/hooks/useStoreValue.ts';
-import { authErrorText } from '../../auth/authErrors.ts';
-import { PasswordChecklist } from '../../auth/components/PasswordChecklist.tsx';
-import { useGuessableCheck } from '../../auth/hooks/useGuessableCheck.ts';
-import { meetsPolicy, passwordChecks } from '../../auth/passwordPolicy.ts';
-import { accountSession } from '../../auth/session.ts';
+import { usePopup } from '../../../ui/popup/usePopup.ts';
+import {
+  accountSession,
+  authErrorText,
+  meetsPolicy,
+  PasswordChecklist,
+  passwordChecks,
+  useGuessableCheck,
+} from '../../auth/index.ts';
 import { useChangePassword, usePasswordPolicy } from '../hooks/useSettings.ts';
 
 const WRONG_CURRENT: readonly string[] = ['auth/invalid-credential', 'auth/wrong-password'];

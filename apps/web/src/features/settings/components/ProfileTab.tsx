@@ -2,15 +2,15 @@ import { type Locale, Locales, ProfileUpdateSchema, type User } from '@assistent
 import { Button, Card, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect } from 'react';
-import { usePopup } from '../../../app/popup/usePopup.ts';
-import { useChangeLanguage } from '../../../app/shell/LanguageSelect.tsx';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { isLocale } from '../../../lib/i18n/locale.ts';
+import { useChangeLanguage } from '../../../lib/i18n/useChangeLanguage.ts';
 import { schemaErrors } from '../../../lib/validation/schemaErrors.ts';
 import { apiErrorText } from '../../../ui/apiError.ts';
 import { ListSkeleton, LoadError } from '../../../ui/LoadState.tsx';
-import { useAccountSession } from '../../auth/hooks/useAccountSession.ts';
-import { useDepartmentOptions } from '../../departments/hooks/useDepartments.ts';
+import { usePopup } from '../../../ui/popup/usePopup.ts';
+import { useAccountSession } from '../../auth/index.ts';
+import { useDepartmentOptions } from '../../departments/index.ts';
 import { useProfile, useUpdateProfile } from '../hooks/useSettings.ts';
 
 function Field({ label, value }: { label: string; value: string }) {

@@ -3,14 +3,14 @@ import { Badge, Button, Card, Group, Stack, Text, ThemeIcon, Title } from '@mant
 import { IconBrowser, IconCode, IconLogout } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { usePopup } from '../../../app/popup/usePopup.ts';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { apiErrorText } from '../../../ui/apiError.ts';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog.tsx';
 import { formatDateTime, formatRelative } from '../../../ui/format.ts';
 import { useLocalePath } from '../../../ui/hooks/useLocalePath.ts';
 import { ListSkeleton, LoadError } from '../../../ui/LoadState.tsx';
-import { signOut } from '../../auth/services.ts';
+import { usePopup } from '../../../ui/popup/usePopup.ts';
+import { signOut } from '../../auth/index.ts';
 import { useRevokeAllSessions, useRevokeSession, useSessions } from '../hooks/useSettings.ts';
 
 type Confirm = { kind: 'one'; session: Session } | { kind: 'others' } | { kind: 'everywhere' } | null;

@@ -5,8 +5,7 @@ import { useTranslation } from '../../../lib/i18n/index.ts';
 import { apiErrorText } from '../../../ui/apiError.ts';
 import { formatDateTime } from '../../../ui/format.ts';
 import { ListSkeleton, LoadError } from '../../../ui/LoadState.tsx';
-import { EulaText } from '../../eula/components/EulaText.tsx';
-import { useEulaStatus } from '../hooks/useSettings.ts';
+import { EulaText, useEulaStatus } from '../../eula/index.ts';
 
 function Field({ label, value }: { label: string; value: string }) {
   return (

@@ -6,15 +6,14 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
-import { authServices } from '../../auth/services.ts';
-import { accountSession } from '../../auth/session.ts';
+import { accountSession, authServices } from '../../auth/index.ts';
+import { eulaKeys } from '../../eula/index.ts';
 import { type AuditListParams, settingsApi } from '../api.ts';
 
 export const settingsKeys = {
   all: ['settings'] as const,
   profile: () => [...settingsKeys.all, 'profile'] as const,
   sessions: () => [...settingsKeys.all, 'sessions'] as const,
-  eula: () => [...settingsKeys.all, 'eula'] as const,
   domain: (domain: string) => [...settingsKeys.all, 'domain', domain] as const,
   passwordPolicy: () => [...settingsKeys.all, 'password-policy'] as const,
   audit: (params: Omit<AuditListParams, 'cursor'>) => ['audit', params] as const,
@@ -82,10 +81,6 @@ export function useRevokeAllSessions() {
   });
 }
 
-export function useEulaStatus(enabled = true) {
-  return useQuery({ queryKey: settingsKeys.eula(), queryFn: settingsApi.getEula, enabled });
-}
-
 export function useDomainSettings(domain: string) {
   return useQuery({
     queryKey: settingsKeys.domain(domain),
@@ -102,7 +97,7 @@ export function useUpdateDomainSettings() {
       client.setQueryData(settingsKeys.domain(settings.domain), settings);
       // A new version asks every user of the domain, the Admin included, to accept again.
       return Promise.all([
-        client.invalidateQueries({ queryKey: settingsKeys.eula() }),
+        client.invalidateQueries({ queryKey: eulaKeys.status() }),
         client.invalidateQueries({ queryKey: ['audit'] }),
       ]);
     },

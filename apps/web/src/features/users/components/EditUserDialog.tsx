@@ -1,12 +1,11 @@
 import { type Role, type User, UserUpdateSchema } from '@assistente/contracts';
-import { Alert, Button, Group, Modal, NativeSelect, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { NativeSelect, Switch, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconAlertTriangle } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { schemaErrors } from '../../../lib/validation/schemaErrors.ts';
-import { apiErrorText } from '../../../ui/apiError.ts';
-import { useDepartmentOptions } from '../../departments/hooks/useDepartments.ts';
+import { FormDialog, useSubmitFailure } from '../../../ui/FormDialog.tsx';
+import { useDepartmentOptions } from '../../departments/index.ts';
 import { useUpdateUser } from '../hooks/useUsers.ts';
 
 interface Values {
@@ -39,7 +38,7 @@ export function EditUserDialog({
   allow: { changeRole: boolean; changeDepartment: boolean; changeActive: boolean };
 }) {
   const { t } = useTranslation();
-  const [failure, setFailure] = useState<string | null>(null);
+  const { failure, clear: clearFailure, fail } = useSubmitFailure();
   const update = useUpdateUser();
   const form = useForm<Values>({
     mode: 'controlled',
@@ -54,21 +53,17 @@ export function EditUserDialog({
     const values = valuesOf(user);
     setValues(values);
     resetDirty(values);
-    setFailure(null);
-  }, [user, setValues, resetDirty]);
-
-  const close = () => {
-    if (!update.isPending) onClose();
-  };
+    clearFailure();
+  }, [user, setValues, resetDirty, clearFailure]);
 
   const submit = form.onSubmit(async (values) => {
     if (!user) return;
-    setFailure(null);
+    clearFailure();
     try {
       const saved = await update.mutateAsync({ ...user, ...values, displayName: values.displayName.trim() });
       onSaved(saved);
     } catch (error) {
-      setFailure(apiErrorText(t, error));
+      fail(error);
     }
   });
 
@@ -79,61 +74,45 @@ export function EditUserDialog({
   const roleOptions = roles.includes(form.values.role) ? roles : [...roles, form.values.role];
 
   return (
-    <Modal
-      closeButtonProps={{ 'aria-label': t('popup.close') }}
+    <FormDialog
       opened={user !== null}
-      onClose={close}
       title={t('users.edit.title')}
-      centered
-      radius="lg"
+      onClose={onClose}
+      onSubmit={submit}
+      pending={update.isPending}
+      failure={failure}
+      submitLabel={t('common.save')}
       size="lg"
     >
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          {user ? (
-            <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-              {user.email}
-            </Text>
-          ) : null}
-          <TextInput
-            label={t('users.fields.name')}
-            required
-            data-autofocus
-            {...form.getInputProps('displayName')}
-          />
-          <NativeSelect
-            label={t('users.fields.role')}
-            disabled={!allow.changeRole}
-            data={roleOptions.map((role) => ({ value: role, label: t(`roles.${role}`) }))}
-            {...form.getInputProps('role')}
-          />
-          <NativeSelect
-            label={t('users.fields.department')}
-            disabled={!allow.changeDepartment}
-            data={options}
-            {...form.getInputProps('department')}
-          />
-          <Switch
-            label={t('users.fields.active')}
-            description={t('users.edit.active_hint')}
-            disabled={!allow.changeActive}
-            {...form.getInputProps('active', { type: 'checkbox' })}
-          />
-          {failure ? (
-            <Alert color="error" variant="light" icon={<IconAlertTriangle size={18} />} role="alert">
-              {failure}
-            </Alert>
-          ) : null}
-          <Group justify="flex-end" gap="sm" mt="xs">
-            <Button variant="default" onClick={close} disabled={update.isPending}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={update.isPending}>
-              {t('common.save')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+      {user ? (
+        <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+          {user.email}
+        </Text>
+      ) : null}
+      <TextInput
+        label={t('users.fields.name')}
+        required
+        data-autofocus
+        {...form.getInputProps('displayName')}
+      />
+      <NativeSelect
+        label={t('users.fields.role')}
+        disabled={!allow.changeRole}
+        data={roleOptions.map((role) => ({ value: role, label: t(`roles.${role}`) }))}
+        {...form.getInputProps('role')}
+      />
+      <NativeSelect
+        label={t('users.fields.department')}
+        disabled={!allow.changeDepartment}
+        data={options}
+        {...form.getInputProps('department')}
+      />
+      <Switch
+        label={t('users.fields.active')}
+        description={t('users.edit.active_hint')}
+        disabled={!allow.changeActive}
+        {...form.getInputProps('active', { type: 'checkbox' })}
+      />
+    </FormDialog>
   );
 }

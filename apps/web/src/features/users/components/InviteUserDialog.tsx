@@ -1,13 +1,12 @@
 import { type Role, type UserCreate, type UserCreated, UserCreateSchema } from '@assistente/contracts';
-import { Alert, Button, Group, Modal, NativeSelect, Select, Stack, Text, TextInput } from '@mantine/core';
+import { NativeSelect, Select, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconAlertTriangle } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { schemaErrors, validateWith } from '../../../lib/validation/schemaErrors.ts';
-import { apiErrorCode, apiErrorText } from '../../../ui/apiError.ts';
-import { useDepartmentOptions } from '../../departments/hooks/useDepartments.ts';
-import { useDomainOptions } from '../../domains/hooks/useDomains.ts';
+import { FormDialog, useSubmitFailure } from '../../../ui/FormDialog.tsx';
+import { useDepartmentOptions } from '../../departments/index.ts';
+import { useDomainOptions } from '../../domains/index.ts';
 import { useCreateUser } from '../hooks/useUsers.ts';
 
 interface Values {
@@ -43,7 +42,7 @@ export function InviteUserDialog({
   roles: readonly Role[];
 }) {
   const { t, i18n } = useTranslation();
-  const [failure, setFailure] = useState<string | null>(null);
+  const { failure, clear: clearFailure, fail } = useSubmitFailure();
   const create = useCreateUser();
   const form = useForm<Values>({
     mode: 'controlled',
@@ -67,14 +66,13 @@ export function InviteUserDialog({
   }, [loaded, department, callerDepartment, setFieldValue]);
 
   const close = () => {
-    if (create.isPending) return;
     form.reset();
-    setFailure(null);
+    clearFailure();
     onClose();
   };
 
   const submit = form.onSubmit(async (values) => {
-    setFailure(null);
+    clearFailure();
     const parsed = validateWith(UserCreateSchema, values, t);
     if (!parsed.ok) return;
     const body: UserCreate = parsed.data;
@@ -83,83 +81,66 @@ export function InviteUserDialog({
       form.reset();
       onCreated(created);
     } catch (error) {
-      if (apiErrorCode(error) === 'CONFLICT') form.setFieldError('email', t('users.errors.email_taken'));
-      else setFailure(apiErrorText(t, error));
+      fail(error, () => form.setFieldError('email', t('users.errors.email_taken')));
     }
   });
 
   return (
-    <Modal
-      closeButtonProps={{ 'aria-label': t('popup.close') }}
+    <FormDialog
       opened={opened}
-      onClose={close}
       title={t('users.invite.title')}
-      centered
-      radius="lg"
+      onClose={close}
+      onSubmit={submit}
+      pending={create.isPending}
+      failure={failure}
+      submitLabel={t('users.invite.submit')}
       size="lg"
     >
-      <form onSubmit={submit} noValidate>
-        <Stack gap="md">
-          <Text size="sm" c="dimmed">
-            {t('users.invite.description')}
-          </Text>
-          <TextInput
-            label={t('users.fields.email')}
-            type="email"
-            autoComplete="off"
-            required
-            data-autofocus
-            {...form.getInputProps('email')}
-          />
-          <TextInput label={t('users.fields.name')} required {...form.getInputProps('displayName')} />
-          {chooseDomain ? (
-            <Select
-              label={t('users.fields.domain')}
-              required
-              searchable
-              allowDeselect={false}
-              nothingFoundMessage={t('common.nothing_found')}
-              data={(domains.data ?? []).map((d) => ({ value: d._id, label: `${d.displayName} (${d._id})` }))}
-              comboboxProps={{ withinPortal: true }}
-              {...form.getInputProps('domain')}
-            />
-          ) : null}
-          <NativeSelect
-            label={t('users.fields.department')}
-            required
-            data={
-              active.length > 0
-                ? active.map((d) => ({ value: d._id, label: d.displayName }))
-                : [
-                    {
-                      value: '',
-                      label: t(departments.isPending ? 'app.loading' : 'users.invite.no_departments'),
-                    },
-                  ]
-            }
-            {...form.getInputProps('department')}
-          />
-          <NativeSelect
-            label={t('users.fields.role')}
-            required
-            data={roles.map((role) => ({ value: role, label: t(`roles.${role}`) }))}
-            {...form.getInputProps('role')}
-          />
-          {failure ? (
-            <Alert color="error" variant="light" icon={<IconAlertTriangle size={18} />} role="alert">
-              {failure}
-            </Alert>
-          ) : null}
-          <Group justify="flex-end" gap="sm" mt="xs">
-            <Button variant="default" onClick={close} disabled={create.isPending}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={create.isPending}>
-              {t('users.invite.submit')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+      <Text size="sm" c="dimmed">
+        {t('users.invite.description')}
+      </Text>
+      <TextInput
+        label={t('users.fields.email')}
+        type="email"
+        autoComplete="off"
+        required
+        data-autofocus
+        {...form.getInputProps('email')}
+      />
+      <TextInput label={t('users.fields.name')} required {...form.getInputProps('displayName')} />
+      {chooseDomain ? (
+        <Select
+          label={t('users.fields.domain')}
+          required
+          searchable
+          allowDeselect={false}
+          nothingFoundMessage={t('common.nothing_found')}
+          data={(domains.data ?? []).map((d) => ({ value: d._id, label: `${d.displayName} (${d._id})` }))}
+          comboboxProps={{ withinPortal: true }}
+          {...form.getInputProps('domain')}
+        />
+      ) : null}
+      <NativeSelect
+        label={t('users.fields.department')}
+        required
+        data={
+          active.length > 0
+            ? active.map((d) => ({ value: d._id, label: d.displayName }))
+            : [
+                {
+                  value: '',
+                  label: t(departments.isPending ? 'app.loading' : 'users.invite.no_departments'),
+                },
+              ]
+        }
+        {...form.getInputProps('department')}
+      />
+      <NativeSelect
+        label={t('users.fields.role')}
+        required
+        data={roles.map((role) => ({ value: role, label: t(`roles.${role}`) }))}
+        {...form.getInputProps('role')}
+      />
+    </FormDialog>
   );
 }

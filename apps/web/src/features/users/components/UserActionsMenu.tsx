@@ -1,7 +1,5 @@
 import type { User } from '@assistente/contracts';
-import { ActionIcon, Menu } from '@mantine/core';
 import {
-  IconDots,
   IconLogout,
   IconMailForward,
   IconPencil,
@@ -9,7 +7,9 @@ import {
   IconPlayerPlay,
   IconTrash,
 } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
+import { RowActions } from '../../../ui/DataList.tsx';
 import type { userActions } from '../permissions.ts';
 
 export type UserAction = 'edit' | 'invite' | 'revokeSessions' | 'deactivate' | 'reactivate' | 'remove';
@@ -25,66 +25,29 @@ export function UserActionsMenu({
   onAction: (action: UserAction, user: User) => void;
 }) {
   const { t } = useTranslation();
-  const any = allowed.edit || allowed.invite || allowed.changeActive || allowed.remove;
-  if (!any) return null;
+  const action = (key: UserAction, label: string, icon: ReactNode, danger = false) => ({
+    key,
+    label,
+    icon,
+    danger,
+    onClick: () => onAction(key, user),
+  });
   return (
-    <Menu position="bottom-end" shadow="md" width={230} withinPortal>
-      <Menu.Target>
-        <ActionIcon
-          variant="subtle"
-          color="neutral.7"
-          size="lg"
-          aria-label={t('users.actions.label', { name: user.displayName || user.email })}
-        >
-          <IconDots size={18} />
-        </ActionIcon>
-      </Menu.Target>
-      <Menu.Dropdown>
-        {allowed.edit ? (
-          <Menu.Item leftSection={<IconPencil size={16} />} onClick={() => onAction('edit', user)}>
-            {t('common.edit')}
-          </Menu.Item>
-        ) : null}
-        {allowed.invite ? (
-          <Menu.Item leftSection={<IconMailForward size={16} />} onClick={() => onAction('invite', user)}>
-            {t('users.actions.resend_invitation')}
-          </Menu.Item>
-        ) : null}
-        {allowed.revokeSessions ? (
-          <Menu.Item leftSection={<IconLogout size={16} />} onClick={() => onAction('revokeSessions', user)}>
-            {t('users.actions.revoke_sessions')}
-          </Menu.Item>
-        ) : null}
-        {allowed.changeActive ? (
-          user.active ? (
-            <Menu.Item
-              leftSection={<IconPlayerPause size={16} />}
-              onClick={() => onAction('deactivate', user)}
-            >
-              {t('users.actions.deactivate')}
-            </Menu.Item>
-          ) : (
-            <Menu.Item
-              leftSection={<IconPlayerPlay size={16} />}
-              onClick={() => onAction('reactivate', user)}
-            >
-              {t('users.actions.reactivate')}
-            </Menu.Item>
-          )
-        ) : null}
-        {allowed.remove ? (
-          <>
-            <Menu.Divider />
-            <Menu.Item
-              color="error"
-              leftSection={<IconTrash size={16} />}
-              onClick={() => onAction('remove', user)}
-            >
-              {t('common.delete')}
-            </Menu.Item>
-          </>
-        ) : null}
-      </Menu.Dropdown>
-    </Menu>
+    <RowActions
+      label={t('users.actions.label', { name: user.displayName || user.email })}
+      width={230}
+      actions={[
+        allowed.edit && action('edit', t('common.edit'), <IconPencil size={16} />),
+        allowed.invite &&
+          action('invite', t('users.actions.resend_invitation'), <IconMailForward size={16} />),
+        allowed.revokeSessions &&
+          action('revokeSessions', t('users.actions.revoke_sessions'), <IconLogout size={16} />),
+        allowed.changeActive &&
+          (user.active
+            ? action('deactivate', t('users.actions.deactivate'), <IconPlayerPause size={16} />)
+            : action('reactivate', t('users.actions.reactivate'), <IconPlayerPlay size={16} />)),
+        allowed.remove && action('remove', t('common.delete'), <IconTrash size={16} />, true),
+      ]}
+    />
   );
 }

@@ -1,8 +1,8 @@
 import { type Role, Roles, type SortOrder, type UserSortField } from '@assistente/contracts';
-import { Group, NativeSelect, TextInput } from '@mantine/core';
-import { IconSearch } from '@tabler/icons-react';
+import { Group, NativeSelect } from '@mantine/core';
 import { useTranslation } from '../../../lib/i18n/index.ts';
-import { DomainSelect } from '../../domains/components/DomainSelect.tsx';
+import { ListSearch } from '../../../ui/DataList.tsx';
+import { DomainSelect } from '../../domains/index.ts';
 
 export type StatusFilter = 'all' | 'active' | 'inactive';
 
@@ -43,14 +43,11 @@ export function UserFilters({
   const width = mobile ? '100%' : undefined;
   return (
     <Group gap="sm" mb="md" align="flex-end" wrap="wrap">
-      <TextInput
-        type="search"
-        placeholder={t('users.search_placeholder')}
-        aria-label={t('common.search')}
-        leftSection={<IconSearch size={16} />}
+      <ListSearch
         value={values.search}
-        onChange={(event) => onChange({ search: event.currentTarget.value })}
-        style={{ flex: mobile ? '1 1 100%' : '1 1 260px' }}
+        onChange={(search) => onChange({ search })}
+        placeholder={t('users.search_placeholder')}
+        mobile={mobile}
       />
       {chooseDomain ? (
         <DomainSelect

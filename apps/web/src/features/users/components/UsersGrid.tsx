@@ -1,11 +1,17 @@
 import type { SortOrder, User, UserSortField } from '@assistente/contracts';
-import { Badge, Card, Group, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Badge, Text } from '@mantine/core';
+import { IconUsers } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
-import { SortHeader } from '../../../ui/SortHeader.tsx';
+import { DataList, type DataListColumn, type DataListProps } from '../../../ui/DataList.tsx';
 import { userActions } from '../permissions.ts';
 import { type UserAction, UserActionsMenu } from './UserActionsMenu.tsx';
 
 export interface UsersGridProps {
+  /** The list query, its total, whether filters are on, and the layout. */
+  list: Pick<DataListProps<User>, 'query' | 'total' | 'filtered' | 'mobile'>;
+  /** What the empty state offers (invite the first user). */
+  emptyAction: ReactNode;
   users: readonly User[];
   caller: User;
   departmentNames: ReadonlyMap<string, string>;
@@ -14,7 +20,6 @@ export interface UsersGridProps {
   order: SortOrder;
   onSort: (field: UserSortField) => void;
   onAction: (action: UserAction, user: User) => void;
-  mobile: boolean;
 }
 
 /** Active, inactive, or invited and not signed up yet (active, but unable to sign in until then). */
@@ -44,102 +49,97 @@ function RoleBadge({ user }: { user: User }) {
   );
 }
 
-/** The users grid: a sortable table from 960 px up, a card list below. */
+/** The users grid: a sortable table from 960 px up, a card list below, with the list's states. */
 export function UsersGrid(props: UsersGridProps) {
-  const { users, caller, departmentNames, showDomain, sort, order, onSort, onAction, mobile } = props;
+  const { users, caller, departmentNames, showDomain, sort, order, onSort, onAction } = props;
   const { t } = useTranslation();
   const department = (user: User) => departmentNames.get(user.department) ?? '—';
-
-  if (mobile) {
-    return (
-      <Stack gap="sm" data-testid="users-cards">
-        {users.map((user) => (
-          <Card key={user._id} withBorder radius="lg" padding="md" data-testid="user-row">
-            <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
-              <Stack gap={2} style={{ minWidth: 0 }}>
-                <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
-                  {user.displayName}
-                </Text>
-                <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                  {user.email}
-                </Text>
-              </Stack>
-              <UserActionsMenu user={user} allowed={userActions(caller, user)} onAction={onAction} />
-            </Group>
-            <Group gap={6} mt="sm">
-              <RoleBadge user={user} />
-              <StatusBadge user={user} />
-              <Badge variant="outline" color="neutral.6" radius="sm" tt="none">
-                {department(user)}
-              </Badge>
-              {showDomain ? (
-                <Badge variant="outline" color="neutral.6" radius="sm" tt="none">
-                  {user.domain}
-                </Badge>
-              ) : null}
-            </Group>
-          </Card>
-        ))}
-      </Stack>
-    );
-  }
+  const sortBy = (field: UserSortField) => ({ active: sort === field, order, onSort: () => onSort(field) });
+  const columns: DataListColumn<User>[] = [
+    {
+      key: 'name',
+      title: t('users.fields.name'),
+      sort: sortBy('displayName'),
+      cell: (user) => (
+        <Text fw={500} size="sm">
+          {user.displayName}
+        </Text>
+      ),
+    },
+    {
+      key: 'email',
+      title: t('users.fields.email'),
+      sort: sortBy('email'),
+      cell: (user) => (
+        <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+          {user.email}
+        </Text>
+      ),
+    },
+    {
+      key: 'role',
+      title: t('users.fields.role'),
+      sort: sortBy('role'),
+      cell: (user) => <RoleBadge user={user} />,
+    },
+    {
+      key: 'department',
+      title: t('users.fields.department'),
+      cell: (user) => <Text size="sm">{department(user)}</Text>,
+    },
+    ...(showDomain
+      ? [
+          {
+            key: 'domain',
+            title: t('users.fields.domain'),
+            cell: (user: User) => <Text size="sm">{user.domain}</Text>,
+          },
+        ]
+      : []),
+    { key: 'status', title: t('users.fields.status'), cell: (user) => <StatusBadge user={user} /> },
+  ];
 
   return (
-    <Table.ScrollContainer type="native" minWidth={720}>
-      <Table verticalSpacing="sm" highlightOnHover data-testid="users-table">
-        <Table.Thead>
-          <Table.Tr>
-            <SortHeader active={sort === 'displayName'} order={order} onSort={() => onSort('displayName')}>
-              {t('users.fields.name')}
-            </SortHeader>
-            <SortHeader active={sort === 'email'} order={order} onSort={() => onSort('email')}>
-              {t('users.fields.email')}
-            </SortHeader>
-            <SortHeader active={sort === 'role'} order={order} onSort={() => onSort('role')}>
-              {t('users.fields.role')}
-            </SortHeader>
-            <Table.Th>{t('users.fields.department')}</Table.Th>
-            {showDomain ? <Table.Th>{t('users.fields.domain')}</Table.Th> : null}
-            <Table.Th>{t('users.fields.status')}</Table.Th>
-            <Table.Th w={56}>
-              <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
-            </Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {users.map((user) => (
-            <Table.Tr key={user._id} data-testid="user-row">
-              <Table.Td>
-                <Text fw={500} size="sm">
-                  {user.displayName}
-                </Text>
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                  {user.email}
-                </Text>
-              </Table.Td>
-              <Table.Td>
-                <RoleBadge user={user} />
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm">{department(user)}</Text>
-              </Table.Td>
-              {showDomain ? (
-                <Table.Td>
-                  <Text size="sm">{user.domain}</Text>
-                </Table.Td>
-              ) : null}
-              <Table.Td>
-                <StatusBadge user={user} />
-              </Table.Td>
-              <Table.Td>
-                <UserActionsMenu user={user} allowed={userActions(caller, user)} onAction={onAction} />
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <DataList
+      {...props.list}
+      rows={users}
+      rowKey={(user) => user._id}
+      columns={columns}
+      card={(user) => ({
+        title: user.displayName,
+        details: (
+          <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+            {user.email}
+          </Text>
+        ),
+        footer: (
+          <>
+            <RoleBadge user={user} />
+            <StatusBadge user={user} />
+            <Badge variant="outline" color="neutral.6" radius="sm" tt="none">
+              {department(user)}
+            </Badge>
+            {showDomain ? (
+              <Badge variant="outline" color="neutral.6" radius="sm" tt="none">
+                {user.domain}
+              </Badge>
+            ) : null}
+          </>
+        ),
+      })}
+      actions={(user) => (
+        <UserActionsMenu user={user} allowed={userActions(caller, user)} onAction={onAction} />
+      )}
+      testIds={{ table: 'users-table', cards: 'users-cards', row: 'user-row', count: 'users-count' }}
+      minWidth={720}
+      loadFailedTitle={t('users.errors.load_failed')}
+      noResults={{ title: t('users.no_results_title'), description: t('users.no_results_description') }}
+      empty={{
+        icon: <IconUsers size={28} stroke={1.6} />,
+        title: t('pages.users.empty_title'),
+        description: t('pages.users.empty_description'),
+        action: props.emptyAction,
+      }}
+    />
   );
 }

@@ -7,7 +7,7 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import type { Page } from '../../../lib/http/paging.ts';
-import { accountSession } from '../../auth/session.ts';
+import { accountSession } from '../../auth/index.ts';
 import { type UserListParams, usersApi } from '../api.ts';
 
 export const userKeys = {

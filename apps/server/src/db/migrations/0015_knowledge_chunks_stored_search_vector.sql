@@ -1,0 +1,3 @@
+DROP INDEX IF EXISTS "knowledge_chunks_search_idx";--> statement-breakpoint
+ALTER TABLE "knowledge_chunks" ADD COLUMN IF NOT EXISTS "search" "tsvector" GENERATED ALWAYS AS (to_tsvector('simple', translate("knowledge_chunks"."text", 'ÁÀÂÃÄÅÉÈÊËÍÌÎÏÓÒÔÕÖÚÙÛÜÇÑÝáàâãäåéèêëíìîïóòôõöúùûüçñýÿ', 'AAAAAAEEEEIIIIOOOOOUUUUCNYaaaaaaeeeeiiiiooooouuuucnyy'))) STORED NOT NULL;--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS "knowledge_chunks_search_vector_idx" ON "knowledge_chunks" USING gin ("search");

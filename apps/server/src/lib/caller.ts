@@ -1,0 +1,162 @@
+import { type AuthKind, hasRole, type Role } from '@assistente/contracts';
+import type { FastifyRequest } from 'fastify';
+import type { domains, users } from '../db/schema/index.ts';
+import { AppError, unauthenticated } from './errors.ts';
+
+export type UserRow = typeof users.$inferSelect;
+export type DomainRow = typeof domains.$inferSelect;
+
+/** A signed-in person: decided by the verified id token and the stored account, nothing else. */
+export interface UserCaller {
+  kind: 'user';
+  uid: string;
+  sessionId: string;
+  /** The stored user's email (lowercased: it is also the user id). */
+  email: string;
+  user: UserRow;
+  domain: DomainRow;
+  role: Role;
+  /** The domain's effective premium flag (stored flag or PREMIUM_DOMAINS allow-list). */
+  premium: boolean;
+}
+
+/** A visitor of an embedded chat (DESIGN §11): scoped to one virtual account, never signed in. */
+export interface VisitorCaller {
+  kind: 'visitor';
+  virtualAccount: {
+    id: string;
+    agentId: string | null;
+    allowedOrigins: readonly string[];
+    allowAttachments: boolean;
+    limits: { messagesPerMinute: number; messagesPerDay: number };
+  };
+  visitorId: string;
+  /** The identity account (`va:{virtualAccountId}:{visitorId}`) and its session. */
+  uid: string;
+  sessionId: string;
+  /**
+   * The visitor's stored row (type `visitor`): what owns their chats, so the chats manager scopes
+   * them exactly as it scopes a person's. Never listed among the domain's users.
+   */
+  user: UserRow;
+  domain: DomainRow;
+  premium: boolean;
+}
+
+/** A program holding an API key (DESIGN §13): acts as the key's user, within the key's scopes. */
+export interface ApiKeyCaller {
+  kind: 'apiKey';
+  key: { id: string; name: string };
+  user: UserRow;
+  domain: DomainRow;
+  role: Role;
+  premium: boolean;
+}
+
+/** Who is asking, whatever credential they hold. */
+export type AnyCaller = UserCaller | VisitorCaller | ApiKeyCaller;
+export type CallerKind = AnyCaller['kind'];
+export type CallerOf<K extends CallerKind> = Extract<AnyCaller, { kind: K }>;
+
+/**
+ * The caller of a signed-in person. Most of the code base acts for users only, so the short name
+ * stays theirs; code that serves several kinds takes `AnyCaller`.
+ */
+export type Caller = UserCaller;
+
+/**
+ * Body of a `Channels.authInvalidate` message. `uid`/`email` drop one account's cached state;
+ * `domain` drops every account of that domain (e.g. a domain was deactivated); `all` drops everything.
+ */
+export interface AuthInvalidateMessage {
+  uid?: string;
+  email?: string;
+  domain?: string;
+  all?: boolean;
+}
+
+/** Turns a bearer token into a caller of one kind. */
+export interface CallerResolver<K extends CallerKind> {
+  /**
+   * `undefined`: the token is not this kind's credential; a throw: it is, and it is refused
+   * (expired, revoked, account inactive, …).
+   */
+  resolve(token: string): Promise<CallerOf<K> | undefined>;
+  /**
+   * Optional fast path: the caller when everything needed is already cached and allows it,
+   * synchronously; undefined otherwise (then `resolve` decides). Never looser than `resolve`.
+   */
+  peek?(token: string): CallerOf<K> | undefined;
+}
+
+/**
+ * One resolver per caller kind, registered by the module that owns those accounts (accounts for
+ * users; embedded chat for visitors and API access for keys, when they exist). The auth hook asks
+ * it for the kinds a route declares.
+ */
+export class CallerResolvers {
+  private readonly byKind = new Map<CallerKind, CallerResolver<CallerKind>>();
+
+  register<K extends CallerKind>(kind: K, resolver: CallerResolver<K>): void {
+    if (this.byKind.has(kind)) throw new Error(`a resolver for ${kind} callers is already registered`);
+    this.byKind.set(kind, resolver as unknown as CallerResolver<CallerKind>);
+  }
+
+  /** The caller from the resolvers' caches alone, if one of the kinds has it ready. */
+  peek(kinds: readonly CallerKind[], token: string): AnyCaller | undefined {
+    for (const kind of kinds) {
+      const caller = this.byKind.get(kind)?.peek?.(token);
+      if (caller) return caller;
+    }
+    return undefined;
+  }
+
+  /** The caller for the first declared kind whose resolver accepts the token; else the first refusal. */
+  async resolve(kinds: readonly CallerKind[], token: string): Promise<AnyCaller> {
+    let refusal: unknown;
+    for (const kind of kinds) {
+      const resolver = this.byKind.get(kind);
+      if (!resolver) continue;
+      try {
+        const caller = await resolver.resolve(token);
+        if (caller) return caller;
+      } catch (err) {
+        refusal ??= err;
+      }
+    }
+    throw refusal ?? unauthenticated();
+  }
+}
+
+/** The caller kinds a route's `config.auth` admits (none for a public route). */
+export function callerKinds(auth: AuthKind | readonly AuthKind[] | undefined): CallerKind[] {
+  const list: readonly AuthKind[] = auth === undefined ? [] : typeof auth === 'string' ? [auth] : auth;
+  return list.filter((k): k is CallerKind => k !== 'public');
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the auth hook (plugins/routes.ts) on routes whose `config.auth` names caller kinds. */
+    caller: AnyCaller | null;
+  }
+}
+
+/**
+ * The caller the auth hook resolved, narrowed to the kinds the handler serves. The route's
+ * `config.auth` guarantees it; a mismatch is a declaration bug, answered as unauthenticated.
+ */
+export function callerOf<K extends CallerKind>(request: FastifyRequest, ...kinds: [K, ...K[]]): CallerOf<K> {
+  const caller = request.caller;
+  if (!caller || !(kinds as CallerKind[]).includes(caller.kind)) throw unauthenticated();
+  return caller as CallerOf<K>;
+}
+
+/** Route-level checks from `config`: the least role and the premium flag. */
+export function checkRouteNeeds(caller: AnyCaller, needs: { role?: Role; premium?: boolean }): void {
+  if (needs.role && (caller.kind === 'visitor' || !hasRole(caller.role, needs.role))) {
+    throw new AppError('FORBIDDEN', 'You do not have permission to do this');
+  }
+  if (needs.premium && !caller.premium) {
+    throw new AppError('FORBIDDEN', 'This needs a premium organisation');
+  }
+}

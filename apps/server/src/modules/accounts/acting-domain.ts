@@ -1,0 +1,23 @@
+import { eq } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client.ts';
+import { domains } from '../../db/schema/index.ts';
+import type { Caller } from '../../lib/caller.ts';
+import { AppError } from '../../lib/errors.ts';
+import { actingDomain } from './policy.ts';
+
+/**
+ * The domain an administrative call acts on (`actingDomain`), which must exist when a SuperAdmin
+ * names another one: settings of a domain that is not there would be unreachable rows.
+ * The caller's right to manage it is the calling module's policy, checked before.
+ */
+export async function existingActingDomain(
+  db: Db | Tx,
+  caller: Caller,
+  requested: string | undefined,
+): Promise<string> {
+  const want = actingDomain(caller, requested);
+  if (want === caller.domain.id) return want;
+  const [row] = await db.select({ id: domains.id }).from(domains).where(eq(domains.id, want)).limit(1);
+  if (!row) throw new AppError('DOMAIN_NOT_FOUND', 'Domain not found');
+  return want;
+}

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { testDb } from '../../test/db.ts';
+import { lossSummary, runStreamCrash } from '../../test/stream-crash.ts';
+
+/** Within a minute (issue 15): three missed 10 s heartbeats, then the survivor's 10 s sweep. */
+const FINALISED_WITHIN_MS = 60_000;
+const MAX_LOSS_MS = 250;
+
+describe('a replica killed (-9) with 200 answers streaming, another alive on the same PostgreSQL', () => {
+  it('loses nothing the users sent; the survivor ends every answer within a minute, all but ≤ 250 ms of what each reader saw kept', async () => {
+    const database = await testDb();
+    if (!database.url) throw new Error('this test runs on PostgreSQL only (TEST_DB=postgres)');
+    try {
+      // The scenario opens the database itself, like every replica does.
+      const result = await runStreamCrash({ streams: 200, databaseUrl: database.url });
+      expect(result.problems).toEqual([]);
+      expect(result.lossMs).toHaveLength(200);
+      expect(result.finalisedAfterMs).toBeLessThanOrEqual(FINALISED_WITHIN_MS);
+      expect(lossSummary(result).maxMs).toBeLessThanOrEqual(MAX_LOSS_MS);
+    } finally {
+      await database.close();
+    }
+  }, 300_000);
+});

@@ -1,0 +1,211 @@
+import { randomBytes } from 'node:crypto';
+import type {
+  ChatCompletionMessage,
+  ChatCompletionRequest,
+  MessageUsage,
+  OpenAiModel,
+  OpenAiModelList,
+} from '@assistente/contracts';
+import type { ModelMessage } from 'ai';
+import type { AppContext } from '../../context.ts';
+import type { ApiKeyCaller } from '../../lib/caller.ts';
+import { AppError, invalidField } from '../../lib/errors.ts';
+import { createAgentLimits } from '../agents/limits.ts';
+import type { ModelCall, ModelStream } from '../agents/model-calls.ts';
+import { systemPrompt } from '../agents/prompt.ts';
+import { knowledgeForAnswer } from '../knowledge/index.ts';
+import type { ResolvedModel } from '../providers/index.ts';
+import type { SantitoRow } from '../santitos/index.ts';
+
+/** `santito:{id}` names a santito as a model of the OpenAI-compatible API. */
+export const SANTITO_MODEL_PREFIX = 'santito:';
+
+/** A call checked and ready: the model to call, what to send it, and the slot it holds. */
+export interface PreparedCompletion {
+  id: string;
+  created: number;
+  /** As the client named it: echoed in every answer, as OpenAI does. */
+  requestedModel: string;
+  resolved: ResolvedModel;
+  santito: SantitoRow | undefined;
+  call: ModelCall;
+  /** Frees the user's generation slot; call it once, when the call ends. */
+  release: () => void;
+}
+
+/** A model that does not exist for this caller: OpenAI's 404 `model_not_found`. */
+export const modelNotFound = (model: string) =>
+  new AppError('NOT_FOUND', `The model \`${model}\` does not exist or you do not have access to it.`, {
+    param: 'model',
+    code: 'model_not_found',
+  });
+
+/** The text of a message's content; OpenAI's text parts are joined as one text. */
+function textOf(content: ChatCompletionMessage['content']): string {
+  if (content === null) return '';
+  if (typeof content === 'string') return content;
+  return content.map((p) => p.text).join('');
+}
+
+/**
+ * OpenAI's messages as the model call's: system and developer messages become the system prompt
+ * (after the santito's instructions), the rest the conversation.
+ */
+export function toModelCall(
+  body: ChatCompletionRequest,
+  resolved: ResolvedModel,
+  santito: SantitoRow | undefined,
+  /** The santito's knowledge for the last user message (DESIGN §12), as chats put it. */
+  knowledge?: string,
+): ModelCall {
+  const systemParts: string[] = [];
+  const messages: ModelMessage[] = [];
+  body.messages.forEach((m, i) => {
+    const text = textOf(m.content);
+    if (m.role === 'system' || m.role === 'developer') {
+      if (text.trim()) systemParts.push(text);
+    } else if (m.role === 'assistant') {
+      if (text.trim()) messages.push({ role: 'assistant', content: text });
+    } else {
+      if (!text.trim()) throw invalidField(`messages.${i}.content`, 'A user message needs some text');
+      messages.push({ role: 'user', content: text });
+    }
+  });
+  if (messages.length === 0) throw invalidField('messages', 'At least one user message is needed');
+  const system = [systemPrompt(santito?.instructions, { instructions: systemParts.join('\n\n') }), knowledge]
+    .filter(Boolean)
+    .join('\n\n');
+  const maxOutputTokens = body.max_completion_tokens ?? body.max_tokens;
+  return {
+    target: resolved.target,
+    messages,
+    ...(system ? { system } : {}),
+    ...(typeof body.temperature === 'number' ? { temperature: body.temperature } : {}),
+    ...(typeof maxOutputTokens === 'number' ? { maxOutputTokens } : {}),
+  };
+}
+
+/**
+ * The OpenAI-compatible API's work (DESIGN §13): which models a key's user may call, and calls
+ * made through the agents' model workers — the same provider code, timeouts and concurrency
+ * slots as the user's chats — limited per key per minute.
+ */
+export function completionsService(ctx: AppContext) {
+  const { providers, santitos } = ctx.services;
+  const perKey = createAgentLimits(ctx, {
+    name: 'apikeys',
+    sendsPerMinute: ctx.config.API_KEY_REQUESTS_PER_MINUTE,
+  });
+
+  function agents() {
+    const service = ctx.services.agents;
+    if (!service) throw new AppError('UNAVAILABLE', 'This server does not run model calls');
+    return service;
+  }
+
+  async function resolve(
+    caller: ApiKeyCaller,
+    model: string,
+  ): Promise<{ resolved: ResolvedModel; santito: SantitoRow | undefined }> {
+    if (model.startsWith(SANTITO_MODEL_PREFIX)) {
+      const santito = await santitos.findUsable(caller, model.slice(SANTITO_MODEL_PREFIX.length));
+      if (!santito) throw modelNotFound(model);
+      // A santito whose model was removed answers with the default, as in chats.
+      return { resolved: await providers.resolveModel(caller, santito.model, true), santito };
+    }
+    try {
+      return { resolved: await providers.resolveModel(caller, model), santito: undefined };
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'MODEL_UNAVAILABLE') throw modelNotFound(model);
+      throw err;
+    }
+  }
+
+  return {
+    perKey,
+
+    async models(caller: ApiKeyCaller): Promise<OpenAiModelList> {
+      const [list, usable] = await Promise.all([providers.models(caller), santitos.listUsable(caller)]);
+      const data: OpenAiModel[] = [
+        ...list.models.map((m) => ({
+          id: m.id,
+          object: 'model' as const,
+          created: 0,
+          owned_by: m.providerLabel,
+        })),
+        ...usable.map((s) => ({
+          id: `${SANTITO_MODEL_PREFIX}${s.id}`,
+          object: 'model' as const,
+          created: Math.floor(s.createdAt.getTime() / 1000),
+          owned_by: s.name,
+        })),
+      ];
+      return { object: 'list', data };
+    },
+
+    /**
+     * Checks a call and takes what it needs: the key's per-minute allowance, the model, and one of
+     * the user's generation slots (taken last, with no await before the caller runs it).
+     */
+    async prepare(caller: ApiKeyCaller, body: ChatCompletionRequest): Promise<PreparedCompletion> {
+      if (!(await perKey.allowSend(`key:${caller.key.id}`))) {
+        throw new AppError(
+          'RATE_LIMITED',
+          `This API key may make at most ${perKey.sendsPerMinute} requests a minute; wait a moment.`,
+        );
+      }
+      const { resolved, santito } = await resolve(caller, body.model);
+      const question = body.messages.findLast((m) => m.role === 'user');
+      const knowledge =
+        santito?.knowledge.length && question
+          ? await knowledgeForAnswer(ctx, santito.domainId, santito.knowledge, textOf(question.content))
+          : undefined;
+      const call = toModelCall(body, resolved, santito, knowledge?.prompt);
+      const limits = agents().limits;
+      const release = await limits.acquire(caller.user.id);
+      if (!release) {
+        throw new AppError(
+          'TOO_MANY_GENERATIONS',
+          `At most ${limits.maxConcurrent} answers can be generated at once for this user; wait for one to finish.`,
+        );
+      }
+      return {
+        id: `chatcmpl-${randomBytes(12).toString('base64url')}`,
+        created: Math.floor(Date.now() / 1000),
+        requestedModel: body.model,
+        resolved,
+        santito,
+        call,
+        release,
+      };
+    },
+
+    /** Starts the prepared call on a model worker; aborting `signal` ends it. */
+    start(prepared: PreparedCompletion, signal: AbortSignal): ModelStream {
+      return agents().models.start(prepared.call, signal);
+    },
+
+    /** Counts a finished call in the user's usage (beside their chats' answers). */
+    async record(
+      caller: ApiKeyCaller,
+      prepared: PreparedCompletion,
+      end: { stream: boolean; status: 'complete' | 'stopped' | 'error'; usage: MessageUsage | undefined },
+    ): Promise<void> {
+      await ctx.services.apiKeys.recordUsage({
+        keyId: caller.key.id,
+        userId: caller.user.id,
+        domainId: caller.domain.id,
+        requestedModel: prepared.requestedModel,
+        model: prepared.resolved.modelId,
+        santitoId: prepared.santito?.id ?? null,
+        stream: end.stream,
+        status: end.status,
+        inputTokens: end.usage?.inputTokens ?? 0,
+        outputTokens: end.usage?.outputTokens ?? 0,
+        totalTokens: end.usage?.totalTokens ?? 0,
+      });
+    },
+  };
+}
+
+export type CompletionsService = ReturnType<typeof completionsService>;

@@ -1,0 +1,296 @@
+import {
+  type ChatCompletionChunk,
+  ChatCompletionRequestSchema,
+  ChatCompletionSchema,
+  type CompletionUsage,
+  type ErrorCode,
+  type MessageUsage,
+  type OpenAiError,
+  OpenAiErrorSchema,
+  OpenAiModelListSchema,
+} from '@assistente/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { ZodType } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { callerOf } from '../../lib/caller.ts';
+import { AppError } from '../../lib/errors.ts';
+import { toAppError } from '../../plugins/errors.ts';
+import type { ModelEvent, ModelStream } from '../agents/model-calls.ts';
+
+/** OpenAI's error `type` for a status. */
+function errorType(status: number): string {
+  if (status === 401) return 'authentication_error';
+  if (status === 403) return 'permission_error';
+  if (status === 429) return 'rate_limit_error';
+  if (status >= 500) return 'server_error';
+  return 'invalid_request_error';
+}
+
+/** OpenAI's error `code` for ours, where OpenAI has a word for it. */
+function errorCode(code: ErrorCode): string {
+  switch (code) {
+    case 'UNAUTHENTICATED':
+      return 'invalid_api_key';
+    case 'RATE_LIMITED':
+    case 'TOO_MANY_GENERATIONS':
+      return 'rate_limit_exceeded';
+    case 'MODEL_UNAVAILABLE':
+      return 'model_not_found';
+    default:
+      return code.toLowerCase();
+  }
+}
+
+/** Any failure in OpenAI's error shape; `details` may name the param and a more precise code. */
+export function openAiError(err: AppError): OpenAiError {
+  const details = err.details as { param?: unknown; code?: unknown } | Array<{ path?: unknown }> | undefined;
+  const first = Array.isArray(details) ? details[0] : details;
+  const param =
+    first && 'param' in first && typeof first.param === 'string'
+      ? first.param
+      : first && 'path' in first && typeof first.path === 'string' && first.path
+        ? first.path
+        : null;
+  const code =
+    first && 'code' in first && typeof first.code === 'string' && !Array.isArray(details)
+      ? first.code
+      : errorCode(err.code);
+  return { error: { message: err.message, type: errorType(err.status), param, code } };
+}
+
+const toCompletionUsage = (u: MessageUsage | undefined): CompletionUsage => ({
+  prompt_tokens: u?.inputTokens ?? 0,
+  completion_tokens: u?.outputTokens ?? 0,
+  total_tokens: u?.totalTokens ?? 0,
+});
+
+/** OpenAI's finish reasons; providers' others are passed on as they are. */
+const finishReasonOf = (reason: string) => (reason === 'max-tokens' ? 'length' : reason);
+
+const errorResponses = (...statuses: number[]): Record<number, ZodType> =>
+  Object.fromEntries(statuses.map((s) => [s, OpenAiErrorSchema]));
+
+/**
+ * The OpenAI-compatible API (DESIGN §13), mounted at /v1 for API keys: the official `openai`
+ * clients work against `baseURL = <app>/v1` unchanged. Every failure, the caller check's included,
+ * answers in OpenAI's error shape.
+ */
+export async function openAiRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const service = ctx.services.completions;
+
+  app.setErrorHandler((err, request, reply) => {
+    const appErr = toAppError(err);
+    // A provider's own failure is its operator's concern, not this server's fault.
+    if (appErr.code === 'PROVIDER_ERROR' || appErr.code === 'PROVIDER_TIMEOUT') {
+      request.log.warn({ reason: appErr.message }, 'openai api: the provider failed');
+    } else if (appErr.status >= 500) request.log.error({ err }, 'request failed');
+    reply.status(appErr.status).send(openAiError(appErr));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send({
+      error: {
+        message: `Unknown request URL: ${request.method} ${request.url.split('?')[0]}`,
+        type: 'invalid_request_error',
+        param: null,
+        code: 'unknown_url',
+      },
+    } satisfies OpenAiError);
+  });
+
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const key = { auth: 'apiKey' } as const;
+  const tags = ['openai'];
+  const failures = errorResponses(400, 401, 403, 404, 409, 429, 500, 502, 503, 504);
+
+  r.get(
+    '/models',
+    {
+      config: key,
+      schema: {
+        tags,
+        summary: 'Models and santitos the key’s user may use (`provider:model`, `santito:{id}`)',
+        response: { 200: OpenAiModelListSchema, ...failures },
+      },
+    },
+    async (request) => service.models(callerOf(request, 'apiKey')),
+  );
+
+  r.post(
+    '/chat/completions',
+    {
+      config: key,
+      schema: {
+        tags,
+        summary: 'A chat completion; with `stream: true`, server-sent `chat.completion.chunk` events',
+        description:
+          'As OpenAI’s Chat Completions. Streaming answers `text/event-stream`: `data: {chunk}` events ' +
+          'and a final `data: [DONE]`; with `stream_options.include_usage` a last chunk carries `usage`.',
+        body: ChatCompletionRequestSchema,
+        response: { 200: ChatCompletionSchema, ...failures },
+      },
+    },
+    async (request, reply) => {
+      const caller = callerOf(request, 'apiKey');
+      const body = request.body;
+      const prepared = await service.prepare(caller, body);
+      const abort = new AbortController();
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        prepared.release();
+      };
+      let stream: ModelStream;
+      try {
+        stream = service.start(prepared, abort.signal);
+      } catch (err) {
+        release();
+        throw err;
+      }
+      const finish = (status: 'complete' | 'stopped' | 'error', usage: MessageUsage | undefined) => {
+        release();
+        return service
+          .record(caller, prepared, { stream: body.stream === true, status, usage })
+          .catch((err: unknown) => request.log.error({ err }, 'openai api: could not record usage'));
+      };
+
+      if (body.stream !== true) {
+        // The client going away stops the call: nobody would read its answer.
+        request.raw.on('close', () => {
+          if (!reply.sent) abort.abort();
+        });
+        const result = await collect(stream);
+        if (result.failure && !result.text) {
+          await finish(abort.signal.aborted ? 'stopped' : 'error', result.usage);
+          throw result.failure;
+        }
+        await finish(result.failure ? 'error' : 'complete', result.usage);
+        return {
+          id: prepared.id,
+          object: 'chat.completion' as const,
+          created: prepared.created,
+          model: prepared.requestedModel,
+          choices: [
+            {
+              index: 0,
+              message: { role: 'assistant' as const, content: result.text, refusal: null },
+              finish_reason: finishReasonOf(result.finishReason),
+              logprobs: null,
+            },
+          ],
+          usage: toCompletionUsage(result.usage),
+        };
+      }
+
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      res.flushHeaders();
+      let ended = false;
+      res.on('close', () => {
+        if (!ended) abort.abort();
+      });
+      const chunk = (c: Omit<ChatCompletionChunk, 'id' | 'object' | 'created' | 'model'>) =>
+        `data: ${JSON.stringify({
+          id: prepared.id,
+          object: 'chat.completion.chunk',
+          created: prepared.created,
+          model: prepared.requestedModel,
+          ...c,
+        } satisfies ChatCompletionChunk)}\n\n`;
+      const includeUsage = body.stream_options?.include_usage === true;
+      let first = true;
+      let finishReason = 'stop';
+      let usage: MessageUsage | undefined;
+      let failure: AppError | undefined;
+      await new Promise<void>((done) =>
+        stream.consume((event: ModelEvent) => {
+          switch (event.type) {
+            case 'delta':
+              // A client gone mid-stream has aborted the call; what is still in flight is dropped.
+              if (res.destroyed) break;
+              res.write(
+                chunk({
+                  choices: [
+                    {
+                      index: 0,
+                      delta: first ? { role: 'assistant', content: event.text } : { content: event.text },
+                      finish_reason: null,
+                      logprobs: null,
+                    },
+                  ],
+                }),
+              );
+              first = false;
+              break;
+            case 'finish':
+              finishReason = event.finishReason;
+              usage = event.usage;
+              break;
+            case 'error':
+              failure ??= providerFailure(event.message);
+              break;
+            case 'end':
+              if (event.failure && !abort.signal.aborted) {
+                failure ??= providerFailure(event.failure.message, event.failure.code);
+              }
+              done();
+          }
+        }),
+      );
+      if (!res.destroyed) {
+        if (failure) {
+          // OpenAI's clients raise an `error` event inside a stream as an APIError.
+          res.write(`data: ${JSON.stringify(openAiError(failure))}\n\n`);
+        } else {
+          res.write(
+            chunk({
+              choices: [{ index: 0, delta: {}, finish_reason: finishReasonOf(finishReason), logprobs: null }],
+            }),
+          );
+          if (includeUsage) res.write(chunk({ choices: [], usage: toCompletionUsage(usage) }));
+        }
+        res.write('data: [DONE]\n\n');
+      }
+      await finish(abort.signal.aborted ? 'stopped' : failure ? 'error' : 'complete', usage);
+      ended = true;
+      res.end();
+    },
+  );
+}
+
+/** A provider's failure, said as the agents say it (their message, PROVIDER_ERROR or a timeout). */
+const providerFailure = (message: string, code: ErrorCode = 'PROVIDER_ERROR') => new AppError(code, message);
+
+/** Everything a non-streamed call produced. */
+async function collect(stream: ModelStream): Promise<{
+  text: string;
+  finishReason: string;
+  usage: MessageUsage | undefined;
+  failure: AppError | undefined;
+}> {
+  let text = '';
+  let finishReason = 'stop';
+  let usage: MessageUsage | undefined;
+  let failure: AppError | undefined;
+  await new Promise<void>((done) =>
+    stream.consume((event) => {
+      if (event.type === 'delta') text += event.text;
+      else if (event.type === 'finish') {
+        finishReason = event.finishReason;
+        usage = event.usage;
+      } else if (event.type === 'error') failure ??= providerFailure(event.message);
+      else if (event.type === 'end') {
+        if (event.failure) failure ??= providerFailure(event.failure.message, event.failure.code);
+        done();
+      }
+    }),
+  );
+  return { text, finishReason, usage, failure };
+}

@@ -1,0 +1,9 @@
+export { virtualAccountRoutes, visitorRoutes } from './routes.ts';
+export {
+  toVirtualAccount,
+  VIRTUAL_ACCOUNT_CHANGED,
+  type VirtualAccountsService,
+  virtualAccountsService,
+} from './service.ts';
+export { parseVisitorUid } from './visitor-ids.ts';
+export { type VisitorsService, visitorAsChatOwner, visitorsService } from './visitors.ts';

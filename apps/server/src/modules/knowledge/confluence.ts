@@ -1,0 +1,171 @@
+// Confluence Cloud REST API v2 (https://developer.atlassian.com/cloud/confluence/rest/v2/): spaces by
+// key, a space's pages with their storage-format bodies, cursor paging through `_links.next`.
+
+type FetchLike = typeof globalThis.fetch;
+
+export interface ConfluenceSpace {
+  id: string;
+  key: string;
+  name: string;
+}
+
+export interface ConfluencePage {
+  id: string;
+  title: string;
+  version: number;
+  /** Storage-format XHTML; absent when the body was not asked for. */
+  body?: string;
+  /** The page's address for people (`{site}/wiki{webui}`). */
+  url: string;
+}
+
+/** Confluence refused or failed; `message` is for the Admin's screen. */
+export class ConfluenceError extends Error {
+  override name = 'ConfluenceError';
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface ConfluenceClientOptions {
+  /** `https://site.atlassian.net` (without `/wiki`). */
+  site: string;
+  email: string;
+  apiToken: string;
+  /** The SSRF-guarded fetch (the base URL is an Admin's). */
+  fetch: FetchLike;
+  /** Longest wait a `Retry-After` may ask for before the sync gives up (ms). */
+  maxRetryWaitMs?: number;
+  /** Tries of one request answered 429. */
+  maxRetries?: number;
+  signal?: AbortSignal;
+}
+
+interface Paged<T> {
+  results?: T[];
+  _links?: { next?: string };
+}
+interface RawPage {
+  id?: unknown;
+  title?: unknown;
+  version?: { number?: unknown };
+  body?: { storage?: { value?: unknown } };
+  _links?: { webui?: unknown };
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    });
+  });
+
+/** Seconds or an HTTP date (RFC 9110 §10.2.3), as milliseconds from now. */
+function retryAfterMs(header: string | null): number {
+  if (!header) return 1000;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const at = Date.parse(header);
+  return Number.isFinite(at) ? Math.max(0, at - Date.now()) : 1000;
+}
+
+/** A client for one site and account. */
+export function confluenceClient(opts: ConfluenceClientOptions) {
+  const auth = `Basic ${Buffer.from(`${opts.email}:${opts.apiToken}`).toString('base64')}`;
+  const maxRetries = opts.maxRetries ?? 5;
+  const maxWait = opts.maxRetryWaitMs ?? 60_000;
+
+  async function get<T>(pathOrUrl: string): Promise<T> {
+    // `_links.next` is a path on the site (`/wiki/api/v2/…?cursor=…`); never follow it elsewhere.
+    const url = new URL(pathOrUrl, opts.site);
+    if (url.origin !== new URL(opts.site).origin)
+      throw new ConfluenceError('Confluence sent a link to another site');
+    for (let attempt = 0; ; attempt++) {
+      let res: Response;
+      try {
+        res = await opts.fetch(url, {
+          headers: { authorization: auth, accept: 'application/json' },
+          ...(opts.signal ? { signal: opts.signal } : {}),
+        });
+      } catch (err) {
+        if (opts.signal?.aborted) throw err;
+        throw new ConfluenceError(`Could not reach Confluence: ${(err as Error).message}`);
+      }
+      if (res.status === 429 && attempt < maxRetries) {
+        const wait = retryAfterMs(res.headers.get('retry-after'));
+        await res.body?.cancel().catch(() => {});
+        if (wait > maxWait)
+          throw new ConfluenceError('Confluence is rate limiting this site; try again later', 429);
+        await sleep(wait, opts.signal);
+        continue;
+      }
+      if (!res.ok) {
+        await res.body?.cancel().catch(() => {});
+        if (res.status === 401 || res.status === 403) {
+          throw new ConfluenceError('Confluence refused the e-mail and API token', res.status);
+        }
+        if (res.status === 429)
+          throw new ConfluenceError('Confluence is rate limiting this site; try again later', 429);
+        throw new ConfluenceError(`Confluence answered HTTP ${res.status}`, res.status);
+      }
+      return (await res.json()) as T;
+    }
+  }
+
+  /** Every item of a cursor-paged list. */
+  async function* pages<T>(first: string): AsyncGenerator<T[]> {
+    let next: string | undefined = first;
+    while (next) {
+      const page: Paged<T> = await get<Paged<T>>(next);
+      yield page.results ?? [];
+      next = page._links?.next;
+    }
+  }
+
+  const toPage = (raw: RawPage): ConfluencePage | undefined => {
+    if (typeof raw.id !== 'string' && typeof raw.id !== 'number') return undefined;
+    const webui = typeof raw._links?.webui === 'string' ? raw._links.webui : `/pages/${raw.id}`;
+    const body = raw.body?.storage?.value;
+    return {
+      id: String(raw.id),
+      title: typeof raw.title === 'string' && raw.title.trim() ? raw.title : `Page ${raw.id}`,
+      version: typeof raw.version?.number === 'number' ? raw.version.number : 0,
+      ...(typeof body === 'string' ? { body } : {}),
+      url: `${opts.site}/wiki${webui}`,
+    };
+  };
+
+  return {
+    /** The spaces with these keys that the account can read. */
+    async spaces(keys: readonly string[]): Promise<ConfluenceSpace[]> {
+      const out: ConfluenceSpace[] = [];
+      const query = new URLSearchParams({ keys: keys.join(','), limit: '250' });
+      for await (const batch of pages<{ id?: unknown; key?: unknown; name?: unknown }>(
+        `/wiki/api/v2/spaces?${query}`,
+      )) {
+        for (const s of batch) {
+          if (typeof s.key !== 'string' || (typeof s.id !== 'string' && typeof s.id !== 'number')) continue;
+          out.push({ id: String(s.id), key: s.key, name: typeof s.name === 'string' ? s.name : s.key });
+        }
+      }
+      return out;
+    },
+
+    /** A space's current pages, a batch per API page; with `body`, their storage-format bodies. */
+    async *pages(spaceId: string, withBody: boolean): AsyncGenerator<ConfluencePage[]> {
+      const query = withBody ? 'body-format=storage&limit=100' : 'limit=250';
+      for await (const batch of pages<RawPage>(
+        `/wiki/api/v2/spaces/${encodeURIComponent(spaceId)}/pages?${query}`,
+      )) {
+        yield batch.flatMap((raw) => toPage(raw) ?? []);
+      }
+    },
+  };
+}
+
+export type ConfluenceClient = ReturnType<typeof confluenceClient>;

@@ -1,0 +1,20 @@
+// The extraction thread: PDF and DOCX parsing is CPU work of seconds on large files, so it runs here
+// and the server's event loop keeps answering meanwhile.
+import { workerSide } from '../../lib/ts-worker.ts';
+import { extractDocument, htmlToText } from './extract.ts';
+import type { ExtractReply, ExtractRequest } from './extractor.ts';
+
+const { port } = workerSide<null>('extract-worker.ts');
+
+port.on('message', (req: ExtractRequest) => {
+  const run =
+    req.kind === 'html' ? Promise.resolve(htmlToText(req.html)) : extractDocument(req.contentType, req.data);
+  run.then(
+    (text) => port.postMessage({ id: req.id, text } satisfies ExtractReply),
+    (err: unknown) =>
+      port.postMessage({
+        id: req.id,
+        error: err instanceof Error ? err.message : String(err),
+      } satisfies ExtractReply),
+  );
+});

@@ -1,0 +1,60 @@
+// Document → text for the index, with kept libraries only: Mozilla's PDF.js for PDF, mammoth for DOCX,
+// node-html-markdown for HTML (and DOCX's HTML). Headings come out as Markdown `#` lines, which the
+// chunker follows. Runs inside the extraction worker (extract-worker.ts), never on the event loop.
+import mammoth from 'mammoth';
+import { NodeHtmlMarkdown } from 'node-html-markdown';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+
+const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+
+const html = new NodeHtmlMarkdown({ keepDataImages: false, useLinkReferenceDefinitions: false });
+
+/** HTML (a page, Confluence storage format, mammoth's output) as Markdown: headings, lists, tables, code. */
+export function htmlToText(source: string): string {
+  return html.translate(source).trim();
+}
+
+/** The text of one document, by its (checked) content type. */
+export async function extractDocument(contentType: string, data: Uint8Array): Promise<string> {
+  switch (contentType) {
+    case 'application/pdf': {
+      // No eval, no fonts: only the text layer is read.
+      const task = getDocument({
+        data: new Uint8Array(data),
+        isEvalSupported: false,
+        disableFontFace: true,
+        verbosity: 0,
+      });
+      const pdf = await task.promise;
+      try {
+        const pages: string[] = [];
+        for (let n = 1; n <= pdf.numPages; n++) {
+          const page = await pdf.getPage(n);
+          const content = await page.getTextContent();
+          let text = '';
+          for (const item of content.items) {
+            if ('str' in item) text += item.str + (item.hasEOL ? '\n' : '');
+          }
+          pages.push(text.trim());
+          page.cleanup();
+        }
+        return pages.filter(Boolean).join('\n\n');
+      } finally {
+        await task.destroy();
+      }
+    }
+    case DOCX: {
+      const { value } = await mammoth.convertToHtml({ buffer: Buffer.from(data) });
+      return htmlToText(value);
+    }
+    case 'text/html':
+      return htmlToText(Buffer.from(data).toString('utf8'));
+    case 'text/markdown':
+    case 'text/plain':
+      return Buffer.from(data)
+        .toString('utf8')
+        .replace(/^\uFEFF/, '');
+    default:
+      throw new Error(`Cannot extract text from ${contentType}`);
+  }
+}

@@ -1,0 +1,124 @@
+import { randomBytes } from 'node:crypto';
+import type { AppContext } from '../../context.ts';
+import { ensureVectorIndex, hasVectors } from '../../db/vectors.ts';
+import { type Chunk, chunkText } from './chunker.ts';
+import { embedTexts } from './embeddings.ts';
+import { type Hit, type QueryEmbedding, retrieve } from './retrieval.ts';
+import { type ChunkInsert, knowledgeStore } from './store.ts';
+
+const newChunkId = () => `kc${randomBytes(9).toString('hex')}`;
+
+/** What the model reads of a chunk, and what its embedding is made from: title, headings, text. */
+export const chunkContext = (title: string, chunk: Pick<Chunk, 'heading' | 'text'>) =>
+  [title, chunk.heading, chunk.text].filter(Boolean).join('\n');
+
+export interface IndexTarget {
+  domainId: string;
+  sourceId: string;
+  documentId: string;
+  title: string;
+}
+
+/** Why indexing failed, for the document's and the source's `error`. */
+export class IndexError extends Error {
+  override name = 'IndexError';
+}
+
+/**
+ * Chunks a document's text, embeds the chunks through the domain's embedding model and replaces the
+ * document's chunks in one transaction: a failure leaves what was indexed before untouched.
+ * Answers the number of chunks.
+ */
+export async function indexText(
+  ctx: AppContext,
+  doc: IndexTarget,
+  text: string,
+  signal?: AbortSignal,
+): Promise<number> {
+  const chunks = chunkText(text);
+  const target = await ctx.services.providers.embeddingModel(doc.domainId);
+  let vectors: number[][] = [];
+  if (target && chunks.length > 0) {
+    try {
+      vectors = await embedTexts(
+        target,
+        chunks.map((c) => chunkContext(doc.title, c)),
+        signal,
+      );
+    } catch (err) {
+      ctx.log.warn(
+        { reason: (err as Error).message, document: doc.documentId },
+        'knowledge embeddings failed',
+      );
+      throw new IndexError(`The embedding model ${target.modelId} failed: ${(err as Error).message}`);
+    }
+  }
+  const rows: ChunkInsert[] = chunks.map((c, ord) => ({
+    id: newChunkId(),
+    domainId: doc.domainId,
+    sourceId: doc.sourceId,
+    documentId: doc.documentId,
+    ord,
+    heading: c.heading,
+    text: c.text,
+    embedding: vectors[ord] ?? [],
+    embeddingModel: vectors[ord] && target ? target.modelId : '',
+  }));
+  // The nearest-neighbour index of these vectors' dimension count exists before they are written
+  // (once per process): built over rows already there, it would hold the database that long.
+  const dims = vectors[0]?.length;
+  if (dims && (await hasVectors(ctx.db))) await ensureVectorIndex(ctx.db, dims);
+  await ctx.db.transaction(async (tx) => {
+    const s = knowledgeStore(tx);
+    await s.replaceChunks(doc.domainId, doc.documentId, rows);
+    await s.updateDocument(doc.domainId, doc.documentId, {
+      status: 'ready',
+      error: null,
+      chunks: rows.length,
+    });
+  });
+  return rows.length;
+}
+
+/**
+ * Embeddings of recent questions (by domain, model and text), oldest first: an answer regenerated,
+ * an edit sent again or a question asked twice skips the embeddings call before its first token.
+ */
+const recentQueries = new Map<string, { at: number; vector: number[] }>();
+const QUERIES_KEPT = 500;
+const QUERY_TTL_MS = 10 * 60_000;
+
+/**
+ * The chunks of `sourceIds` (of `domainId`) that best answer `query`: hybrid retrieval with the
+ * query embedded by the same model as the chunks. The keyword half runs while the query is being
+ * embedded; an embedding failure falls back to keywords.
+ */
+export async function searchKnowledge(
+  ctx: AppContext,
+  domainId: string,
+  sourceIds: readonly string[],
+  query: string,
+  limit: number,
+): Promise<Hit[]> {
+  if (sourceIds.length === 0 || !query.trim()) return [];
+  const embedding = (async (): Promise<QueryEmbedding | undefined> => {
+    const target = await ctx.services.providers.embeddingModel(domainId);
+    if (!target) return undefined;
+    const key = `${domainId}\n${target.modelId}\n${query}`;
+    const known = recentQueries.get(key);
+    if (known && Date.now() - known.at < QUERY_TTL_MS) return { vector: known.vector, model: target.modelId };
+    try {
+      const [vector] = await embedTexts(target, [query], AbortSignal.timeout(10_000));
+      if (!vector) return undefined;
+      recentQueries.delete(key);
+      recentQueries.set(key, { at: Date.now(), vector });
+      if (recentQueries.size > QUERIES_KEPT)
+        recentQueries.delete(recentQueries.keys().next().value as string);
+      return { vector, model: target.modelId };
+    } catch (err) {
+      ctx.log.warn({ err, domain: domainId }, 'knowledge query embedding failed; keyword search only');
+      return undefined;
+    }
+  })();
+  return retrieve(ctx.db, domainId, sourceIds, query, { limit, embedding });
+}

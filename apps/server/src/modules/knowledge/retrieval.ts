@@ -1,0 +1,225 @@
+import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { type Db, rowsOf, type Tx } from '../../db/client.ts';
+import { FOLD_FROM, FOLD_TO, knowledgeChunks, knowledgeDocuments } from '../../db/schema/index.ts';
+import { HNSW_MAX_DIMS, hasVectors } from '../../db/vectors.ts';
+
+/** One retrieved chunk, with what a citation needs. */
+export interface Hit {
+  chunkId: string;
+  documentId: string;
+  sourceId: string;
+  title: string;
+  url: string;
+  heading: string;
+  text: string;
+  /** Reciprocal-rank-fusion score (higher is better). */
+  score: number;
+}
+
+/** A query's embedding and the model that made it. */
+export interface QueryEmbedding {
+  vector: number[];
+  model: string;
+}
+
+export interface RetrieveOptions {
+  /** Chunks answered. */
+  limit: number;
+  /**
+   * The query's embedding; without it, keyword search alone. A promise lets the keyword half run
+   * while the query is still being embedded.
+   */
+  embedding?: QueryEmbedding | Promise<QueryEmbedding | undefined>;
+  /** Candidates each half contributes before fusion. */
+  candidates?: number;
+  /**
+   * How the nearest chunks are found: pgvector (HNSW, exact when it finds too few) where the
+   * database has it, else an exact scan of `real[]`. Tests force `array` to compare the two.
+   */
+  vectorScan?: 'index' | 'array';
+}
+
+/** The constant of reciprocal rank fusion: large enough that a first place does not drown the rest. */
+const RRF_K = 60;
+
+const fold = (s: string) => {
+  let out = '';
+  for (const ch of s) {
+    const i = FOLD_FROM.indexOf(ch);
+    out += i >= 0 ? (FOLD_TO[i] ?? ch) : ch;
+  }
+  return out;
+};
+
+/**
+ * The words of a question as an OR tsquery (`word | word`): a question's words rarely all appear in
+ * one passage, and ts_rank still prefers passages with more of them. Words in `common` (see
+ * commonTerms) are left out unless nothing else is left: ranking every passage that has "the" or
+ * "how" cost most of the keyword half's time and told little. Only letters and digits reach the
+ * query, so no input can break its syntax.
+ */
+export function keywordQuery(text: string, common?: ReadonlySet<string>): string | undefined {
+  const words = fold(text.normalize('NFC'))
+    .toLowerCase()
+    .match(/[\p{L}\p{N}]{2,}/gu);
+  if (!words) return undefined;
+  const unique = [...new Set(words)].slice(0, 32);
+  const telling = common ? unique.filter((w) => !common.has(w)) : unique;
+  return (telling.length > 0 ? telling : unique).join(' | ');
+}
+
+/** A word in more than this share of all chunks is common (statistics of the `search` column). */
+const COMMON_SHARE = 0.02;
+/** Below this many chunks, every word of the few there looks common: no word is left out. */
+const COMMON_MIN_CHUNKS = 10_000;
+const COMMON_TTL_MS = 5 * 60_000;
+const commonCache = new WeakMap<object, { at: number; terms: Promise<Set<string>> }>();
+
+/**
+ * The words found in more than COMMON_SHARE of the chunks, from the statistics ANALYZE keeps of the
+ * full-text column (what the planner reads; refreshed by autovacuum on PostgreSQL, after each sync
+ * on PGlite). Remembered for a few minutes per database handle.
+ */
+export function commonTerms(db: Db | Tx): Promise<Set<string>> {
+  const cached = commonCache.get(db);
+  if (cached && Date.now() - cached.at < COMMON_TTL_MS) return cached.terms;
+  const terms = db
+    .execute(
+      sql`select s.most_common_elems::text::text[] as elems, s.most_common_elem_freqs as freqs,
+          c.reltuples as chunks
+        from pg_stats s join pg_class c on c.oid = 'knowledge_chunks'::regclass
+        where s.tablename = 'knowledge_chunks' and s.attname = 'search' and s.schemaname = current_schema()`,
+    )
+    .then((r) => {
+      const [row] = rowsOf<{ elems: string[] | null; freqs: number[] | null; chunks: number }>(r);
+      if (!row?.elems || !row.freqs || Number(row.chunks) < COMMON_MIN_CHUNKS) return new Set<string>();
+      // The frequencies list one per element (then minimum, maximum and null share).
+      return new Set(row.elems.filter((_, i) => Number(row.freqs?.[i] ?? 0) > COMMON_SHARE));
+    });
+  commonCache.set(db, { at: Date.now(), terms });
+  terms.catch(() => commonCache.delete(db));
+  return terms;
+}
+
+const arrayLiteral = (v: readonly number[]) => `{${v.map((x) => (Number.isFinite(x) ? x : 0)).join(',')}}`;
+
+type Row = Omit<Hit, 'score'>;
+
+/** pgvector's mirror of `embedding` (db/vectors.ts), outside the Drizzle schema. */
+const EMBEDDING_VECTOR = sql`${knowledgeChunks}."embedding_vector"`;
+
+const vectorLiteral = (v: readonly number[]) => `[${v.map((x) => (Number.isFinite(x) ? x : 0)).join(',')}]`;
+
+/** Nearest first, ties by chunk id (as the exact scan orders them), without the distance. */
+const byDistance = (rows: Array<Row & { distance: number }>): Row[] =>
+  rows
+    .sort((a, b) => Number(a.distance) - Number(b.distance) || a.chunkId.localeCompare(b.chunkId))
+    .map(({ distance: _, ...row }) => row);
+
+const columns = {
+  chunkId: knowledgeChunks.id,
+  documentId: knowledgeChunks.documentId,
+  sourceId: knowledgeChunks.sourceId,
+  title: knowledgeDocuments.title,
+  url: knowledgeDocuments.url,
+  heading: knowledgeChunks.heading,
+  text: knowledgeChunks.text,
+};
+
+/**
+ * Hybrid retrieval over a domain's chosen sources: the nearest chunks by cosine similarity (unit
+ * vectors: pgvector's HNSW index where the database has it, an exact scan of `real[]` otherwise,
+ * giving the same answers) and the best by full-text rank, fused by reciprocal rank. Everything is
+ * filtered by domain and source.
+ */
+export async function retrieve(
+  db: Db | Tx,
+  domainId: string,
+  sourceIds: readonly string[],
+  query: string,
+  opts: RetrieveOptions,
+): Promise<Hit[]> {
+  if (sourceIds.length === 0) return [];
+  const candidates = opts.candidates ?? Math.max(20, opts.limit * 4);
+  const scope: SQL | undefined = and(
+    eq(knowledgeChunks.domainId, domainId),
+    inArray(knowledgeChunks.sourceId, [...sourceIds]),
+  );
+  const from = () =>
+    db
+      .select(columns)
+      .from(knowledgeChunks)
+      .innerJoin(knowledgeDocuments, eq(knowledgeDocuments.id, knowledgeChunks.documentId));
+
+  const keyword: Promise<Row[]> = (async () => {
+    if (!keywordQuery(query)) return [];
+    const tsquery = keywordQuery(query, await commonTerms(db));
+    const q = sql`to_tsquery('simple', ${tsquery})`;
+    const vector = knowledgeChunks.search;
+    return from()
+      .where(and(scope, sql`${vector} @@ ${q}`))
+      .orderBy(desc(sql`ts_rank(${vector}, ${q})`), knowledgeChunks.id)
+      .limit(candidates);
+  })();
+
+  const semantic: Promise<Row[]> = Promise.resolve(opts.embedding).then(async (embedding) => {
+    if (!embedding) return [];
+    const dims = embedding.vector.length;
+    const where = and(
+      scope,
+      eq(knowledgeChunks.embeddingModel, embedding.model),
+      sql`cardinality(${knowledgeChunks.embedding}) = ${dims}`,
+    );
+    const scan = opts.vectorScan ?? ((await hasVectors(db)) ? 'index' : 'array');
+    if (scan === 'array') {
+      const q = sql`${arrayLiteral(embedding.vector)}::real[]`;
+      const similarity = sql`(select sum(a * b) from unnest(${knowledgeChunks.embedding}, ${q}) as v(a, b))`;
+      return from().where(where).orderBy(desc(similarity), knowledgeChunks.id).limit(candidates);
+    }
+    // pgvector: `<#>` is the negated inner product, the cosine distance's order on unit vectors.
+    const q = vectorLiteral(embedding.vector);
+    const n = sql.raw(String(dims));
+    if (dims <= HNSW_MAX_DIMS) {
+      // Written as the index is (cast to the dimension count, same predicate), so HNSW serves it.
+      const near = sql`(${EMBEDDING_VECTOR}::vector(${n}) <#> ${q}::vector(${n}))`;
+      const rows = await db
+        .select({ ...columns, distance: sql<number>`${near}` })
+        .from(knowledgeChunks)
+        .innerJoin(knowledgeDocuments, eq(knowledgeDocuments.id, knowledgeChunks.documentId))
+        .where(and(where, sql`vector_dims(${EMBEDDING_VECTOR}) = ${n}`))
+        .orderBy(near)
+        .limit(candidates);
+      // A full list is the nearest (iterative scans relax the order: sorted again, ties by id);
+      // a short one may be the index's approximation, or filters that left too few: scan exactly.
+      if (rows.length >= candidates) return byDistance(rows);
+    }
+    const near = sql`(${EMBEDDING_VECTOR} <#> ${q}::vector)`;
+    return byDistance(
+      await db
+        .select({ ...columns, distance: sql<number>`${near}` })
+        .from(knowledgeChunks)
+        .innerJoin(knowledgeDocuments, eq(knowledgeDocuments.id, knowledgeChunks.documentId))
+        .where(where)
+        .orderBy(near, knowledgeChunks.id)
+        .limit(candidates),
+    );
+  });
+
+  const [byKeyword, byMeaning] = await Promise.all([keyword, semantic]);
+  return fuse([byMeaning, byKeyword], opts.limit);
+}
+
+/** Reciprocal rank fusion of ranked lists of chunks: Σ 1 / (k + rank) per chunk. */
+export function fuse(lists: Row[][], limit: number): Hit[] {
+  const scored = new Map<string, Hit>();
+  for (const list of lists) {
+    list.forEach((row, rank) => {
+      const hit = scored.get(row.chunkId) ?? { ...row, score: 0 };
+      hit.score += 1 / (RRF_K + rank + 1);
+      scored.set(row.chunkId, hit);
+    });
+  }
+  return [...scored.values()]
+    .sort((a, b) => b.score - a.score || a.chunkId.localeCompare(b.chunkId))
+    .slice(0, limit);
+}

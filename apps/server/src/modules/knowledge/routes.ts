@@ -1,0 +1,297 @@
+import {
+  ConfluenceSettingsSchema,
+  ConfluenceTestResultSchema,
+  KnowledgeDocumentListQuerySchema,
+  KnowledgeDocumentSchema,
+  KnowledgeQuerySchema,
+  KnowledgeSourceChoiceSchema,
+  KnowledgeSourceCreateSchema,
+  KnowledgeSourceSchema,
+  KnowledgeSourceUpdateSchema,
+} from '@assistente/contracts';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { callerOf } from '../../lib/caller.ts';
+import { sendPage } from '../../lib/paging.ts';
+import { BinaryBody, errorResponses } from '../../plugins/routes.ts';
+import { noStore } from '../../plugins/security.ts';
+import { auditMeta } from '../audit/index.ts';
+import { deleteStored, readSingleUpload, sendStoredObject } from '../storage/index.ts';
+
+const IdParams = z.object({ id: z.string().min(1).max(100) });
+const DocumentParams = z.object({ id: z.string().min(1).max(100), documentId: z.string().min(1).max(100) });
+
+/**
+ * Knowledge sources (DESIGN §12), mounted at /api/v1/integration/knowledge: the Admins of a premium
+ * domain (SuperAdmin any, via `?domain=`).
+ */
+export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const service = ctx.services.knowledge;
+  const maxBytes = ctx.config.UPLOAD_MAX_BYTES;
+  await app.register(multipart, { limits: { fileSize: maxBytes, files: 1, fields: 10, parts: 12 } });
+  app.addHook('onSend', noStore);
+
+  // One job syncs due Confluence sources and resumes uploads a restart left (one replica at a time).
+  const stopSync = ctx.scheduler.add({
+    name: 'knowledge.sync',
+    everyMs: 30_000,
+    run: () => service.sync.run(),
+  });
+  app.addHook('onClose', async () => stopSync());
+
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const admin = { auth: 'user', role: 'Admin', premium: true } as const;
+  const tags = ['knowledge'];
+  const querystring = KnowledgeQuerySchema;
+
+  r.get(
+    '/',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'The domain’s knowledge sources (API tokens never shown)',
+        querystring,
+        response: { 200: z.array(KnowledgeSourceSchema), ...errorResponses('DOMAIN_NOT_FOUND') },
+      },
+    },
+    async (request) => service.list(callerOf(request, 'user'), request.query.domain),
+  );
+
+  r.post(
+    '/',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'Connect a Confluence site or create a files source',
+        querystring,
+        body: KnowledgeSourceCreateSchema,
+        response: { 201: KnowledgeSourceSchema, ...errorResponses('DOMAIN_NOT_FOUND') },
+      },
+    },
+    async (request, reply) => {
+      const caller = callerOf(request, 'user');
+      const made = await service.create(caller, request.body, auditMeta(request), request.query.domain);
+      return reply.status(201).send(made);
+    },
+  );
+
+  r.post(
+    '/test-connection',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'Try Confluence settings before saving them: the spaces found and their page counts',
+        querystring,
+        body: ConfluenceSettingsSchema,
+        response: { 200: ConfluenceTestResultSchema, ...errorResponses('DOMAIN_NOT_FOUND') },
+      },
+    },
+    async (request) => service.testConnection(callerOf(request, 'user'), request.body, request.query.domain),
+  );
+
+  r.post(
+    '/:id/sync',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'Sync a source now (Confluence: fetch what changed; files: retry failed documents)',
+        params: IdParams,
+        querystring,
+        response: { 202: KnowledgeSourceSchema, ...errorResponses('NOT_FOUND', 'DOMAIN_NOT_FOUND') },
+      },
+    },
+    async (request, reply) => {
+      const made = await service.syncNow(callerOf(request, 'user'), request.params.id, request.query.domain);
+      return reply.status(202).send(made);
+    },
+  );
+
+  r.get(
+    '/choices',
+    {
+      config: { auth: 'user', role: 'Editor', premium: true },
+      schema: {
+        tags,
+        summary: 'The caller’s domain’s sources, to attach to a santito (Editors and above)',
+        response: { 200: z.array(KnowledgeSourceChoiceSchema) },
+      },
+    },
+    async (request) => service.choices(callerOf(request, 'user')),
+  );
+
+  r.get(
+    '/:id',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'One knowledge source, with its sync status and progress',
+        params: IdParams,
+        querystring,
+        response: { 200: KnowledgeSourceSchema, ...errorResponses('NOT_FOUND', 'DOMAIN_NOT_FOUND') },
+      },
+    },
+    async (request) => service.get(callerOf(request, 'user'), request.params.id, request.query.domain),
+  );
+
+  r.put(
+    '/:id',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'Change a source (an empty or absent API token keeps the stored one)',
+        params: IdParams,
+        querystring,
+        body: KnowledgeSourceUpdateSchema,
+        response: { 200: KnowledgeSourceSchema, ...errorResponses('NOT_FOUND', 'DOMAIN_NOT_FOUND') },
+      },
+    },
+    async (request) =>
+      service.update(
+        callerOf(request, 'user'),
+        request.params.id,
+        request.body,
+        auditMeta(request),
+        request.query.domain,
+      ),
+  );
+
+  r.delete(
+    '/:id',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'Remove a source with its documents and their index',
+        params: IdParams,
+        querystring,
+        response: { 204: z.null(), ...errorResponses('NOT_FOUND', 'DOMAIN_NOT_FOUND') },
+      },
+    },
+    async (request, reply) => {
+      const caller = callerOf(request, 'user');
+      const keys = await service.remove(caller, request.params.id, auditMeta(request), request.query.domain);
+      await deleteStored(ctx, 'knowledge', keys);
+      return reply.status(204).send(null);
+    },
+  );
+
+  r.get(
+    '/:id/documents',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'A source’s documents with their indexing status (paged)',
+        params: IdParams,
+        querystring: KnowledgeDocumentListQuerySchema,
+        response: {
+          200: z.array(KnowledgeDocumentSchema),
+          ...errorResponses('NOT_FOUND', 'DOMAIN_NOT_FOUND', 'BAD_REQUEST'),
+        },
+      },
+    },
+    async (request, reply) =>
+      sendPage(
+        reply,
+        await service.documents(
+          callerOf(request, 'user'),
+          request.params.id,
+          request.query,
+          request.query.domain,
+        ),
+      ),
+  );
+
+  r.post(
+    '/:id/documents',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'Upload a document to a files source (multipart, one file: PDF, DOCX, Markdown, HTML, text)',
+        consumes: ['multipart/form-data'],
+        params: IdParams,
+        querystring,
+        response: {
+          201: KnowledgeDocumentSchema,
+          ...errorResponses(
+            'NOT_FOUND',
+            'DOMAIN_NOT_FOUND',
+            'BAD_REQUEST',
+            'PAYLOAD_TOO_LARGE',
+            'UNSUPPORTED_MEDIA_TYPE',
+            'QUOTA_EXCEEDED',
+          ),
+        },
+      },
+    },
+    async (request, reply) => {
+      const caller = callerOf(request, 'user');
+      // Who may upload is checked before the body is read.
+      const domain = await service.adminDomain(caller, request.query.domain);
+      await service.get(caller, request.params.id, domain);
+      const file = await readSingleUpload(request, maxBytes);
+      return reply.status(201).send(await service.upload(caller, request.params.id, file, domain));
+    },
+  );
+
+  r.get(
+    '/:id/documents/:documentId/file',
+    {
+      // Admins, and users of a santito citing it (the service checks which).
+      config: { auth: 'user', premium: true },
+      schema: {
+        tags,
+        summary: 'Download an uploaded document',
+        params: DocumentParams,
+        querystring,
+        response: { 200: BinaryBody, ...errorResponses('NOT_FOUND', 'DOMAIN_NOT_FOUND') },
+      },
+    },
+    async (request, reply) => {
+      const caller = callerOf(request, 'user');
+      const { object, fileName } = await service.file(
+        caller,
+        request.params.id,
+        request.params.documentId,
+        request.query.domain,
+      );
+      return sendStoredObject(reply, object, fileName);
+    },
+  );
+
+  r.delete(
+    '/:id/documents/:documentId',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'Remove one document and its index',
+        params: DocumentParams,
+        querystring,
+        response: { 204: z.null(), ...errorResponses('NOT_FOUND', 'DOMAIN_NOT_FOUND') },
+      },
+    },
+    async (request, reply) => {
+      const caller = callerOf(request, 'user');
+      const key = await service.removeDocument(
+        caller,
+        request.params.id,
+        request.params.documentId,
+        auditMeta(request),
+        request.query.domain,
+      );
+      if (key) await deleteStored(ctx, 'knowledge', [key]);
+      return reply.status(204).send(null);
+    },
+  );
+}

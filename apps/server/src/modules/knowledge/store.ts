@@ -1,0 +1,314 @@
+import { KNOWLEDGE_SOURCE_REF_KIND } from '@assistente/contracts';
+import { and, asc, count, eq, gt, inArray, isNotNull, lte, ne, or, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client.ts';
+import { agents, knowledgeChunks, knowledgeDocuments, knowledgeSources } from '../../db/schema/index.ts';
+import { type KeyedPage, keyedPage } from '../../lib/paging.ts';
+
+export type SourceRow = typeof knowledgeSources.$inferSelect;
+export type SourceInsert = typeof knowledgeSources.$inferInsert;
+export type SourcePatch = Partial<
+  Pick<
+    SourceRow,
+    | 'displayName'
+    | 'status'
+    | 'error'
+    | 'progress'
+    | 'lastSyncAt'
+    | 'nextSyncAt'
+    | 'confluence'
+    | 'apiTokenEnc'
+  >
+>;
+export type DocumentRow = typeof knowledgeDocuments.$inferSelect;
+export type DocumentInsert = typeof knowledgeDocuments.$inferInsert;
+export type ChunkInsert = typeof knowledgeChunks.$inferInsert;
+
+/** A source with how much of it is indexed. */
+export type SourceWithCounts = SourceRow & { documents: number; chunks: number };
+
+/**
+ * SQL for knowledge sources and documents. Every function takes the domain the service already
+ * checked the caller may act on and filters by it: another domain's row is never read or written.
+ */
+export function knowledgeStore(db: Db | Tx) {
+  async function counts(sourceIds: string[]): Promise<Map<string, { documents: number; chunks: number }>> {
+    if (sourceIds.length === 0) return new Map();
+    const rows = await db
+      .select({
+        sourceId: knowledgeDocuments.sourceId,
+        documents: count(),
+        chunks: sql<number>`coalesce(sum(${knowledgeDocuments.chunks}), 0)::int`,
+      })
+      .from(knowledgeDocuments)
+      .where(inArray(knowledgeDocuments.sourceId, sourceIds))
+      .groupBy(knowledgeDocuments.sourceId);
+    return new Map(rows.map((r) => [r.sourceId, { documents: r.documents, chunks: Number(r.chunks) }]));
+  }
+
+  const withCounts = async (rows: SourceRow[]): Promise<SourceWithCounts[]> => {
+    const c = await counts(rows.map((r) => r.id));
+    return rows.map((r) => ({ ...r, documents: 0, chunks: 0, ...c.get(r.id) }));
+  };
+
+  return {
+    async list(domainId: string): Promise<SourceWithCounts[]> {
+      const rows = await db
+        .select()
+        .from(knowledgeSources)
+        .where(eq(knowledgeSources.domainId, domainId))
+        .orderBy(asc(knowledgeSources.createdAt), asc(knowledgeSources.id));
+      return withCounts(rows);
+    },
+
+    async find(domainId: string, id: string): Promise<SourceRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(knowledgeSources)
+        .where(and(eq(knowledgeSources.domainId, domainId), eq(knowledgeSources.id, id)))
+        .limit(1);
+      return row;
+    },
+
+    async findWithCounts(domainId: string, id: string): Promise<SourceWithCounts | undefined> {
+      const row = await this.find(domainId, id);
+      return row ? (await withCounts([row]))[0] : undefined;
+    },
+
+    /** Which of `ids` are sources of the domain (a santito may only list those). */
+    async existing(domainId: string, ids: string[]): Promise<SourceRow[]> {
+      if (ids.length === 0) return [];
+      return db
+        .select()
+        .from(knowledgeSources)
+        .where(and(eq(knowledgeSources.domainId, domainId), inArray(knowledgeSources.id, ids)));
+    },
+
+    async insert(values: SourceInsert): Promise<SourceRow> {
+      const [row] = await db.insert(knowledgeSources).values(values).returning();
+      if (!row) throw new Error('insert returned nothing');
+      return row;
+    },
+
+    async update(domainId: string, id: string, patch: SourcePatch): Promise<SourceRow | undefined> {
+      const [row] = await db
+        .update(knowledgeSources)
+        .set({ ...patch, updatedAt: new Date() })
+        .where(and(eq(knowledgeSources.domainId, domainId), eq(knowledgeSources.id, id)))
+        .returning();
+      return row;
+    },
+
+    async remove(domainId: string, id: string): Promise<boolean> {
+      const rows = await db
+        .delete(knowledgeSources)
+        .where(and(eq(knowledgeSources.domainId, domainId), eq(knowledgeSources.id, id)))
+        .returning({ id: knowledgeSources.id });
+      return rows.length > 0;
+    },
+
+    /** Storage keys of a source's uploads, to remove the files with the rows. */
+    async storageKeys(domainId: string, sourceId: string): Promise<string[]> {
+      const rows = await db
+        .select({ key: knowledgeDocuments.storageKey })
+        .from(knowledgeDocuments)
+        .where(
+          and(
+            eq(knowledgeDocuments.domainId, domainId),
+            eq(knowledgeDocuments.sourceId, sourceId),
+            isNotNull(knowledgeDocuments.storageKey),
+          ),
+        );
+      return rows.flatMap((r) => (r.key ? [r.key] : []));
+    },
+
+    /** Santitos of the domain whose knowledge lists the source. */
+    async santitosListing(domainId: string, sourceId: string): Promise<string[]> {
+      const rows = await db
+        .select({ id: agents.id })
+        .from(agents)
+        .where(
+          and(
+            eq(agents.domainId, domainId),
+            sql`${agents.knowledge} @> ${JSON.stringify([{ kind: KNOWLEDGE_SOURCE_REF_KIND, ref: sourceId }])}::jsonb`,
+          ),
+        )
+        .limit(50);
+      return rows.map((r) => r.id);
+    },
+
+    /** Marks a source syncing unless it already is: only one process syncs it. */
+    async claimSync(domainId: string, id: string): Promise<SourceRow | undefined> {
+      const [row] = await db
+        .update(knowledgeSources)
+        .set({ status: 'syncing', progress: { done: 0, total: 0 }, updatedAt: new Date() })
+        .where(
+          and(
+            eq(knowledgeSources.domainId, domainId),
+            eq(knowledgeSources.id, id),
+            ne(knowledgeSources.status, 'syncing'),
+          ),
+        )
+        .returning();
+      return row;
+    },
+
+    /** Syncs a dead process left "syncing" end as errors, so the next run takes them again. */
+    async releaseStaleSyncs(before: Date): Promise<void> {
+      await db
+        .update(knowledgeSources)
+        .set({ status: 'error', error: 'The sync was interrupted', progress: null })
+        .where(and(eq(knowledgeSources.status, 'syncing'), lte(knowledgeSources.updatedAt, before)));
+    },
+
+    /** A files source's failed uploads go back to the queue. */
+    async retryFailedUploads(domainId: string, sourceId: string): Promise<void> {
+      await db
+        .update(knowledgeDocuments)
+        .set({ status: 'pending', error: null })
+        .where(
+          and(
+            eq(knowledgeDocuments.domainId, domainId),
+            eq(knowledgeDocuments.sourceId, sourceId),
+            eq(knowledgeDocuments.status, 'error'),
+            isNotNull(knowledgeDocuments.storageKey),
+          ),
+        );
+    },
+
+    /** Sources the scheduler should sync now: due Confluence sources not already syncing. */
+    dueSources(now: Date, limit: number): Promise<SourceRow[]> {
+      return db
+        .select()
+        .from(knowledgeSources)
+        .where(
+          and(
+            eq(knowledgeSources.kind, 'confluence'),
+            lte(knowledgeSources.nextSyncAt, now),
+            or(eq(knowledgeSources.status, 'idle'), eq(knowledgeSources.status, 'error')),
+          ),
+        )
+        .orderBy(asc(knowledgeSources.nextSyncAt))
+        .limit(limit);
+    },
+
+    async documents(
+      domainId: string,
+      sourceId: string,
+      limit: number,
+      after?: readonly [string, string],
+    ): Promise<KeyedPage<DocumentRow>> {
+      const scope = and(eq(knowledgeDocuments.domainId, domainId), eq(knowledgeDocuments.sourceId, sourceId));
+      const cursor = after
+        ? or(
+            gt(knowledgeDocuments.createdAt, new Date(after[0])),
+            and(eq(knowledgeDocuments.createdAt, new Date(after[0])), gt(knowledgeDocuments.id, after[1])),
+          )
+        : undefined;
+      const [rows, [total]] = await Promise.all([
+        db
+          .select()
+          .from(knowledgeDocuments)
+          .where(and(scope, cursor))
+          .orderBy(asc(knowledgeDocuments.createdAt), asc(knowledgeDocuments.id))
+          .limit(limit + 1),
+        db.select({ n: count() }).from(knowledgeDocuments).where(scope),
+      ]);
+      return keyedPage(
+        rows,
+        limit,
+        total?.n ?? 0,
+        (r) => [r.createdAt.toISOString(), r.id],
+        (r) => r,
+      );
+    },
+
+    /** Every document of a source (sync reconciles against it). */
+    allDocuments(domainId: string, sourceId: string): Promise<DocumentRow[]> {
+      return db
+        .select()
+        .from(knowledgeDocuments)
+        .where(and(eq(knowledgeDocuments.domainId, domainId), eq(knowledgeDocuments.sourceId, sourceId)));
+    },
+
+    async findDocument(domainId: string, sourceId: string, id: string): Promise<DocumentRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(knowledgeDocuments)
+        .where(
+          and(
+            eq(knowledgeDocuments.domainId, domainId),
+            eq(knowledgeDocuments.sourceId, sourceId),
+            eq(knowledgeDocuments.id, id),
+          ),
+        )
+        .limit(1);
+      return row;
+    },
+
+    async insertDocument(values: DocumentInsert): Promise<DocumentRow> {
+      const [row] = await db.insert(knowledgeDocuments).values(values).returning();
+      if (!row) throw new Error('insert returned nothing');
+      return row;
+    },
+
+    async updateDocument(
+      domainId: string,
+      id: string,
+      patch: Partial<Omit<DocumentInsert, 'id' | 'domainId' | 'sourceId'>>,
+    ): Promise<void> {
+      await db
+        .update(knowledgeDocuments)
+        .set({ ...patch, updatedAt: new Date() })
+        .where(and(eq(knowledgeDocuments.domainId, domainId), eq(knowledgeDocuments.id, id)));
+    },
+
+    async removeDocument(domainId: string, id: string): Promise<boolean> {
+      const rows = await db
+        .delete(knowledgeDocuments)
+        .where(and(eq(knowledgeDocuments.domainId, domainId), eq(knowledgeDocuments.id, id)))
+        .returning({ id: knowledgeDocuments.id });
+      return rows.length > 0;
+    },
+
+    /** Takes a pending document for indexing: only one process gets it. */
+    async claimDocument(id: string): Promise<DocumentRow | undefined> {
+      const [row] = await db
+        .update(knowledgeDocuments)
+        .set({ status: 'indexing', error: null, updatedAt: new Date() })
+        .where(and(eq(knowledgeDocuments.id, id), eq(knowledgeDocuments.status, 'pending')))
+        .returning();
+      return row;
+    },
+
+    /** Uploads waiting for indexing (a restart left them), oldest first, across domains. */
+    pendingUploads(limit: number): Promise<Pick<DocumentRow, 'id'>[]> {
+      return db
+        .select({ id: knowledgeDocuments.id })
+        .from(knowledgeDocuments)
+        .where(and(eq(knowledgeDocuments.status, 'pending'), isNotNull(knowledgeDocuments.storageKey)))
+        .orderBy(asc(knowledgeDocuments.createdAt))
+        .limit(limit);
+    },
+
+    /** Documents a dead process left "indexing" for longer than any indexing takes go back to pending. */
+    async releaseStale(before: Date): Promise<void> {
+      await db
+        .update(knowledgeDocuments)
+        .set({ status: 'pending' })
+        .where(and(eq(knowledgeDocuments.status, 'indexing'), lte(knowledgeDocuments.updatedAt, before)));
+    },
+
+    /** Replaces a document's chunks (a re-index never leaves old and new side by side). */
+    async replaceChunks(domainId: string, documentId: string, chunks: ChunkInsert[]): Promise<void> {
+      await db
+        .delete(knowledgeChunks)
+        .where(and(eq(knowledgeChunks.domainId, domainId), eq(knowledgeChunks.documentId, documentId)));
+      // Bounded batches: one statement's parameters stay far below PostgreSQL's 65,535.
+      for (let i = 0; i < chunks.length; i += 200) {
+        await db.insert(knowledgeChunks).values(chunks.slice(i, i + 200));
+      }
+    },
+  };
+}
+
+export type KnowledgeStore = ReturnType<typeof knowledgeStore>;

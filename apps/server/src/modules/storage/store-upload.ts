@@ -1,0 +1,72 @@
+import type { AppContext } from '../../context.ts';
+import type { Tx } from '../../db/client.ts';
+import { invalidField } from '../../lib/errors.ts';
+import { resolveUploadType } from './content-types.ts';
+import { storageErrors } from './errors.ts';
+import { newObjectKey } from './keys.ts';
+import { assertRoomLeft, withinQuota } from './quota.ts';
+import type { BucketName } from './types.ts';
+import type { ReadUpload } from './upload.ts';
+
+/** What was stored of an upload, for the row that accounts for it. */
+export interface StoredUpload {
+  key: string;
+  contentType: string;
+  size: number;
+}
+
+export interface StoreUploadOptions<T> {
+  bucket: BucketName;
+  /** The domain whose quota pays for the bytes; their key is made under it. */
+  domainId: string;
+  file: ReadUpload;
+  maxBytes: number;
+  /** Content types accepted (default: every type uploads allow). */
+  types?: readonly string[];
+  /**
+   * Writes the row that accounts for the bytes, inside the quota's transaction; throwing (e.g. the
+   * owner was deleted meanwhile) rolls it back and deletes the bytes.
+   */
+  record: (tx: Tx, stored: StoredUpload) => Promise<T>;
+}
+
+/**
+ * The one upload sequence (attachments, avatars, …): refuse what is too large, empty or of a type
+ * not allowed; store the bytes under a generated key; then record the row within the domain's
+ * quota. When the quota (402) or the row fails, the stored bytes are deleted again, so a refused
+ * upload leaves nothing behind.
+ */
+export async function storeUpload<T>(ctx: AppContext, opts: StoreUploadOptions<T>): Promise<T> {
+  const { file } = opts;
+  const size = file.data.length;
+  if (size > opts.maxBytes) throw storageErrors.tooLarge(opts.maxBytes);
+  if (size === 0) throw invalidField('file', 'The file is empty');
+  const contentType = resolveUploadType(file.declaredType, file.fileName, file.data, opts.types);
+  // Cheap refusal before writing anything; withinQuota below is the exact, locked check.
+  await assertRoomLeft(ctx, opts.domainId);
+  const bucket = ctx.services.storage.bucket(opts.bucket);
+  const key = newObjectKey(opts.domainId);
+  await bucket.put(key, file.data, { contentType, size });
+  try {
+    return await withinQuota(ctx, opts.domainId, size, (tx) => opts.record(tx, { key, contentType, size }));
+  } catch (err) {
+    await deleteStored(ctx, opts.bucket, [key]);
+    throw err;
+  }
+}
+
+/** Deletes stored objects; a failure leaves an orphan behind (logged), never an error for the caller. */
+export async function deleteStored(
+  ctx: AppContext,
+  bucket: BucketName,
+  keys: readonly string[],
+): Promise<void> {
+  const store = ctx.services.storage.bucket(bucket);
+  await Promise.all(
+    keys.map((key) =>
+      store
+        .delete(key)
+        .catch((err: unknown) => ctx.log.warn({ err, key, bucket }, 'could not delete a stored object')),
+    ),
+  );
+}

@@ -1,0 +1,173 @@
+// The launcher script sites paste (DESIGN §11):
+//   <script src="{PUBLIC_URL}/embed.js" data-virtual-account="{id}" async></script>
+// It runs on someone else's page, so it keeps to itself: one closure, one host element whose
+// shadow root holds every style and node, no listener outside it but `message` (checked by origin),
+// and one global, `window.Assistente`. It is built on its own (vite.config.ts `embedScript`), bundled
+// with its look (launcher.ts, shared with the Embeds tab's preview) and nothing else, and must stay
+// ≤ 6 KB gzipped.
+import { LAUNCHER_CSS, LAUNCHER_HTML } from './launcher.ts';
+
+interface SignedVisitor {
+  id: string;
+  name?: string;
+  email?: string;
+  ts: number;
+  sig: string;
+}
+
+interface AssistenteApi {
+  identify(visitor: SignedVisitor): void;
+  open(): void;
+  close(): void;
+}
+
+interface SessionAnswer {
+  virtualAccount?: { displayName?: string; color?: string };
+}
+
+(() => {
+  const w = window as Window & { Assistente?: AssistenteApi };
+  if (w.Assistente) return;
+  const script = document.currentScript as HTMLScriptElement | null;
+  const id = script?.dataset.virtualAccount;
+  if (!script || !id) return;
+  const base = new URL(script.src).origin;
+  const sessionUrl = `${base}/api/v1/embedded/${encodeURIComponent(id)}/session`;
+  const pageUrl = `${base}/embedded/${encodeURIComponent(id)}/chats`;
+
+  let visitor: SignedVisitor | undefined;
+  let frame: HTMLIFrameElement | undefined;
+  let frameReady = false;
+  let pending: unknown;
+  let opened = false;
+  // The frame's own storage is blocked where third-party storage is: the host keeps a copy of the
+  // visitor's session for it (it made that session; it learns nothing new).
+  const keyName = `assistente:${id}`;
+  const kept = (): string | null => {
+    try {
+      return localStorage.getItem(keyName);
+    } catch {
+      return null;
+    }
+  };
+
+  const host = document.createElement('div');
+  host.setAttribute('data-assistente', '');
+  const root = host.attachShadow({ mode: 'closed' });
+  root.innerHTML = `<style>${LAUNCHER_CSS}</style>${LAUNCHER_HTML}`;
+  const button = root.querySelector('.b') as HTMLButtonElement;
+  const panel = root.querySelector('.p') as HTMLDivElement;
+  const closer = root.querySelector('.x') as HTMLButtonElement;
+
+  const lang = (document.documentElement.lang || navigator.language || '').toLowerCase();
+  const label = lang.startsWith('pt') ? 'Fechar' : lang.startsWith('es') ? 'Cerrar' : 'Close';
+  closer.setAttribute('aria-label', label);
+
+  /** A session for this page's visitor, made here: only the host page's Origin proves the site. */
+  async function newSession(): Promise<unknown> {
+    const res = await fetch(sessionUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(visitor ? { visitor } : {}),
+      credentials: 'omit',
+    });
+    const body = (await res.json()) as unknown;
+    if (!res.ok) throw body;
+    return body;
+  }
+
+  /** Hands the iframe a session; it keeps it in its own storage and refreshes it itself. */
+  function deliver(message: unknown): void {
+    if (frame?.contentWindow && frameReady) frame.contentWindow.postMessage(message, base);
+    else pending = message;
+  }
+
+  function provide(replace: boolean): void {
+    newSession().then(
+      (session) => deliver({ type: 'assistente:session', session, replace }),
+      (error: unknown) => deliver({ type: 'assistente:session-error', error }),
+    );
+  }
+
+  window.addEventListener('message', (event) => {
+    if (event.origin !== base || !frame || event.source !== frame.contentWindow) return;
+    const data = event.data as { type?: unknown } | null;
+    if (data?.type === 'assistente:ready') {
+      frameReady = true;
+      // A page (re)starting has no bar yet: the panel's own close shows until it says otherwise.
+      panel.classList.remove('f');
+      deliver({ type: 'assistente:restore', record: kept() });
+      if (pending) {
+        deliver(pending);
+        pending = undefined;
+      }
+    } else if (data?.type === 'assistente:need-session') {
+      provide(false);
+    } else if (data?.type === 'assistente:keep') {
+      const record = (data as { record?: unknown }).record;
+      try {
+        if (typeof record === 'string') localStorage.setItem(keyName, record);
+        else localStorage.removeItem(keyName);
+      } catch {
+        // Blocked here too: the session lasts as long as the page.
+      }
+    } else if (data?.type === 'assistente:close') {
+      api.close();
+    } else if (data?.type === 'assistente:bar') {
+      panel.classList.toggle('f', (data as { shown?: unknown }).shown === true);
+    }
+  });
+
+  const api: AssistenteApi = {
+    identify(v) {
+      visitor = { id: String(v.id), ts: Number(v.ts), sig: String(v.sig) };
+      if (v.name) visitor.name = String(v.name);
+      if (v.email) visitor.email = String(v.email);
+      // A signed visitor replaces whoever the iframe had: their chats are theirs alone.
+      if (frame) provide(true);
+    },
+    open() {
+      if (!frame) {
+        frame = document.createElement('iframe');
+        frame.title = button.textContent || 'Chat';
+        frame.src = pageUrl;
+        frame.allow = 'clipboard-write';
+        panel.appendChild(frame);
+        // Identified before the chat was opened: the frame may hold an earlier, anonymous session.
+        if (visitor) provide(true);
+      }
+      opened = true;
+      panel.hidden = false;
+      button.setAttribute('aria-expanded', 'true');
+      frame.focus();
+    },
+    close() {
+      if (!opened) return;
+      opened = false;
+      panel.hidden = true;
+      button.setAttribute('aria-expanded', 'false');
+      button.focus();
+    },
+  };
+  w.Assistente = api;
+
+  button.addEventListener('click', () => (opened ? api.close() : api.open()));
+  closer.addEventListener('click', () => api.close());
+  panel.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') api.close();
+  });
+
+  // The launcher shows once the server confirms this site may show the chat (and says its look).
+  fetch(`${base}/api/v1/embedded/${encodeURIComponent(id)}/launcher`, { credentials: 'omit' })
+    .then((res) => (res.ok ? (res.json() as Promise<SessionAnswer['virtualAccount']>) : undefined))
+    .then((look) => {
+      if (!look) return;
+      button.textContent = look.displayName ?? 'Chat';
+      panel.setAttribute('aria-label', button.textContent);
+      if (look.color) host.style.setProperty('--c', look.color);
+      button.hidden = false;
+    })
+    .catch(() => {});
+
+  (document.body ?? document.documentElement).appendChild(host);
+})();

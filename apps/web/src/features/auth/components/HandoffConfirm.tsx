@@ -1,0 +1,58 @@
+import { Anchor, Button, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconAlertCircle, IconPlugConnected } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { useTranslation } from '../../../lib/i18n/index.ts';
+import { useLocalePath } from '../../../ui/hooks/useLocalePath.ts';
+import type { EditorTarget } from '../handoffQuery.ts';
+
+/**
+ * A browser-hosted editor asks for the code at its own address: the user confirms the origin first
+ * ("Connect VS Code at <origin>?"), or learns that the server does not allow it.
+ */
+export default function HandoffConfirm({
+  target,
+  onConfirm,
+}: {
+  target: Exclude<EditorTarget, { kind: 'deep-link' }>;
+  onConfirm: () => void;
+}) {
+  const { t } = useTranslation();
+  const lp = useLocalePath();
+  const allowed = target.kind === 'callback';
+  return (
+    <Stack
+      align="center"
+      gap="md"
+      py="lg"
+      ta="center"
+      role={allowed ? 'group' : 'alert'}
+      aria-labelledby="handoff-confirm"
+    >
+      <ThemeIcon size={56} radius="xl" color={allowed ? 'blue' : 'error'} variant="light">
+        {allowed ? <IconPlugConnected size={30} /> : <IconAlertCircle size={30} />}
+      </ThemeIcon>
+      <Title order={2} size="h3" id="handoff-confirm" style={{ overflowWrap: 'anywhere' }}>
+        {allowed
+          ? t('pages_login.redirect_vscode.confirm_title', { origin: target.origin })
+          : t('pages_login.redirect_vscode.refused_title')}
+      </Title>
+      <Text c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+        {allowed
+          ? t('pages_login.redirect_vscode.confirm_message')
+          : t('pages_login.redirect_vscode.refused_message', { origin: target.origin })}
+      </Text>
+      {allowed ? (
+        <Group justify="center">
+          <Button component={Link} to={lp('/')} variant="default">
+            {t('pages_login.redirect_vscode.cancel')}
+          </Button>
+          <Button onClick={onConfirm}>{t('pages_login.redirect_vscode.confirm')}</Button>
+        </Group>
+      ) : (
+        <Anchor component={Link} to={lp('/')} size="sm">
+          {t('pages_login.redirect_vscode.continue')}
+        </Anchor>
+      )}
+    </Stack>
+  );
+}

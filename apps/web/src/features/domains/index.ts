@@ -1,0 +1,6 @@
+// The feature's public surface: code outside features/domains imports only from here. Only re-exports
+// (the build treats this file as free of side effects, so importing one name ships no other).
+export { DomainSelect } from './components/DomainSelect.tsx';
+// Pages, for the route table; the router loads each page's own file lazily (a chunk per page).
+export { default as DomainsPage } from './DomainsPage.tsx';
+export { useDomainOptions } from './hooks/useDomains.ts';

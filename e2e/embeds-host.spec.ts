@@ -1,0 +1,419 @@
+import { createHmac } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { type APIRequestContext, expect, type Frame, type Page, test } from '@playwright/test';
+import { PASSWORD, people } from './fixtures/env.ts';
+import { runTag } from './pages/admin.ts';
+
+// A visitor's journey on someone else's site (DESIGN §11): a page on another loopback origin carries
+// the one-line snippet; the launcher opens the embedded chat in an iframe of the app.
+
+interface Host {
+  origin: string;
+  /** The page with the snippet (the server answers `/plain` without it). */
+  html: string;
+  close(): Promise<void>;
+}
+
+async function startHost(): Promise<Host> {
+  const host: Host = { origin: '', html: '', close: async () => {} };
+  const server: Server = createServer((req, res) => {
+    const plain = req.url === '/plain';
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+    res.end(plain ? host.html.replace(/<script[^>]*embed\.js[^>]*><\/script>/, '') : host.html);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  host.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  host.close = () => new Promise((resolve) => server.close(() => resolve()));
+  return host;
+}
+
+const page = (snippet: string) =>
+  `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Loja</title></head>
+<body style="font-family:serif;margin:24px"><h1>Loja de exemplo</h1><p>Produtos, preços e ofertas.</p><a href="#top">Início</a>
+${snippet}
+</body></html>`;
+
+/** The launcher sits in a closed shadow root: what is at its spot, and what has focus, is its host. */
+async function launcherShown(p: Page): Promise<boolean> {
+  return p.evaluate(() => {
+    const at = document.elementFromPoint(window.innerWidth - 40, window.innerHeight - 40);
+    return at?.matches('[data-assistente]') === true;
+  });
+}
+
+async function chatFrame(p: Page): Promise<Frame> {
+  let found: Frame | undefined;
+  await expect
+    .poll(() => {
+      found = p.frames().find((f) => f.url().includes('/embedded/'));
+      return Boolean(found);
+    })
+    .toBe(true);
+  return found as Frame;
+}
+
+/**
+ * The scripts an embedded chat page started loading before its message box appeared (recorded by
+ * `recordCanSend`), gzipped: what a visitor waits for before they can send. Loads deferred until
+ * after that paint (tooltips, menus) are not counted.
+ */
+async function scriptsBeforeSend(frame: Frame, request: APIRequestContext): Promise<number> {
+  const urls = await frame.evaluate(() => {
+    const at = (window as { canSendAt?: number }).canSendAt ?? Number.POSITIVE_INFINITY;
+    return performance
+      .getEntriesByType('resource')
+      .filter((e) => e.startTime < at && new URL(e.name).pathname.endsWith('.js'))
+      .map((e) => e.name);
+  });
+  // The page's own entry script is not a resource entry of the frame's document: add its tags.
+  const tags = await frame.evaluate(() =>
+    Array.from(document.querySelectorAll<HTMLScriptElement>('script[src]'), (s) => s.src),
+  );
+  let bytes = 0;
+  for (const url of new Set([...urls, ...tags])) {
+    bytes += gzipSync(await (await request.get(url)).body()).length;
+  }
+  return bytes;
+}
+
+/** In every embedded chat frame: when its message box first shows, editable. */
+function recordCanSend(): void {
+  if (!location.pathname.startsWith('/embedded/')) return;
+  const seen = () => {
+    const box = document.querySelector('textarea');
+    if (box && !box.disabled) {
+      (window as { canSendAt?: number }).canSendAt = performance.now();
+      return true;
+    }
+    return false;
+  };
+  new MutationObserver((_, observer) => {
+    if (seen()) observer.disconnect();
+  }).observe(document, { subtree: true, childList: true, attributes: true });
+}
+
+async function openWithKeyboard(p: Page): Promise<Frame> {
+  await expect.poll(() => launcherShown(p)).toBe(true);
+  // The page's own link first, then the launcher.
+  for (let i = 0; i < 5; i++) {
+    await p.keyboard.press('Tab');
+    if (await p.evaluate(() => document.activeElement?.matches('[data-assistente]') === true)) break;
+  }
+  expect(await p.evaluate(() => document.activeElement?.matches('[data-assistente]') === true)).toBe(true);
+  await p.keyboard.press('Enter');
+  return chatFrame(p);
+}
+
+test('a visitor chats on an allowed site, keeps the conversation across reloads, and finds it in the history', async ({
+  page: p,
+  request,
+  baseURL,
+}, info) => {
+  test.setTimeout(150_000);
+  const shot = (name: string) =>
+    p.screenshot({ path: info.outputPath(`embeds-host-${name}-${info.project.name}.png`) });
+  const host = await startHost();
+  const stranger = await startHost();
+  try {
+    const name = `Loja ${runTag(info)}`;
+    const welcome = 'Olá! Pergunte sobre os nossos produtos.';
+    const { virtualAccountId } = await makeEmbed(request, {
+      displayName: name,
+      color: '#7b1fa2',
+      allowedOrigins: [host.origin],
+      welcome,
+    });
+    host.html = page(snippet(baseURL, virtualAccountId));
+    stranger.html = page(snippet(baseURL, virtualAccountId));
+
+    // What the host page has without the snippet, to compare with.
+    await p.goto(`${host.origin}/plain`);
+    const plainKeys = await p.evaluate(() => Object.keys(window));
+    await p.goto(host.origin);
+    await expect.poll(() => launcherShown(p)).toBe(true);
+    // Nothing leaks into the host page but `window.Assistente`: no global, no style.
+    const keys = await p.evaluate(() => Object.keys(window));
+    expect(keys.filter((k) => !plainKeys.includes(k))).toEqual(['Assistente']);
+    expect(await p.evaluate(() => document.styleSheets.length)).toBe(0);
+    expect(await p.evaluate(() => getComputedStyle(document.body).fontFamily)).toBe('serif');
+    await shot('launcher');
+
+    await p.addInitScript(recordCanSend);
+    const frame = await openWithKeyboard(p);
+    await expect(frame.getByRole('textbox')).toBeEditable();
+    // Issue 11's bar is at most 200 KB of gzipped JS before a visitor can send: measured here.
+    const before = await scriptsBeforeSend(frame, request);
+    info.annotations.push({
+      type: 'embedded JS before send (gzip KiB)',
+      description: (before / 1024).toFixed(1),
+    });
+    await expect(frame.getByText(welcome)).toBeVisible();
+    await expect(frame.getByText(name).first()).toBeVisible();
+    await shot('open');
+    const box = frame.getByRole('textbox');
+    await box.fill('Vocês vendem sapatos?');
+    await box.press('Enter');
+    // Streamed, and shown as Markdown.
+    await expect(frame.locator('strong', { hasText: 'TypeScript' })).toBeVisible();
+    await expect(frame.getByText('Espero que ajude', { exact: false })).toBeVisible({ timeout: 30_000 });
+    await expect(frame.getByRole('listitem').filter({ hasText: 'segundo item' })).toBeVisible();
+    await shot('answer');
+    const chatUrl = frame.url();
+    expect(chatUrl).toMatch(/\/embedded\/[^/]+\/chats\/[^/?#]+$/);
+
+    // A reload of the host page: the same visitor, back in the same conversation.
+    await p.reload();
+    const again = await openWithKeyboard(p);
+    await expect(again.getByTestId('message-list').getByText('Vocês vendem sapatos?')).toBeVisible();
+    await expect(again.getByText('Espero que ajude', { exact: false })).toBeVisible();
+    expect(again.url()).toBe(chatUrl);
+
+    // A second chat; the history lists both.
+    await again.getByTestId('embedded-new-chat').click();
+    await expect(again.getByText(welcome)).toBeVisible();
+    await again.getByRole('textbox').fill('E frete grátis?');
+    await again.getByRole('textbox').press('Enter');
+    await expect(again.getByText('Espero que ajude', { exact: false })).toBeVisible({ timeout: 30_000 });
+    await again.getByTestId('embedded-history').click();
+    await expect(again.getByTestId('embedded-history-item')).toHaveCount(2);
+    await shot('history');
+    await again.getByTestId('embedded-history-item').last().click();
+    await expect(again.getByTestId('message-list').getByText('Vocês vendem sapatos?')).toBeVisible();
+
+    // Escape closes the panel and gives the focus back to the launcher.
+    await p.keyboard.press('Escape');
+    await expect
+      .poll(() => p.evaluate(() => document.activeElement?.matches('[data-assistente]') === true))
+      .toBe(true);
+
+    // A site the embed does not allow: no launcher, no session.
+    const sessions: number[] = [];
+    p.on('response', (r) => {
+      if (r.url().includes('/session')) sessions.push(r.status());
+    });
+    await p.goto(stranger.origin);
+    await p.waitForLoadState('networkidle');
+    expect(await launcherShown(p)).toBe(false);
+    expect(await p.evaluate(() => typeof (window as { Assistente?: unknown }).Assistente)).toBe('object');
+    await p.evaluate(() => (window as unknown as { Assistente: { open(): void } }).Assistente.open());
+    await p.waitForLoadState('networkidle');
+    await p.waitForTimeout(500);
+    // Opened anyway through the API: the browser refuses to frame the page, and no session is made.
+    expect(sessions.every((s) => s !== 200 && s !== 201)).toBe(true);
+    const framed = p.frames().find((f) => f.url().includes('/embedded/'));
+    if (framed) await expect(framed.getByRole('textbox')).toHaveCount(0);
+  } finally {
+    await host.close();
+    await stranger.close();
+  }
+});
+
+async function adminToken(request: APIRequestContext): Promise<string> {
+  const signedIn = await request.post('/identity/v1/accounts:signInWithPassword', {
+    data: { email: people.admin.email, password: PASSWORD, returnSecureToken: true },
+  });
+  return ((await signedIn.json()) as { idToken: string }).idToken;
+}
+
+/** A new embed of the Admin's domain, made through the API, with its id and (once) its secret. */
+async function makeEmbed(
+  request: APIRequestContext,
+  data: Record<string, unknown>,
+): Promise<{ virtualAccountId: string; secret: string }> {
+  const made = await request.post('/api/v1/virtual_account', {
+    headers: { authorization: `Bearer ${await adminToken(request)}` },
+    data,
+  });
+  expect(made.status(), await made.text()).toBe(201);
+  return (await made.json()) as { virtualAccountId: string; secret: string };
+}
+
+/** The one line a site pastes. */
+const snippet = (baseURL: string | undefined, id: string) =>
+  `<script src="${baseURL}/embed.js" data-virtual-account="${id}" async></script>`;
+
+/** The claims of a JWT (read, not verified: the server that issued it is the one checking). */
+const claimsOf = (jwt: string): Record<string, unknown> =>
+  JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
+
+test('a signed visitor: the host page identifies them with its HMAC; a tampered signature starts nothing', async ({
+  page: p,
+  request,
+  baseURL,
+}, info) => {
+  test.setTimeout(120_000);
+  const idToken = await adminToken(request);
+  const admin = { authorization: `Bearer ${idToken}` };
+  const host = await startHost();
+  try {
+    const welcome = 'Olá, cliente! Em que posso ajudar?';
+    const made = await request.post('/api/v1/virtual_account', {
+      headers: admin,
+      data: {
+        displayName: `Loja assinada ${runTag(info)}`,
+        allowedOrigins: [host.origin],
+        welcome,
+        identity: 'signed',
+      },
+    });
+    expect(made.status(), await made.text()).toBe(201);
+    const { virtualAccountId: id, secret } = (await made.json()) as {
+      virtualAccountId: string;
+      secret: string;
+    };
+    // What the site's own server does: HMAC-SHA256 of `${id}.${ts}` under the embed's secret.
+    const sign = (visitorId: string, ts: number) =>
+      createHmac('sha256', secret).update(`${visitorId}.${ts}`).digest('hex');
+    host.html = page(`<script src="${baseURL}/embed.js" data-virtual-account="${id}" async></script>`);
+    const visitors = async () => {
+      const res = await request.get(`/api/v1/virtual_account/${id}`, { headers: admin });
+      return ((await res.json()) as { stats: { visitors: number } }).stats.visitors;
+    };
+    const sessions: number[] = [];
+    p.on('response', (r) => {
+      if (r.url().endsWith(`/embedded/${id}/session`)) sessions.push(r.status());
+    });
+    type Identify = { id: string; name: string; email: string; ts: number; sig: string };
+    const identify = (v: Identify) =>
+      p.evaluate((visitor) => {
+        (window as unknown as { Assistente: { identify(v: Identify): void } }).Assistente.identify(visitor);
+      }, v);
+
+    await p.goto(host.origin);
+    await expect.poll(() => launcherShown(p)).toBe(true);
+    const ts = Math.floor(Date.now() / 1000);
+    const maria = { id: 'cliente-42', name: 'Maria Souza', email: 'maria@loja.test', ts };
+    const good = sign(maria.id, ts);
+    // One hex digit changed: the signature no longer matches.
+    const tampered = `${good[0] === '0' ? '1' : '0'}${good.slice(1)}`;
+
+    await identify({ ...maria, sig: tampered });
+    const frame = await openWithKeyboard(p);
+    await expect(frame.getByRole('alert')).toHaveText(/confirmar quem você é/);
+    await expect(frame.getByRole('textbox')).toHaveCount(0);
+    await p.screenshot({ path: info.outputPath(`embeds-host-signature-refused-${info.project.name}.png`) });
+    expect(sessions.length).toBeGreaterThan(0);
+    expect(sessions.every((s) => s === 401)).toBe(true);
+    // Nothing was made: no visitor, and no session kept by the host page.
+    expect(await visitors()).toBe(0);
+    expect(await p.evaluate((key) => localStorage.getItem(key), `assistente:${id}`)).toBeNull();
+
+    // The site signs the same visitor properly: the panel starts their chat at once.
+    await identify({ ...maria, sig: good });
+    await expect(frame.getByText(welcome)).toBeVisible();
+    await expect(frame.getByRole('alert')).toHaveCount(0);
+    const box = frame.getByRole('textbox');
+    await box.fill('Onde está o meu pedido?');
+    await box.press('Enter');
+    await expect(frame.getByText('Espero que ajude', { exact: false })).toBeVisible({ timeout: 30_000 });
+    expect(await visitors()).toBe(1);
+
+    // The chat is Maria's: her session names her, and her chats (and only hers) hold it.
+    const record = await p.evaluate((key) => localStorage.getItem(key), `assistente:${id}`);
+    expect(record).not.toBeNull();
+    const visitorToken = (JSON.parse(record ?? '{}') as { idToken: string }).idToken;
+    const claims = claimsOf(visitorToken);
+    expect(claims.name).toBe('Maria Souza');
+    expect(claims.sub).toBe(`va:${id}:cliente-42`);
+    const chats = await request.get('/api/v1/chats', {
+      headers: { authorization: `Bearer ${visitorToken}`, origin: host.origin },
+    });
+    expect(chats.status(), await chats.text()).toBe(200);
+    const list = (await chats.json()) as { chatId: string }[];
+    expect(list).toHaveLength(1);
+    expect(frame.url()).toContain(`/chats/${list[0]?.chatId}`);
+  } finally {
+    await host.close();
+  }
+});
+
+test('a visitor stops a streaming answer in the embedded chat, and the stopped answer stays', async ({
+  page: p,
+  request,
+  baseURL,
+}, info) => {
+  test.setTimeout(120_000);
+  const host = await startHost();
+  try {
+    const { virtualAccountId } = await makeEmbed(request, {
+      displayName: `Loja pare ${runTag(info)}`,
+      allowedOrigins: [host.origin],
+    });
+    host.html = page(snippet(baseURL, virtualAccountId));
+    await p.goto(host.origin);
+    const frame = await openWithKeyboard(p);
+    const box = frame.getByRole('textbox');
+    await box.fill('Conte tudo sobre os produtos');
+    await box.press('Enter');
+    // The fixture streams word by word (global-setup's delay): stop it early.
+    const answer = frame.locator('[data-testid="message"][data-role="assistant"]').last();
+    await expect(answer).toContainText('Claro!');
+    await frame.getByTestId('stop').click();
+    await expect(answer).toHaveAttribute('data-status', 'stopped');
+    await expect(answer).toContainText('Resposta interrompida');
+    await expect(answer).not.toContainText('palavra por palavra');
+    await expect(frame.getByTestId('stop')).toHaveCount(0);
+    await p.screenshot({ path: info.outputPath(`embeds-host-stopped-${info.project.name}.png`) });
+
+    // Stopped, not lost: back on the site later, the visitor finds the partial answer as it was.
+    await p.reload();
+    const again = await openWithKeyboard(p);
+    const stored = again.locator('[data-testid="message"][data-role="assistant"]').last();
+    await expect(stored).toHaveAttribute('data-status', 'stopped');
+    await expect(stored).toContainText('Claro!');
+    await expect(stored).toContainText('Resposta interrompida');
+    await expect(stored).not.toContainText('palavra por palavra');
+  } finally {
+    await host.close();
+  }
+});
+
+test('on a phone the open panel has one bar with one close control, which closes it', async ({
+  page: p,
+  request,
+  baseURL,
+}, info) => {
+  test.setTimeout(120_000);
+  await p.setViewportSize({ width: 390, height: 844 });
+  const host = await startHost();
+  try {
+    const name = `Loja celular ${runTag(info)}`;
+    const { virtualAccountId } = await makeEmbed(request, {
+      displayName: name,
+      allowedOrigins: [host.origin],
+      color: '#00695c',
+    });
+    host.html = page(snippet(baseURL, virtualAccountId));
+    await p.goto(host.origin);
+    const frame = await openWithKeyboard(p);
+    await expect(frame.getByTestId('embedded-name')).toHaveText(name);
+    // The panel covers the screen, and the chat page starts at its top: the launcher's own close
+    // bar is gone once the page's bar (with its close) shows.
+    const iframe = await frame.frameElement();
+    await expect.poll(async () => (await iframe.boundingBox())?.y).toBe(0);
+    expect((await iframe.boundingBox())?.height).toBe(844);
+    await expect(frame.getByRole('button', { name: 'Fechar' })).toHaveCount(1);
+    await p.screenshot({ path: info.outputPath(`embeds-host-phone-open-${info.project.name}.png`) });
+
+    await frame.getByRole('button', { name: 'Fechar' }).click();
+    await expect.poll(async () => iframe.boundingBox()).toBeNull();
+    await expect.poll(() => launcherShown(p)).toBe(true);
+    await expect
+      .poll(() => p.evaluate(() => document.activeElement?.matches('[data-assistente]') === true))
+      .toBe(true);
+  } finally {
+    await host.close();
+  }
+});
+
+test('/embed.js is at most 6 KB gzipped, one closure with no import', async ({ request }) => {
+  const res = await request.get('/embed.js');
+  expect(res.status()).toBe(200);
+  expect(res.headers()['cross-origin-resource-policy']).toBe('cross-origin');
+  const code = (await res.text()).trim();
+  expect(gzipSync(code, { level: 9 }).length).toBeLessThanOrEqual(6 * 1024);
+  expect(code).toMatch(/^\(\(\)=>\{[\s\S]*\}\)\(\);?$/);
+  expect(code).not.toMatch(/\bimport\b|\brequire\(/);
+});

@@ -1,0 +1,66 @@
+import { expect, test } from '@playwright/test';
+import { CONFLUENCE_PAGES, confluenceSite } from './fixtures/confluence.ts';
+import { people } from './fixtures/env.ts';
+import { ChatsPage, isMobile, shot, signInAs } from './pages/chats.ts';
+import { chatWithSantitoKnowing, deleteKnowledgeSource } from './pages/knowledge.ts';
+
+test.describe.configure({ timeout: 150_000 });
+
+test('an Admin connects a Confluence space, it syncs, and a santito answers citing its pages', async ({
+  page,
+}, info) => {
+  const site = confluenceSite();
+  const tag = `${info.project.name}-${Math.random().toString(36).slice(2, 7)}`;
+  const sourceName = `Wiki RH ${tag}`;
+  await signInAs(page, people.admin);
+  await page.goto('/integration?tab=knowledge');
+  await page.getByRole('button', { name: 'Conectar Confluence' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'Conectar um site do Confluence Cloud' });
+  await dialog.getByRole('textbox', { name: 'Nome' }).fill(sourceName);
+  await dialog.getByRole('textbox', { name: 'Endereço do site' }).fill(site.url);
+  await dialog.getByRole('textbox', { name: 'E-mail da conta' }).fill(site.email);
+
+  // A wrong token: the test says so, and nothing is created.
+  await dialog.getByLabel('Token de API').fill('not-the-token');
+  const spaces = dialog.getByRole('combobox', { name: 'Espaços' });
+  await spaces.fill('RH');
+  await spaces.press('Enter');
+  await dialog.getByRole('button', { name: 'Testar conexão' }).click();
+  await expect(dialog.getByRole('alert')).toBeVisible();
+
+  // The right one: the test counts the space's pages.
+  await dialog.getByLabel('Token de API').fill(site.token);
+  await dialog.getByRole('button', { name: 'Testar conexão' }).click();
+  await expect(dialog.getByRole('status')).toContainText(
+    `RH — Recursos Humanos: ${CONFLUENCE_PAGES.length} páginas`,
+  );
+  await shot(page, info, 'confluence-test');
+  await dialog.getByRole('button', { name: 'Conectar' }).click();
+  await expect(dialog).toHaveCount(0);
+
+  // The first sync runs by itself, page by page; the card ends with every page indexed.
+  const card = page.getByTestId('knowledge-source').filter({ hasText: sourceName });
+  await card.getByRole('button', { name: 'Documentos' }).click();
+  for (const [, title] of CONFLUENCE_PAGES) await expect(card.getByText(title)).toBeVisible();
+  await expect(card.getByText('Indexado', { exact: true })).toHaveCount(CONFLUENCE_PAGES.length, {
+    timeout: 60_000,
+  });
+  await expect(card.getByText(/^Sincronizando/)).toHaveCount(0, { timeout: 30_000 });
+  await expect(card).toContainText(`${CONFLUENCE_PAGES.length} documentos`);
+  await shot(page, info, 'confluence-synced');
+
+  // A santito consults it; its answer cites the Confluence page, which opens on the site.
+  await chatWithSantitoKnowing(page, `RH ${tag}`, `${sourceName} (Confluence)`);
+  const chats = new ChatsPage(page, isMobile(info));
+  await chats.waitOnline();
+  await chats.send('Quantos dias por semana posso fazer home office?');
+  await chats.waitAnswerDone();
+  const cited = chats.lastAnswer
+    .getByTestId('citations')
+    .getByRole('link', { name: 'Política de home office' });
+  await expect(cited).toBeVisible();
+  expect(await cited.getAttribute('href')).toMatch(new RegExp(`^${site.url}/wiki/`));
+  await shot(page, info, 'confluence-citation');
+
+  await deleteKnowledgeSource(page, sourceName);
+});

@@ -1,0 +1,33 @@
+import { expect, type Page } from '@playwright/test';
+
+/** A santito that consults the knowledge source picked as `option` (`Name (Kind)`), opened in a chat. */
+export async function chatWithSantitoKnowing(page: Page, santito: string, option: string): Promise<void> {
+  await page.goto('/santitos');
+  await page.getByRole('button', { name: 'Novo santito' }).first().click();
+  const form = page.getByRole('dialog', { name: 'Novo santito' });
+  await form.getByRole('textbox', { name: 'Nome' }).fill(santito);
+  await form.getByRole('combobox', { name: 'Conhecimento' }).click();
+  await page.getByRole('option', { name: option }).click();
+  // Picked (a pill in the field), not just clicked: a busy phone may drop the tap.
+  await expect(form.getByText(option, { exact: true })).toBeVisible();
+  await form.getByRole('textbox', { name: 'Nome' }).click();
+  await form.getByRole('button', { name: 'Criar santito' }).click();
+  await expect(form).toHaveCount(0);
+  await page
+    .getByTestId('santito-card')
+    .filter({ hasText: santito })
+    .getByRole('link', { name: `Conversar com ${santito}` })
+    .click();
+}
+
+/** Deletes a knowledge source from /integration, after confirming: what a run made in the shared domain. */
+export async function deleteKnowledgeSource(page: Page, name: string): Promise<void> {
+  await page.goto('/integration?tab=knowledge');
+  const card = page.getByTestId('knowledge-source').filter({ hasText: name });
+  await card.getByRole('button', { name: 'Excluir' }).click();
+  await page
+    .getByRole('dialog', { name: 'Excluir fonte de conhecimento' })
+    .getByRole('button', { name: 'Excluir' })
+    .click();
+  await expect(card).toHaveCount(0);
+}

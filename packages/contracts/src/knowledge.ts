@@ -1,0 +1,170 @@
+import { z } from 'zod';
+import { httpUrlSchema } from './urls.ts';
+
+/** Where a knowledge source's documents come from (DESIGN §12). */
+export const KnowledgeSourceKinds = ['confluence', 'files'] as const;
+export const KnowledgeSourceKindSchema = z.enum(KnowledgeSourceKinds);
+export type KnowledgeSourceKind = z.infer<typeof KnowledgeSourceKindSchema>;
+
+export const KnowledgeSourceStatusSchema = z.enum(['idle', 'syncing', 'error']);
+export type KnowledgeSourceStatus = z.infer<typeof KnowledgeSourceStatusSchema>;
+
+export const KnowledgeLimits = {
+  /** Spaces one Confluence source may follow. */
+  spaces: 50,
+  /** Files one upload request may carry. */
+  filesPerUpload: 20,
+  /** Chunks a chat puts in the model's context. */
+  contextChunks: 6,
+} as const;
+
+/** The content types a files source takes (DESIGN §12): PDF, DOCX, Markdown, HTML, text. */
+export const KnowledgeUploadTypes = [
+  'application/pdf',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'text/markdown',
+  'text/html',
+  'text/plain',
+] as const;
+
+/** A Confluence space key: letters and digits (personal spaces start with `~`). */
+const SpaceKeySchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(255)
+  .regex(/^~?[A-Za-z0-9_-]+$/, 'A space key has letters, digits, - and _ only');
+
+/** The site's address, `https://your-site.atlassian.net` (no credentials, no path needed). */
+const ConfluenceBaseUrlSchema = httpUrlSchema({
+  credentials: 'Put credentials in the e-mail and API token fields, not in the URL',
+});
+
+export const ConfluenceSettingsSchema = z.strictObject({
+  baseUrl: ConfluenceBaseUrlSchema,
+  email: z.string().trim().min(3).max(320),
+  apiToken: z.string().trim().min(1).max(2000),
+  spaces: z.array(SpaceKeySchema).min(1).max(KnowledgeLimits.spaces),
+});
+export type ConfluenceSettings = z.infer<typeof ConfluenceSettingsSchema>;
+
+/** What the API shows of a Confluence connection: never the token, only whether one is stored. */
+export const ConfluenceSettingsViewSchema = z.object({
+  baseUrl: z.string(),
+  email: z.string(),
+  hasApiToken: z.boolean(),
+  spaces: z.array(z.string()),
+});
+
+const DisplayNameSchema = z.string().trim().min(1).max(120);
+
+export const KnowledgeSourceSchema = z.object({
+  sourceId: z.string(),
+  domain: z.string(),
+  kind: KnowledgeSourceKindSchema,
+  displayName: z.string(),
+  status: KnowledgeSourceStatusSchema,
+  lastSyncAt: z.string().nullable(),
+  /** Documents and chunks indexed. */
+  documents: z.number().int(),
+  chunks: z.number().int(),
+  /** Why the last sync failed (the source keeps what it had). */
+  error: z.string().optional(),
+  /** While syncing: documents done out of those seen so far. */
+  progress: z.object({ done: z.number().int(), total: z.number().int() }).optional(),
+  confluence: ConfluenceSettingsViewSchema.optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type KnowledgeSource = z.infer<typeof KnowledgeSourceSchema>;
+
+export const KnowledgeSourceCreateSchema = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('confluence'),
+    displayName: DisplayNameSchema,
+    confluence: ConfluenceSettingsSchema,
+  }),
+  z.strictObject({ kind: z.literal('files'), displayName: DisplayNameSchema }),
+]);
+export type KnowledgeSourceCreate = z.infer<typeof KnowledgeSourceCreateSchema>;
+
+/** A change: an empty or absent `apiToken` keeps the stored one (the form never has it). */
+export const KnowledgeSourceUpdateSchema = z.strictObject({
+  displayName: DisplayNameSchema.optional(),
+  confluence: z
+    .strictObject({
+      baseUrl: ConfluenceBaseUrlSchema.optional(),
+      email: z.string().trim().min(3).max(320).optional(),
+      apiToken: z.string().trim().max(2000).optional(),
+      spaces: z.array(SpaceKeySchema).min(1).max(KnowledgeLimits.spaces).optional(),
+    })
+    .optional(),
+});
+export type KnowledgeSourceUpdate = z.infer<typeof KnowledgeSourceUpdateSchema>;
+
+/**
+ * `?domain=` lets a SuperAdmin act on another domain. Not strict: the web client adds its hint
+ * parameters (`department`, `user`, `email`) to every call.
+ */
+const DomainQuery = z
+  .string()
+  .trim()
+  .max(253)
+  .describe('The domain a SuperAdmin acts on; anyone else may name only their own')
+  .optional()
+  .transform((d) => d || undefined);
+export const KnowledgeQuerySchema = z.object({ domain: DomainQuery });
+
+export const KnowledgeDocumentStatusSchema = z.enum(['pending', 'indexing', 'ready', 'error']);
+export type KnowledgeDocumentStatus = z.infer<typeof KnowledgeDocumentStatusSchema>;
+
+export const KnowledgeDocumentSchema = z.object({
+  documentId: z.string(),
+  sourceId: z.string(),
+  title: z.string(),
+  /** Where a citation links: the Confluence page, or the document's download address. */
+  url: z.string(),
+  status: KnowledgeDocumentStatusSchema,
+  contentType: z.string().nullable(),
+  size: z.number().int().nullable(),
+  chunks: z.number().int(),
+  error: z.string().optional(),
+  updatedAt: z.string(),
+});
+export type KnowledgeDocument = z.infer<typeof KnowledgeDocumentSchema>;
+
+export const KnowledgeDocumentListQuerySchema = z.object({
+  domain: DomainQuery,
+  limit: z.coerce.number().int().min(1).max(200).optional(),
+  cursor: z.string().max(500).optional(),
+});
+
+/** A source as the santito editor offers it (Editors and above of the domain). */
+export const KnowledgeSourceChoiceSchema = z.object({
+  sourceId: z.string(),
+  kind: KnowledgeSourceKindSchema,
+  displayName: z.string(),
+  documents: z.number().int(),
+});
+export type KnowledgeSourceChoice = z.infer<typeof KnowledgeSourceChoiceSchema>;
+
+/** One answer's source: shown as a numbered link under it. */
+export const CitationSchema = z.object({
+  title: z.string(),
+  url: z.string(),
+  sourceId: z.string(),
+});
+export type Citation = z.infer<typeof CitationSchema>;
+
+/** "Test connection": each space the token can read, with its page count. */
+export const ConfluenceTestResultSchema = z.object({
+  ok: z.boolean(),
+  spaces: z.array(z.object({ key: z.string(), name: z.string(), pages: z.number().int() })),
+  /** Keys asked for that the site does not have (or the token cannot see). */
+  missing: z.array(z.string()),
+  message: z.string().optional(),
+});
+export type ConfluenceTestResult = z.infer<typeof ConfluenceTestResultSchema>;
+
+/** Santitos list sources as `{ kind: "source", ref: sourceId }` (DESIGN §12). */
+export const KNOWLEDGE_SOURCE_REF_KIND = 'source';

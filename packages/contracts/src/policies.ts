@@ -1,0 +1,139 @@
+// Who may do what (DESIGN §7 roles, §10 policies), as pure functions over plain shapes: the server's
+// policies (`modules/<m>/policy.ts`) enforce them and the web only hides what they would refuse.
+// Kept free of zod, like roles.ts: the web's route guards load it early.
+import { hasRole, type Role, Roles } from './roles.ts';
+
+/** Who may call a route (DESIGN §10): anyone, or a caller of one of these kinds. */
+export type AuthKind = 'public' | 'user' | 'visitor' | 'apiKey';
+
+/** The person acting: their user id (the lowercased email), role and domain. */
+export interface Actor {
+  id: string;
+  role: Role;
+  domain: string;
+}
+
+/** A stored user as the rules see it. */
+export type AccountRef = Actor;
+
+/** Admin APIs (users, departments, integration, domain settings): Admin and above. */
+export function isAdmin(actor: Pick<Actor, 'role'>): boolean {
+  return hasRole(actor.role, 'Admin');
+}
+
+/** A SuperAdmin works across domains; everyone else inside their own. */
+export function spansDomains(actor: Pick<Actor, 'role'>): boolean {
+  return actor.role === 'SuperAdmin';
+}
+
+/** Administrative acts on one domain: an Admin's own, or any for a SuperAdmin. */
+export function administersDomain(actor: Actor, domain: string): boolean {
+  return spansDomains(actor) || (isAdmin(actor) && actor.domain === domain);
+}
+
+/** The roles an actor may give (DESIGN §4): an Admin up to Admin, a SuperAdmin any. */
+export function assignableRoles(role: Role): Role[] {
+  if (role === 'SuperAdmin') return [...Roles];
+  if (role === 'Admin') return Roles.filter((r) => !hasRole(r, 'SuperAdmin'));
+  return [];
+}
+
+/** A SuperAdmin manages everyone; an Admin the non-SuperAdmins of their own domain. */
+export function managesUser(actor: Actor, target: AccountRef): boolean {
+  if (spansDomains(actor)) return true;
+  return actor.role === 'Admin' && actor.domain === target.domain && !hasRole(target.role, 'SuperAdmin');
+}
+
+/** What an actor may do to one user, field by field (the server checks each changed field). */
+export function userActions(actor: Actor, target: AccountRef) {
+  const self = actor.id === target.id;
+  const manages = managesUser(actor, target);
+  const superAdmin = spansDomains(actor);
+  return {
+    /** Reading the record: oneself, or someone one manages. */
+    read: self || manages,
+    rename: manages || self,
+    edit: manages || self,
+    changeRole: manages,
+    /** Only a SuperAdmin moves themself (department repair is theirs alone). */
+    changeDepartment: manages && (!self || superAdmin),
+    changeActive: manages && !self,
+    changeType: superAdmin,
+    moveDomain: superAdmin,
+    /** Terms of use are accepted by their user (a SuperAdmin may repair a record). */
+    acceptEula: self || superAdmin,
+    remove: manages && !self,
+    invite: manages,
+    revokeSessions: manages && !self,
+  };
+}
+
+/** Whether `role` may be given to `target`: within the actor's grant, and nobody raises their own. */
+export function mayGrantRole(actor: Actor, target: AccountRef, role: Role): boolean {
+  if (!assignableRoles(actor.role).includes(role)) return false;
+  return actor.id !== target.id || role === target.role || !hasRole(role, target.role);
+}
+
+/** Roles offered when editing `target`. */
+export function editableRoles(actor: Actor, target: AccountRef): Role[] {
+  return assignableRoles(actor.role).filter((role) => mayGrantRole(actor, target, role));
+}
+
+/** Santitos (DESIGN §7): everyone uses them; Editors and above create; authors and Admins edit. */
+export function createsSantitos(actor: Pick<Actor, 'role'>): boolean {
+  return hasRole(actor.role, 'Editor');
+}
+
+export function editsSantito(actor: Pick<Actor, 'id' | 'role'>, santito: { authorId: string }): boolean {
+  return santito.authorId === actor.id || isAdmin(actor);
+}
+
+/** Admins see every santito of their domain, whatever its visibility. */
+export function seesAllSantitos(actor: Pick<Actor, 'role'>): boolean {
+  return isAdmin(actor);
+}
+
+/** AI providers and the domain's model settings: its Admins, or a SuperAdmin for any domain. */
+export function managesProviders(actor: Actor, domain: string): boolean {
+  return administersDomain(actor, domain);
+}
+
+/** The audit log: Admins read their domain's, a SuperAdmin every domain's. */
+export function readsAudit(actor: Actor, domain: string): boolean {
+  return administersDomain(actor, domain);
+}
+
+/** Domain settings (terms of use version, …): as the audit log, an Admin's own domain or any. */
+export function managesDomainSettings(actor: Actor, domain: string): boolean {
+  return administersDomain(actor, domain);
+}
+
+/** An API key (DESIGN §13): its owner, their domain's Admins, or a SuperAdmin. */
+export function managesApiKey(actor: Actor, key: { userId: string; domain: string }): boolean {
+  return actor.id === key.userId || administersDomain(actor, key.domain);
+}
+
+/** Every API key of a domain (the integration screen): its Admins, or a SuperAdmin. */
+export function listsDomainApiKeys(actor: Actor, domain: string): boolean {
+  return administersDomain(actor, domain);
+}
+
+/** Embeds (virtual accounts, DESIGN §11): a domain's Admins, or a SuperAdmin for any domain. */
+export function managesVirtualAccounts(actor: Actor, domain: string): boolean {
+  return administersDomain(actor, domain);
+}
+
+/** Attaching knowledge sources to santitos: whoever creates santitos sees the domain's sources. */
+export function attachesKnowledge(actor: Pick<Actor, 'role'>): boolean {
+  return createsSantitos(actor);
+}
+
+/** Knowledge sources (DESIGN §12): a domain's Admins, or a SuperAdmin for any domain. */
+export function managesKnowledge(actor: Actor, domain: string): boolean {
+  return administersDomain(actor, domain);
+}
+
+/** Single sign-on providers serve the whole instance (DESIGN §13): SuperAdmins only. */
+export function managesSso(actor: Pick<Actor, 'role'>): boolean {
+  return spansDomains(actor);
+}
