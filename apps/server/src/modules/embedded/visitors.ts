@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import {
   EMBEDDED_AUDIENCE,
   type EmbeddedConfig,
@@ -18,6 +18,7 @@ import type {
   VisitorCaller,
 } from '../../lib/caller.ts';
 import { AppError, unauthenticated } from '../../lib/errors.ts';
+import { randomBase62 } from '../../lib/random-id.ts';
 import { isPremiumDomain } from '../accounts/caller-state.ts';
 import type { SessionMeta, VisitorSubject } from '../identity/types.ts';
 import { invalidVisitorSignature, originNotAllowed, virtualAccountNotFound } from './errors.ts';
@@ -280,9 +281,7 @@ export function visitorsService(ctx: AppContext) {
         if (body.visitor) {
           throw new AppError('VALIDATION_FAILED', 'visitor: this chat takes anonymous visitors only');
         }
-        visitorId = randomBytes(16)
-          .toString('base64url')
-          .replace(/[^A-Za-z0-9_-]/g, '');
+        visitorId = randomBase62(22);
       }
 
       const uid = visitorUid(s.row.id, visitorId);

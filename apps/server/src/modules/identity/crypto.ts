@@ -1,13 +1,5 @@
-import { createHash, randomBytes, randomInt } from 'node:crypto';
-
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-
-/** `length` uniformly random base62 characters (crypto RNG, no modulo bias). */
-export function randomBase62(length: number): string {
-  let out = '';
-  for (let i = 0; i < length; i++) out += BASE62[randomInt(62)];
-  return out;
-}
+import { createHash, randomBytes } from 'node:crypto';
+import { randomBase62 } from '../../lib/random-id.ts';
 
 /** A Firebase-like uid: 28 random base62 characters (~166 bits). */
 export const newUid = () => randomBase62(28);

@@ -78,6 +78,8 @@ function symmetric(key: SigningKey): JwtKey {
 /** Mints and checks id tokens with the service's key. Other services check them against the JWKS. */
 export class TokenSigner {
   private readonly key: JwtKey;
+  /** The encoded JOSE header: the same for every token of this signer. */
+  private readonly header: string;
 
   constructor(
     key: SigningKey,
@@ -87,6 +89,7 @@ export class TokenSigner {
     kind: 'user' | 'visitor' = 'user',
   ) {
     this.key = kind === 'visitor' ? symmetric(key) : asymmetric(key);
+    this.header = b64url({ alg: this.key.alg, kid: this.key.kid, typ: 'JWT' });
   }
 
   get alg() {
@@ -96,7 +99,6 @@ export class TokenSigner {
   /** Claims as Firebase puts them, plus `sid` (the session) so services can honour revocation at once. */
   signIdToken(s: IdTokenSubject, now = new Date()): string {
     const iat = seconds(now);
-    const header = b64url({ alg: this.key.alg, kid: this.key.kid, typ: 'JWT' });
     const payload = b64url({
       email: s.email,
       email_verified: s.emailVerified,
@@ -111,7 +113,7 @@ export class TokenSigner {
       iat,
       exp: iat + ID_TOKEN_TTL_SECONDS,
     });
-    const signed = `${header}.${payload}`;
+    const signed = `${this.header}.${payload}`;
     return `${signed}.${this.key.sign(signed).toString('base64url')}`;
   }
 

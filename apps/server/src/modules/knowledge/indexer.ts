@@ -1,12 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
 import { ensureVectorIndex, hasVectors } from '../../db/vectors.ts';
+import { randomBase62 } from '../../lib/random-id.ts';
 import { type Chunk, chunkText } from './chunker.ts';
 import { embedTexts } from './embeddings.ts';
 import { type Hit, type QueryEmbedding, retrieve } from './retrieval.ts';
 import { type ChunkInsert, knowledgeStore } from './store.ts';
 
-const newChunkId = () => `kc${randomBytes(9).toString('hex')}`;
+const newChunkId = () => `kc${randomBase62(16)}`;
 
 /** What the model reads of a chunk, and what its embedding is made from: title, headings, text. */
 export const chunkContext = (title: string, chunk: Pick<Chunk, 'heading' | 'text'>) =>
