@@ -27,6 +27,8 @@ interface Operation {
   query: string[];
   bodyKeys: string[];
   hasBody: boolean;
+  /** Answers server-sent events: its success never ends by itself. */
+  streamed: boolean;
 }
 
 let t: TestApp;
@@ -57,7 +59,7 @@ function operationsOf(doc: { paths: Record<string, Record<string, Record<string,
   const out: Operation[] = [];
   for (const [path, ops] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(ops)) {
-      const responses = (op.responses ?? {}) as Record<string, unknown>;
+      const responses = (op.responses ?? {}) as Record<string, { content?: Record<string, unknown> }>;
       // The agents websocket is fuzzed by its own tests, frame by frame.
       if ('101' in responses) continue;
       const parameters = (op.parameters ?? []) as Array<{ in: string; name: string }>;
@@ -72,6 +74,7 @@ function operationsOf(doc: { paths: Record<string, Record<string, Record<string,
         query: parameters.filter((p) => p.in === 'query').map((p) => p.name),
         bodyKeys: Object.keys(json?.properties ?? {}),
         hasBody: body !== undefined,
+        streamed: responses['200']?.content?.['text/event-stream'] !== undefined,
       });
     }
   }
@@ -151,6 +154,12 @@ function requestFor(op: Operation) {
   });
 }
 
+async function text(stream: AsyncIterable<Buffer>): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const part of stream) parts.push(part);
+  return Buffer.concat(parts).toString();
+}
+
 function urlOf(op: Operation, params: string[], query: Record<string, string>): string {
   let i = 0;
   const path = op.path.replace(/\{[^}]+\}/g, () => encodeURIComponent(params[i++] ?? 'x'));
@@ -208,9 +217,17 @@ describe(`every documented operation, fuzzed (seed ${SEED})`, () => {
             url: urlOf(op, req.params, req.query),
             headers,
             ...(payload === undefined ? {} : { payload }),
+            // An event stream's answer is read as it comes: it ends only when the client goes.
+            ...(op.streamed ? { payloadAsStream: true } : {}),
           });
           sent++;
-          const where = `${op.method} ${op.path} → ${res.statusCode} ${res.body.slice(0, 300)}`;
+          let body: string;
+          if (op.streamed && res.statusCode === 200) {
+            expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
+            res.raw.res.destroy();
+            body = '';
+          } else body = op.streamed ? await text(res.stream()) : res.body;
+          const where = `${op.method} ${op.path} → ${res.statusCode} ${body.slice(0, 300)}`;
           expect(res.statusCode, where).toBeLessThan(500);
           if (res.statusCode >= 400) {
             // The OpenAI-compatible API (/v1) answers in OpenAI's error shape.
@@ -219,7 +236,7 @@ describe(`every documented operation, fuzzed (seed ${SEED})`, () => {
               : op.path.startsWith('/v1/')
                 ? OpenAiErrorSchema
                 : IdentityErrorSchema;
-            expect(shape.safeParse(res.json()).success, where).toBe(true);
+            expect(shape.safeParse(JSON.parse(body)).success, where).toBe(true);
             if (op.method !== 'GET') expect(await fingerprint(), `${where} changed stored data`).toBe(stored);
           } else if (op.method !== 'GET') {
             stored = await fingerprint();

@@ -56,6 +56,9 @@ export const ConfluenceSettingsViewSchema = z.object({
   spaces: z.array(z.string()),
 });
 
+/** Documents done out of those seen so far. */
+const SyncProgressSchema = z.object({ done: z.number().int(), total: z.number().int() });
+
 const DisplayNameSchema = z.string().trim().min(1).max(120);
 
 export const KnowledgeSourceSchema = z.object({
@@ -71,7 +74,7 @@ export const KnowledgeSourceSchema = z.object({
   /** Why the last sync failed (the source keeps what it had). */
   error: z.string().optional(),
   /** While syncing: documents done out of those seen so far. */
-  progress: z.object({ done: z.number().int(), total: z.number().int() }).optional(),
+  progress: SyncProgressSchema.optional(),
   confluence: ConfluenceSettingsViewSchema.optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -138,6 +141,48 @@ export const KnowledgeDocumentListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).optional(),
   cursor: z.string().max(500).optional(),
 });
+
+/**
+ * What changed in a domain's knowledge, pushed to its Admins' screens
+ * (`GET /api/v1/integration/knowledge/events`). Each carries what the process that made the
+ * change already had in hand — no read of its own — so a screen patches what it shows and reads
+ * the rest (a new document's title, the counts) when it needs it.
+ */
+export const KnowledgeEventSchema = z.discriminatedUnion('type', [
+  /**
+   * A source's sync state. `progress` while syncing; `error` when the state is `error`. An
+   * `idle` source has no error; a `syncing` one keeps whatever it showed.
+   */
+  z.object({
+    type: z.literal('source'),
+    sourceId: z.string(),
+    status: KnowledgeSourceStatusSchema,
+    progress: SyncProgressSchema.optional(),
+    error: z.string().optional(),
+  }),
+  z.object({ type: z.literal('source.removed'), sourceId: z.string() }),
+  /** A document's indexing state; `chunks` once `ready`, `error` when `error`. */
+  z.object({
+    type: z.literal('document'),
+    sourceId: z.string(),
+    documentId: z.string(),
+    status: KnowledgeDocumentStatusSchema,
+    chunks: z.number().int().optional(),
+    error: z.string().optional(),
+  }),
+  z.object({ type: z.literal('document.removed'), sourceId: z.string(), documentId: z.string() }),
+]);
+export type KnowledgeEvent = z.infer<typeof KnowledgeEventSchema>;
+
+/**
+ * One server-sent event of the knowledge stream (its SSE `event:` is the `type`). `ready` comes
+ * first, once every change from then on is sure to arrive: a screen reads what it shows after it.
+ */
+export const KnowledgeStreamEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  ...KnowledgeEventSchema.options,
+]);
+export type KnowledgeStreamEvent = z.infer<typeof KnowledgeStreamEventSchema>;
 
 /** A source as the santito editor offers it (Editors and above of the domain). */
 export const KnowledgeSourceChoiceSchema = z.object({

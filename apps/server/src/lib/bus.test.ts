@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { type Bus, createLocalBus, createRedisBus } from './bus.ts';
+import { type Bus, createLocalBus, createRedisBus, subscribeLive } from './bus.ts';
 
 /** Resolves with the first message on `channel` of `bus`, published by `from` until it arrives. */
 async function firstOn(from: Bus, bus: Bus, channel: string): Promise<unknown> {
@@ -36,6 +36,56 @@ describe('bus', () => {
     const bus = createLocalBus();
     expect(await roundTrip(bus, bus)).toEqual([{ uid: 'u1' }]);
     await bus.close();
+  });
+
+  it('subscribeLive: live at once on the local bus, and probes never reach a handler', async () => {
+    const bus = createLocalBus();
+    const got: unknown[] = [];
+    const other: unknown[] = [];
+    const sub = subscribeLive(bus, 'ch', (m) => got.push(m));
+    await sub.live;
+    // A second live subscriber's probes reach the first one's channel too: dropped there as well.
+    const second = subscribeLive(bus, 'ch', (m) => other.push(m));
+    await second.live;
+    await bus.publish('ch', { n: 1 });
+    expect(got).toEqual([{ n: 1 }]);
+    expect(other).toEqual([{ n: 1 }]);
+    sub.unsubscribe();
+    second.unsubscribe();
+    await bus.publish('ch', { n: 2 });
+    expect(got).toEqual([{ n: 1 }]);
+    await bus.close();
+  });
+
+  it('subscribeLive: live only once the subscription delivers, as Redis SUBSCRIBE lands late', async () => {
+    const local = createLocalBus();
+    // A bus whose subscriptions start delivering 200 ms after subscribe(), as a Redis one may.
+    const slow: Bus = {
+      publish: (channel, message) => local.publish(channel, message),
+      subscribe(channel, handler) {
+        let on = false;
+        const timer = setTimeout(() => {
+          on = true;
+        }, 200);
+        const off = local.subscribe(channel, (m) => {
+          if (on) handler(m);
+        });
+        return () => {
+          clearTimeout(timer);
+          off();
+        };
+      },
+      close: () => local.close(),
+    };
+    const got: unknown[] = [];
+    const started = Date.now();
+    const sub = subscribeLive(slow, 'ch', (m) => got.push(m));
+    await sub.live;
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    await slow.publish('ch', { n: 1 });
+    expect(got).toEqual([{ n: 1 }]);
+    sub.unsubscribe();
+    await slow.close();
   });
 
   // Defined only where Redis is configured (always in CI), so it never shows up as skipped.

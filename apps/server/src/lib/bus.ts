@@ -83,3 +83,56 @@ export function createRedisBus(url: string, prefix: string, log?: FastifyBaseLog
     },
   };
 }
+
+/** Key of the probe messages `subscribeLive` sends itself; never handed to a subscriber. */
+const PROBE = '__busProbe';
+
+/** A subscription that knows when it delivers. */
+export interface LiveSubscription {
+  /**
+   * Resolves once a message published from now on is sure to reach the handler (or after ~2 s of
+   * probing in vain: the caller goes on rather than waits forever).
+   */
+  live: Promise<void>;
+  unsubscribe(): void;
+}
+
+/**
+ * Subscribes `handler` to `channel` and finds out when the subscription delivers. With Redis,
+ * SUBSCRIBE is asynchronous: a message published before it lands is lost, so whoever must not
+ * miss one (a snapshot asked right after `ready`) waits for `live`. It probes its own channel
+ * until its message comes back. Probes — its own and other subscribers' — never reach `handler`;
+ * other replicas' subscribers of the channel receive them and drop them too, so every subscriber
+ * of a channel that carries probes subscribes through here.
+ */
+export function subscribeLive(bus: Bus, channel: string, handler: Handler): LiveSubscription {
+  const nonce = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  let markLive: () => void = () => {};
+  const live = new Promise<void>((resolve) => {
+    markLive = resolve;
+  });
+  let isLive = false;
+  let stopped = false;
+  const off = bus.subscribe(channel, (message) => {
+    const probe = (message as { [PROBE]?: unknown } | null)?.[PROBE];
+    if (probe === undefined) return handler(message);
+    if (probe === nonce && !isLive) {
+      isLive = true;
+      markLive();
+    }
+  });
+  void (async () => {
+    for (let i = 0; i < 40 && !isLive && !stopped; i++) {
+      await bus.publish(channel, { [PROBE]: nonce }).catch(() => {});
+      if (!isLive) await new Promise((r) => setTimeout(r, 50));
+    }
+    markLive();
+  })();
+  return {
+    live,
+    unsubscribe() {
+      stopped = true;
+      off();
+    },
+  };
+}

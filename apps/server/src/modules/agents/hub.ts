@@ -1,12 +1,9 @@
 import type { ServerFrame } from '@assistente/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Bus } from '../../lib/bus.ts';
+import { type Bus, subscribeLive } from '../../lib/bus.ts';
 
 /** Bus channel carrying every server frame about one user's chats, to all their sockets on every replica. */
 export const userChannel = (userId: string) => `agents.user.${userId}`;
-
-/** Key of the hub's own probe messages on a user channel; never forwarded to sockets. */
-const PROBE = '__hubProbe';
 
 /** A socket of a signed-in user, as the hub sees it. */
 export interface HubClient {
@@ -40,35 +37,12 @@ export class AgentsHub {
     let entry = this.users.get(client.userId);
     if (!entry) {
       const clients = new Set<HubClient>();
-      const channel = userChannel(client.userId);
-      const nonce = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
-      let markLive: () => void = () => {};
-      const live = new Promise<void>((resolve) => {
-        markLive = resolve;
-      });
-      let isLive = false;
-      const unsubscribe = this.bus.subscribe(channel, (message) => {
-        const probe = (message as { [PROBE]?: unknown } | null)?.[PROBE];
-        if (probe !== undefined) {
-          if (probe === nonce && !isLive) {
-            isLive = true;
-            markLive();
-          }
-          return;
-        }
+      const { live, unsubscribe } = subscribeLive(this.bus, userChannel(client.userId), (message) => {
         const raw = JSON.stringify(message);
         for (const c of clients) c.sendRaw(raw);
       });
       entry = { clients, unsubscribe, live };
       this.users.set(client.userId, entry);
-      // Probe until our own message comes back through the subscription (at most ~2 s).
-      void (async () => {
-        for (let i = 0; i < 40 && !isLive; i++) {
-          await this.bus.publish(channel, { [PROBE]: nonce }).catch(() => {});
-          if (!isLive) await new Promise((r) => setTimeout(r, 50));
-        }
-        markLive();
-      })();
     }
     entry.clients.add(client);
     return entry.live;

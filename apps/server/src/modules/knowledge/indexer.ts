@@ -3,6 +3,7 @@ import { ensureVectorIndex, hasVectors } from '../../db/vectors.ts';
 import { randomBase62 } from '../../lib/random-id.ts';
 import { type Chunk, chunkText } from './chunker.ts';
 import { embedTexts } from './embeddings.ts';
+import { publishDocument } from './events.ts';
 import { type Hit, type QueryEmbedding, retrieve } from './retrieval.ts';
 import { type ChunkInsert, knowledgeStore } from './store.ts';
 
@@ -76,6 +77,13 @@ export async function indexText(
       error: null,
       chunks: rows.length,
     });
+  });
+  publishDocument(ctx, {
+    id: doc.documentId,
+    domainId: doc.domainId,
+    sourceId: doc.sourceId,
+    status: 'ready',
+    chunks: rows.length,
   });
   return rows.length;
 }

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { AppContext } from '../../context.ts';
+import { publishDocument } from './events.ts';
 import { ExtractError, Extractor } from './extractor.ts';
 import { IndexError, indexText } from './indexer.ts';
 import { type DocumentRow, knowledgeStore } from './store.ts';
@@ -47,6 +48,7 @@ export function createIngest(ctx: AppContext) {
       if (!expected(err)) ctx.log.warn({ err, document: doc.id }, 'knowledge upload not indexed');
       const error = expected(err) ? err.message : 'The document could not be indexed';
       await store.updateDocument(doc.domainId, doc.id, { status: 'error', error });
+      publishDocument(ctx, { ...doc, status: 'error', error });
     }
   }
 
@@ -55,7 +57,9 @@ export function createIngest(ctx: AppContext) {
       const id = queue.shift() as string;
       const run = (async () => {
         const doc = await store.claimDocument(id);
-        if (doc) await indexUpload(doc);
+        if (!doc) return;
+        publishDocument(ctx, doc);
+        await indexUpload(doc);
       })()
         .catch((err: unknown) => ctx.log.error({ err, document: id }, 'knowledge indexing failed'))
         .finally(() => {
@@ -80,7 +84,7 @@ export function createIngest(ctx: AppContext) {
 
     /** Scheduler work: picks up uploads no process is indexing (after a restart). */
     async resume(): Promise<void> {
-      await store.releaseStale(new Date(Date.now() - STALE_MS));
+      for (const doc of await store.releaseStale(new Date(Date.now() - STALE_MS))) publishDocument(ctx, doc);
       for (const { id } of await store.pendingUploads(100)) this.enqueue(id);
     },
 

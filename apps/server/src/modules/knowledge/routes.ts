@@ -13,16 +13,28 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppContext } from '../../context.ts';
-import { callerOf } from '../../lib/caller.ts';
+import { type AppContext, Channels } from '../../context.ts';
+import { type AuthInvalidateMessage, type Caller, callerOf, checkRouteNeeds } from '../../lib/caller.ts';
 import { sendPage } from '../../lib/paging.ts';
+import { type EventStream, EventStreams } from '../../lib/sse.ts';
+import { bearerToken } from '../../plugins/auth.ts';
 import { BinaryBody, errorResponses } from '../../plugins/routes.ts';
 import { noStore } from '../../plugins/security.ts';
 import { auditMeta } from '../audit/index.ts';
 import { deleteStored, readSingleUpload, sendStoredObject } from '../storage/index.ts';
+import { forwardKnowledge } from './events.ts';
 
 const IdParams = z.object({ id: z.string().min(1).max(100) });
 const DocumentParams = z.object({ id: z.string().min(1).max(100), documentId: z.string().min(1).max(100) });
+
+/** Who holds an open event stream, to check again when their account changes. */
+interface Watcher {
+  caller: Caller;
+  token: string;
+  /** `?domain=` as asked, and the domain it resolved to. */
+  requested: string | undefined;
+  domainId: string;
+}
 
 /**
  * Knowledge sources (DESIGN §12), mounted at /api/v1/integration/knowledge: the Admins of a premium
@@ -34,6 +46,11 @@ export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Pr
   await app.register(multipart, { limits: { fileSize: maxBytes, files: 1, fields: 10, parts: 12 } });
   app.addHook('onSend', noStore);
 
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const admin = { auth: 'user', role: 'Admin', premium: true } as const;
+  const tags = ['knowledge'];
+  const querystring = KnowledgeQuerySchema;
+
   // One job syncs due Confluence sources and resumes uploads a restart left (one replica at a time).
   const stopSync = ctx.scheduler.add({
     name: 'knowledge.sync',
@@ -42,10 +59,45 @@ export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Pr
   });
   app.addHook('onClose', async () => stopSync());
 
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const admin = { auth: 'user', role: 'Admin', premium: true } as const;
-  const tags = ['knowledge'];
-  const querystring = KnowledgeQuerySchema;
+  // Admins' screens follow syncs and indexing as they happen, whichever replica does the work.
+  const streams = new EventStreams();
+  const watchers = new Map<EventStream, Watcher>();
+  /** Ends a stream whose caller may no longer watch its domain (signed out, demoted, moved). */
+  const recheck = async (stream: EventStream, w: Watcher) => {
+    try {
+      const caller = await ctx.services.callers.resolve(['user'], w.token);
+      checkRouteNeeds(caller, admin);
+      if (caller.kind !== 'user' || (await service.adminDomain(caller, w.requested)) !== w.domainId) {
+        stream.end();
+      }
+    } catch {
+      stream.end();
+    }
+  };
+  const unsubscribeAuth = ctx.bus.subscribe(Channels.authInvalidate, (raw) => {
+    const msg = (raw ?? {}) as AuthInvalidateMessage;
+    const email = msg.email?.toLowerCase();
+    const domain = msg.domain?.toLowerCase();
+    // After the caller caches (subscribed earlier) have dropped the account's state.
+    setImmediate(() => {
+      for (const [stream, w] of watchers) {
+        if (
+          msg.all ||
+          msg.uid === w.caller.uid ||
+          (email && email === w.caller.email) ||
+          (domain && (domain === w.caller.domain.id || domain === w.domainId))
+        ) {
+          void recheck(stream, w);
+        }
+      }
+    });
+  });
+  // preClose, not onClose: the server waits for its open connections before onClose runs, and an
+  // open stream never ends by itself.
+  app.addHook('preClose', async () => {
+    unsubscribeAuth();
+    streams.endAll();
+  });
 
   r.get(
     '/',
@@ -59,6 +111,45 @@ export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Pr
       },
     },
     async (request) => service.list(callerOf(request, 'user'), request.query.domain),
+  );
+
+  r.get(
+    '/events',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'The domain’s knowledge changes as they happen: sync progress, documents indexed',
+        description:
+          'Server-sent events (`text/event-stream`), each `event: <type>` with its JSON `data`: first ' +
+          '`ready`, once every change from then on will arrive (read the sources after it), then ' +
+          '`source`, `source.removed`, `document` and `document.removed` as they happen on any ' +
+          'replica. A comment line every 20 s keeps it open; it ends after 10 minutes, or when the ' +
+          'caller may no longer watch the domain: reconnect with a fresh token.',
+        querystring,
+        response: {
+          200: {
+            description: 'The event stream',
+            content: { 'text/event-stream': { schema: z.string().describe('Server-sent events') } },
+          },
+          ...errorResponses('DOMAIN_NOT_FOUND'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const caller = callerOf(request, 'user');
+      // Authorized as the list is: the domain's Admins, a SuperAdmin any domain.
+      const domainId = await service.adminDomain(caller, request.query.domain);
+      const stream = streams.start(reply);
+      watchers.set(stream, {
+        caller,
+        token: bearerToken(request) ?? '',
+        requested: request.query.domain,
+        domainId,
+      });
+      stream.onEnd(() => watchers.delete(stream));
+      forwardKnowledge(ctx, domainId, stream);
+    },
   );
 
   r.post(

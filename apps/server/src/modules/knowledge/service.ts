@@ -17,6 +17,7 @@ import { existingActingDomain } from '../accounts/index.ts';
 import { type AuditMeta, type AuditRecord, auditedTransaction, changedFields } from '../audit/index.ts';
 import { assertFieldUrlAllowed } from '../providers/ssrf.ts';
 import { type ReadUpload, type StoredObject, storeUpload } from '../storage/index.ts';
+import { publishDocument, publishDocumentRemoved, publishSource, publishSourceRemoved } from './events.ts';
 import { createIngest } from './ingest.ts';
 import { authorize, can } from './policy.ts';
 import { newDocumentId, newSourceId } from './service-ids.ts';
@@ -161,7 +162,7 @@ export function knowledgeService(
    * sync had already ended).
    */
   async function startSync(domainId: string, id: string): Promise<void> {
-    const claimed = await store.claimSync(domainId, id);
+    const claimed = await sync.claim(domainId, id);
     if (!claimed) return;
     const run = sync
       .runClaimed(claimed)
@@ -267,6 +268,7 @@ export function knowledgeService(
           },
         };
       });
+      publishSource(ctx, row);
       // An Admin who connects a site watches its first sync start, not wait for the scheduler's round.
       if (row.kind === 'confluence') {
         await startSync(domainId, row.id);
@@ -342,6 +344,7 @@ export function knowledgeService(
           },
         };
       });
+      publishSourceRemoved(ctx, domainId, id);
       return keys;
     },
 
@@ -388,6 +391,7 @@ export function knowledgeService(
             storageKey: stored.key,
           }),
       });
+      publishDocument(ctx, row);
       ingest.enqueue(row.id);
       return toDocument(row);
     },
@@ -461,6 +465,7 @@ export function knowledgeService(
           },
         };
       });
+      publishDocumentRemoved(ctx, doc);
       return doc.storageKey;
     },
   };

@@ -23,6 +23,24 @@ export type DocumentRow = typeof knowledgeDocuments.$inferSelect;
 export type DocumentInsert = typeof knowledgeDocuments.$inferInsert;
 export type ChunkInsert = typeof knowledgeChunks.$inferInsert;
 
+/** What a change of state returns of a source: enough to tell the Admins' screens (events.ts). */
+const sourceState = {
+  id: knowledgeSources.id,
+  domainId: knowledgeSources.domainId,
+  status: knowledgeSources.status,
+  progress: knowledgeSources.progress,
+  error: knowledgeSources.error,
+};
+export type SourceState = Pick<SourceRow, keyof typeof sourceState>;
+/** The same of a document. */
+const documentState = {
+  id: knowledgeDocuments.id,
+  domainId: knowledgeDocuments.domainId,
+  sourceId: knowledgeDocuments.sourceId,
+  status: knowledgeDocuments.status,
+};
+export type DocumentState = Pick<DocumentRow, keyof typeof documentState>;
+
 /** A source with how much of it is indexed. */
 export type SourceWithCounts = SourceRow & { documents: number; chunks: number };
 
@@ -152,17 +170,21 @@ export function knowledgeStore(db: Db | Tx) {
       return row;
     },
 
-    /** Syncs a dead process left "syncing" end as errors, so the next run takes them again. */
-    async releaseStaleSyncs(before: Date): Promise<void> {
-      await db
+    /**
+     * Syncs a dead process left "syncing" end as errors, so the next run takes them again.
+     * Answers the sources released.
+     */
+    releaseStaleSyncs(before: Date): Promise<SourceState[]> {
+      return db
         .update(knowledgeSources)
         .set({ status: 'error', error: 'The sync was interrupted', progress: null })
-        .where(and(eq(knowledgeSources.status, 'syncing'), lte(knowledgeSources.updatedAt, before)));
+        .where(and(eq(knowledgeSources.status, 'syncing'), lte(knowledgeSources.updatedAt, before)))
+        .returning(sourceState);
     },
 
-    /** A files source's failed uploads go back to the queue. */
-    async retryFailedUploads(domainId: string, sourceId: string): Promise<void> {
-      await db
+    /** A files source's failed uploads go back to the queue; answers them. */
+    retryFailedUploads(domainId: string, sourceId: string): Promise<DocumentState[]> {
+      return db
         .update(knowledgeDocuments)
         .set({ status: 'pending', error: null })
         .where(
@@ -172,7 +194,8 @@ export function knowledgeStore(db: Db | Tx) {
             eq(knowledgeDocuments.status, 'error'),
             isNotNull(knowledgeDocuments.storageKey),
           ),
-        );
+        )
+        .returning(documentState);
     },
 
     /** Sources the scheduler should sync now: due Confluence sources not already syncing. */
@@ -290,12 +313,16 @@ export function knowledgeStore(db: Db | Tx) {
         .limit(limit);
     },
 
-    /** Documents a dead process left "indexing" for longer than any indexing takes go back to pending. */
-    async releaseStale(before: Date): Promise<void> {
-      await db
+    /**
+     * Documents a dead process left "indexing" for longer than any indexing takes go back to
+     * pending; answers them.
+     */
+    releaseStale(before: Date): Promise<DocumentState[]> {
+      return db
         .update(knowledgeDocuments)
         .set({ status: 'pending' })
-        .where(and(eq(knowledgeDocuments.status, 'indexing'), lte(knowledgeDocuments.updatedAt, before)));
+        .where(and(eq(knowledgeDocuments.status, 'indexing'), lte(knowledgeDocuments.updatedAt, before)))
+        .returning(documentState);
     },
 
     /** Replaces a document's chunks (a re-index never leaves old and new side by side). */

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { atOnce } from '../../lib/at-once.ts';
 import { createGuardedHttp } from '../providers/ssrf.ts';
 import { ConfluenceError, confluenceClient } from './confluence.ts';
+import { publishDocument, publishDocumentRemoved, publishSource } from './events.ts';
 import { IndexError, indexText } from './indexer.ts';
 import type { Ingest } from './ingest.ts';
 import { newDocumentId } from './service-ids.ts';
@@ -46,6 +47,22 @@ export function createSync(ctx: AppContext, ingest: Ingest, openToken: (row: Sou
     });
   }
 
+  /** Stores how far a sync got and tells the screens. */
+  async function setProgress(row: SourceRow, progress: { done: number; total: number }): Promise<void> {
+    const updated = await store.update(row.domainId, row.id, { progress: { ...progress } });
+    if (updated) publishSource(ctx, updated);
+  }
+
+  /**
+   * Marks a source syncing unless it already is (only one process syncs it), and tells the
+   * screens. Answers the claimed row, for `runClaimed`.
+   */
+  async function claim(domainId: string, id: string): Promise<SourceRow | undefined> {
+    const claimed = await store.claimSync(domainId, id);
+    if (claimed) publishSource(ctx, claimed);
+    return claimed;
+  }
+
   async function syncConfluence(row: SourceRow): Promise<void> {
     const client = clientFor(row);
     const spaces = await client.spaces(row.confluence?.spaces ?? []);
@@ -58,7 +75,7 @@ export function createSync(ctx: AppContext, ingest: Ingest, openToken: (row: Sou
     for (const space of spaces) {
       for await (const batch of client.pages(space.id, true)) {
         progress.total += batch.length;
-        await store.update(row.domainId, row.id, { progress: { ...progress } });
+        await setProgress(row, progress);
         for (const page of batch) seen.add(page.id);
         await atOnce(batch, PAGES_AT_ONCE, async (page) => {
           const current = known.get(page.id);
@@ -89,6 +106,12 @@ export function createSync(ctx: AppContext, ingest: Ingest, openToken: (row: Sou
               size: Buffer.byteLength(page.body ?? ''),
             });
           }
+          publishDocument(ctx, {
+            id: documentId,
+            domainId: row.domainId,
+            sourceId: row.id,
+            status: 'indexing',
+          });
           const text = await ingest.extractor.html(page.body ?? '');
           await indexText(
             ctx,
@@ -98,24 +121,26 @@ export function createSync(ctx: AppContext, ingest: Ingest, openToken: (row: Sou
           );
           progress.done++;
         });
-        await store.update(row.domainId, row.id, { progress: { ...progress } });
+        await setProgress(row, progress);
       }
     }
     // Pages gone from Confluence (deleted, moved out of the spaces) leave the index too.
     for (const [externalId, doc] of known) {
-      if (externalId && !seen.has(externalId)) await store.removeDocument(row.domainId, doc.id);
+      if (externalId && !seen.has(externalId) && (await store.removeDocument(row.domainId, doc.id))) {
+        publishDocumentRemoved(ctx, doc);
+      }
     }
   }
 
   /** Runs one source's sync if no one else is: answers false when it was already syncing. */
   async function syncOne(row: SourceRow): Promise<boolean> {
-    const claimed = await store.claimSync(row.domainId, row.id);
+    const claimed = await claim(row.domainId, row.id);
     if (!claimed) return false;
     await runClaimed(claimed);
     return true;
   }
 
-  /** The sync of a source this process marked `syncing` (claimSync). */
+  /** The sync of a source this process marked `syncing` (`claim`). */
   async function runClaimed(claimed: SourceRow): Promise<void> {
     const next = new Date(Date.now() + ctx.config.KNOWLEDGE_SYNC_INTERVAL_MS);
     try {
@@ -123,36 +148,45 @@ export function createSync(ctx: AppContext, ingest: Ingest, openToken: (row: Sou
         await syncConfluence(claimed);
         // PGlite has no autovacuum: the statistics retrieval reads (common words) are renewed here.
         if (ctx.dbKind === 'pglite') await ctx.db.execute(sql`analyze knowledge_chunks`);
-      } else await store.retryFailedUploads(claimed.domainId, claimed.id);
-      await store.update(claimed.domainId, claimed.id, {
+      } else {
+        for (const doc of await store.retryFailedUploads(claimed.domainId, claimed.id)) {
+          publishDocument(ctx, doc);
+        }
+      }
+      const ended = await store.update(claimed.domainId, claimed.id, {
         status: 'idle',
         error: null,
         progress: null,
         lastSyncAt: new Date(),
         nextSyncAt: claimed.kind === 'confluence' ? next : null,
       });
+      if (ended) publishSource(ctx, ended);
       if (claimed.kind === 'files') await ingest.resume();
     } catch (err) {
       if (!(err instanceof ConfluenceError) && !(err instanceof IndexError)) {
         ctx.log.warn({ err, source: claimed.id }, 'knowledge sync failed');
       }
-      await store.update(claimed.domainId, claimed.id, {
+      const failed = await store.update(claimed.domainId, claimed.id, {
         status: 'error',
         error: describe(err),
         progress: null,
         nextSyncAt: claimed.kind === 'confluence' ? next : null,
       });
+      if (failed) publishSource(ctx, failed);
     }
   }
 
   return {
+    claim,
     syncOne,
     runClaimed,
 
     /** The scheduler's run: uploads left pending, then the Confluence sources that are due. */
     async run(): Promise<void> {
       await ingest.resume();
-      await store.releaseStaleSyncs(new Date(Date.now() - STALE_SYNC_MS));
+      for (const row of await store.releaseStaleSyncs(new Date(Date.now() - STALE_SYNC_MS))) {
+        publishSource(ctx, row);
+      }
       for (const row of await store.dueSources(new Date(), PER_RUN)) {
         if (controller.signal.aborted) return;
         await syncOne(row);

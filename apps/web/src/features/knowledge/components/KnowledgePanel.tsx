@@ -32,7 +32,7 @@ import {
   IconTrash,
   IconX,
 } from '@tabler/icons-react';
-import { type DragEvent, useEffect, useRef, useState } from 'react';
+import { type DragEvent, useRef, useState } from 'react';
 import { errorMessage } from '../../../lib/http/errors.ts';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog.tsx';
@@ -47,10 +47,10 @@ import {
   useDeleteSource,
   useKnowledgeDocuments,
   useKnowledgeSources,
-  useSettledDocuments,
   useSyncSource,
   useUploaded,
 } from '../hooks/useKnowledge.ts';
+import { useKnowledgeEvents } from '../hooks/useKnowledgeEvents.ts';
 import { uploadDocument } from '../upload.ts';
 
 const ACCEPT = [...KnowledgeUploadTypes, '.md', '.markdown', '.html', '.htm', '.txt', '.pdf', '.docx'].join(
@@ -184,12 +184,6 @@ function Documents({ source }: { source: KnowledgeSource }) {
   const { t } = useTranslation();
   const docs = useKnowledgeDocuments(source.sourceId, true);
   const remove = useDeleteDocument();
-  const settled = useSettledDocuments();
-  const busy = docs.data?.filter((d) => d.status === 'pending' || d.status === 'indexing').length ?? 0;
-  // Once the last document is indexed, the source's counts are stale: read them again.
-  useEffect(() => {
-    if (busy === 0) settled();
-  }, [busy, settled]);
   if (docs.isPending) return <Text size="sm">{t('knowledge.loading')}</Text>;
   if (docs.isError)
     return (
@@ -503,6 +497,8 @@ function FilesDialog({ opened, onClose }: { opened: boolean; onClose: () => void
 /** The "Knowledge" tab of /integration: Confluence sites and uploaded documents for santitos. */
 export function KnowledgePanel() {
   const { t } = useTranslation();
+  // Syncs and indexing show as they happen, pushed by the server.
+  useKnowledgeEvents();
   const sources = useKnowledgeSources();
   const remove = useDeleteSource();
   const confirm = useConfirm<KnowledgeSource>();

@@ -1,35 +1,39 @@
 import type { KnowledgeSourceCreate, KnowledgeSourceUpdate } from '@assistente/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback } from 'react';
 import { authServices } from '../../auth/index.ts';
 import { createKnowledgeApi } from '../api.ts';
+import { EventJournal } from '../internal/liveCache.ts';
+import { knowledgeKeys } from '../keys.ts';
 
-export const knowledgeKeys = {
-  list: ['knowledge', 'sources'] as const,
-  documents: (id: string) => ['knowledge', 'documents', id] as const,
-  choices: ['knowledge', 'choices'] as const,
-};
+export { knowledgeKeys };
+
+/** The knowledge events this page received (useKnowledgeEvents), replayed onto every read. */
+export const knowledgeJournal = new EventJournal();
 
 export function knowledgeApi() {
   return createKnowledgeApi(authServices().accountHttp);
 }
 
-/** The sources, polled while one syncs or indexes so progress shows as it happens. */
+/** The sources; their syncs' progress comes pushed (useKnowledgeEvents), not polled. */
 export function useKnowledgeSources() {
   return useQuery({
     queryKey: knowledgeKeys.list,
-    queryFn: () => knowledgeApi().list(),
-    refetchInterval: (q) => (q.state.data?.some((s) => s.status === 'syncing') ? 1500 : false),
+    queryFn: async () => {
+      const mark = knowledgeJournal.mark();
+      return knowledgeJournal.replaySources(await knowledgeApi().list(), mark);
+    },
   });
 }
 
+/** A source's documents; their indexing comes pushed (useKnowledgeEvents), not polled. */
 export function useKnowledgeDocuments(id: string, enabled: boolean) {
   return useQuery({
     queryKey: knowledgeKeys.documents(id),
-    queryFn: () => knowledgeApi().documents(id),
+    queryFn: async () => {
+      const mark = knowledgeJournal.mark();
+      return knowledgeJournal.replayDocuments(id, await knowledgeApi().documents(id), mark);
+    },
     enabled,
-    refetchInterval: (q) =>
-      q.state.data?.some((d) => d.status === 'pending' || d.status === 'indexing') ? 1500 : false,
   });
 }
 
@@ -88,14 +92,8 @@ export function useDeleteDocument() {
   });
 }
 
-/** Tells the lists a document was uploaded (its indexing is then polled). */
+/** Tells the lists a document was uploaded (its indexing then comes pushed). */
 export function useUploaded() {
   const invalidate = useInvalidateSources();
   return (id: string) => invalidate(id);
-}
-
-/** Re-reads the sources' counts (after a source's documents finished indexing). */
-export function useSettledDocuments() {
-  const client = useQueryClient();
-  return useCallback(() => void client.invalidateQueries({ queryKey: knowledgeKeys.list }), [client]);
 }

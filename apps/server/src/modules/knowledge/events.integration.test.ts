@@ -1,0 +1,343 @@
+import type { AddressInfo } from 'node:net';
+import {
+  ApiKeyCreatedSchema,
+  ErrorBodySchema,
+  type KnowledgeEvent,
+  KnowledgeSourceSchema,
+  KnowledgeStreamEventSchema,
+  VirtualAccountWithSecretSchema,
+} from '@assistente/contracts';
+import { eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Built } from '../../app.ts';
+import { users } from '../../db/schema/index.ts';
+import { buildTestApp, startReplica, type TestApp } from '../../test/app.ts';
+import { type ConfluenceStandin, startConfluenceStandin } from '../../test/confluence-standin.ts';
+import { EventStreamReader, type ReadEvent } from '../../test/event-stream.ts';
+import { makeDomain, makeUser, type TestDomain, type TestUser } from '../../test/factories.ts';
+import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
+import { postFile } from '../chats/test-helpers.ts';
+
+const BASE = '/api/v1/integration/knowledge';
+const SITE = 'https://shop.example.com';
+
+let fx: LlmFixture;
+let cf: ConfluenceStandin;
+let t: TestApp;
+let base: string;
+let a: TestDomain;
+let b: TestDomain;
+let admin: TestUser;
+let otherAdmin: TestUser;
+const open: EventStreamReader[] = [];
+
+/** An Admin's stream of knowledge events on `at`, read once it is `ready`. */
+async function watch(who: TestUser, at = base, query = ''): Promise<EventStreamReader> {
+  const reader = await EventStreamReader.open(`${at}${BASE}/events${query}`, who.headers);
+  open.push(reader);
+  await reader.next((e) => e.event === 'ready');
+  return reader;
+}
+
+/**
+ * The events of the stream (those at indexes `from` to `to`, exclusive), checked against the
+ * contract (the SSE `event:` is the type), `ready` left out.
+ */
+function eventsOf(reader: EventStreamReader, from = 0, to = reader.events.length): KnowledgeEvent[] {
+  return reader.events
+    .slice(from, to)
+    .map((e) => {
+      const parsed = KnowledgeStreamEventSchema.parse(e.data);
+      expect(parsed.type).toBe(e.event);
+      return parsed;
+    })
+    .filter((e): e is KnowledgeEvent => e.type !== 'ready');
+}
+
+const isEvent =
+  (want: Partial<Record<string, unknown>>) =>
+  (e: ReadEvent): boolean =>
+    Object.entries(want).every(([k, v]) => (e.data as Record<string, unknown>)[k] === v);
+
+async function inject(method: 'GET' | 'POST', url: string, who: TestUser, payload?: object) {
+  return t.app.inject({ method, url, headers: who.headers, ...(payload ? { payload } : {}) });
+}
+
+async function makeFilesSource(who: TestUser, displayName: string): Promise<string> {
+  const res = await inject('POST', BASE, who, { kind: 'files', displayName });
+  expect(res.statusCode, res.body).toBe(201);
+  return KnowledgeSourceSchema.parse(res.json()).sourceId;
+}
+
+beforeAll(async () => {
+  fx = await startLlmFixture({ models: ['fixture-small', 'fixture-embed'] });
+  cf = await startConfluenceStandin();
+  t = await buildTestApp({ PROVIDER_URL_ALLOWLIST: `127.0.0.1:${fx.port},127.0.0.1:${cf.port}` });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  a = await makeDomain(t.ctx, { premium: true });
+  b = await makeDomain(t.ctx, { premium: true });
+  admin = await makeUser(t.ctx, { domain: a, role: 'Admin' });
+  otherAdmin = await makeUser(t.ctx, { domain: b, role: 'Admin' });
+  const res = await inject('POST', '/api/v1/settings/providers', admin, {
+    kind: 'openai-compatible',
+    label: 'Fixture',
+    baseUrl: fx.baseUrl,
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  cf.addSpace('ENG', 'Engineering');
+  for (let i = 1; i <= 5; i++) {
+    cf.putPage('ENG', {
+      id: String(i),
+      title: `Page ${i}`,
+      body: `<p>Runbook step ${i}: restart the queue.</p>`,
+    });
+  }
+  // Two pages per API page: the sync reports progress batch by batch.
+  cf.setMaxPageSize(2);
+}, 120_000);
+
+afterEach(() => {
+  for (const reader of open.splice(0)) reader.close();
+});
+
+afterAll(async () => {
+  await t?.close();
+  await cf?.close();
+  await fx?.close();
+}, 60_000);
+
+describe('knowledge events (GET …/knowledge/events)', () => {
+  it('an Admin watches an upload go from pending through indexing to ready', async () => {
+    const sourceId = await makeFilesSource(admin, 'Handbook');
+    const stream = await watch(admin);
+    const res = await postFile(t.app, `${BASE}/${sourceId}/documents`, admin, {
+      name: 'oncall.md',
+      type: 'text/markdown',
+      data: '# On call\n\nPage the second line after ten minutes.',
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const { documentId } = res.json() as { documentId: string };
+    const ready = await stream.next(isEvent({ type: 'document', documentId, status: 'ready' }));
+    const mine = eventsOf(stream).filter((e) => e.type === 'document' && e.documentId === documentId);
+    expect(mine.map((e) => e.type === 'document' && e.status)).toEqual(['pending', 'indexing', 'ready']);
+    expect(ready.event.data).toEqual({
+      type: 'document',
+      sourceId,
+      documentId,
+      status: 'ready',
+      chunks: expect.any(Number),
+    });
+    expect((ready.event.data as { chunks: number }).chunks).toBeGreaterThan(0);
+
+    // Removing it is told too.
+    const gone = await t.app.inject({
+      method: 'DELETE',
+      url: `${BASE}/${sourceId}/documents/${documentId}`,
+      headers: admin.headers,
+    });
+    expect(gone.statusCode).toBe(204);
+    await stream.next(isEvent({ type: 'document.removed', sourceId, documentId }));
+  });
+
+  it('an Admin watches a Confluence sync: syncing, its progress page by page, then idle', async () => {
+    const stream = await watch(admin);
+    const made = await inject('POST', BASE, admin, {
+      kind: 'confluence',
+      displayName: 'Wiki',
+      confluence: { baseUrl: `${cf.url}/wiki`, email: cf.email, apiToken: cf.token, spaces: ['ENG'] },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const sourceId = KnowledgeSourceSchema.parse(made.json()).sourceId;
+    // Created idle, then syncing: the idle after that ends the sync.
+    const syncing = await stream.next(isEvent({ type: 'source', sourceId, status: 'syncing' }));
+    const idle = await stream.next(isEvent({ type: 'source', sourceId, status: 'idle' }), {
+      from: syncing.index,
+      timeoutMs: 30_000,
+    });
+    const ofSource = eventsOf(stream, 0, idle.index + 1).filter(
+      (e): e is Extract<KnowledgeEvent, { type: 'source' }> => e.type === 'source' && e.sourceId === sourceId,
+    );
+    // Created idle, claimed at once, progress as the pages come in, idle at the end.
+    expect(ofSource[0]).toEqual({ type: 'source', sourceId, status: 'idle' });
+    expect(ofSource[1]).toEqual({
+      type: 'source',
+      sourceId,
+      status: 'syncing',
+      progress: { done: 0, total: 0 },
+    });
+    expect(ofSource.at(-1)).toEqual({ type: 'source', sourceId, status: 'idle' });
+    const progress = ofSource.slice(1, -1).map((e) => e.progress);
+    expect(progress.every((p) => p !== undefined)).toBe(true);
+    // Seen growing batch by batch (two pages per Confluence page), up to every page done.
+    expect(progress.at(-1)).toEqual({ done: 5, total: 5 });
+    expect(progress.some((p) => p && p.total > 0 && p.total < 5)).toBe(true);
+    for (let i = 1; i < progress.length; i++) {
+      expect(progress[i]?.done).toBeGreaterThanOrEqual(progress[i - 1]?.done ?? 0);
+    }
+    // Every page went indexing → ready before the source went idle.
+    const docs = eventsOf(stream, 0, idle.index).filter(
+      (e) => e.type === 'document' && e.sourceId === sourceId,
+    );
+    const ready = new Set(
+      docs
+        .filter((e) => e.type === 'document' && e.status === 'ready')
+        .map((e) => e.type === 'document' && e.documentId),
+    );
+    expect(ready.size).toBe(5);
+    expect(docs.filter((e) => e.type === 'document' && e.status === 'indexing')).toHaveLength(5);
+
+    // A page gone from Confluence leaves on the next sync, and the screen is told.
+    cf.deletePage('ENG', '5');
+    const from = stream.events.length;
+    expect((await inject('POST', `${BASE}/${sourceId}/sync`, admin)).statusCode).toBe(202);
+    await stream.next(isEvent({ type: 'document.removed', sourceId }), { from });
+    await stream.next(isEvent({ type: 'source', sourceId, status: 'idle' }), { from, timeoutMs: 30_000 });
+  });
+
+  it('an Admin of another domain gets none of it, only their own domain’s', async () => {
+    const mine = await watch(admin);
+    const theirs = await watch(otherAdmin);
+    const sourceId = await makeFilesSource(admin, 'Private');
+    await mine.next(isEvent({ type: 'source', sourceId }));
+    // Published after A's event, on the same bus: had B's stream been sent A's, it would have it by now.
+    const theirSource = await makeFilesSource(otherAdmin, 'Theirs');
+    await theirs.next(isEvent({ type: 'source', sourceId: theirSource }));
+    expect(eventsOf(theirs)).toEqual([{ type: 'source', sourceId: theirSource, status: 'idle' }]);
+    expect(eventsOf(mine).some((e) => e.type === 'source' && e.sourceId === theirSource)).toBe(false);
+  });
+
+  it('a SuperAdmin may watch any domain through ?domain=', async () => {
+    const superAdmin = await makeUser(t.ctx, {
+      domain: await makeDomain(t.ctx, { premium: true }),
+      role: 'SuperAdmin',
+    });
+    const stream = await watch(superAdmin, base, `?domain=${encodeURIComponent(a.domain.id)}`);
+    const sourceId = await makeFilesSource(admin, 'Seen by the SuperAdmin');
+    await stream.next(isEvent({ type: 'source', sourceId }));
+  });
+
+  it('every other caller is refused: other roles, non-premium Admins, another domain, visitors, API keys', async () => {
+    const refused = async (headers: Record<string, string>, query = '') => {
+      const res = await t.app.inject({ url: `${BASE}/events${query}`, headers });
+      expect(ErrorBodySchema.safeParse(res.json()).success, res.body).toBe(true);
+      return res.statusCode;
+    };
+    for (const role of ['Viewer', 'Editor'] as const) {
+      expect(await refused((await makeUser(t.ctx, { domain: a, role })).headers)).toBe(403);
+    }
+    const plain = await makeDomain(t.ctx, { premium: false });
+    expect(await refused((await makeUser(t.ctx, { domain: plain, role: 'Admin' })).headers)).toBe(403);
+    // An Admin may name only their own domain.
+    expect(await refused(otherAdmin.headers, `?domain=${encodeURIComponent(a.domain.id)}`)).toBe(403);
+    expect(await refused({})).toBe(401);
+    expect(await refused({ authorization: 'Bearer not.a.token' })).toBe(401);
+
+    const key = await inject('POST', '/api/v1/api_keys', admin, { name: 'CI' });
+    expect(key.statusCode, key.body).toBe(201);
+    const { secret } = ApiKeyCreatedSchema.parse(key.json());
+    expect(await refused({ authorization: `Bearer ${secret}` })).toBe(401);
+
+    const va = await inject('POST', '/api/v1/virtual_account', admin, {
+      displayName: 'Loja',
+      allowedOrigins: [SITE],
+    });
+    expect(va.statusCode, va.body).toBe(201);
+    const { virtualAccountId } = VirtualAccountWithSecretSchema.parse(va.json());
+    const session = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/embedded/${virtualAccountId}/session`,
+      headers: { origin: SITE },
+      payload: {},
+    });
+    expect(session.statusCode, session.body).toBe(200);
+    const { idToken } = session.json() as { idToken: string };
+    expect(await refused({ authorization: `Bearer ${idToken}` })).toBe(401);
+  });
+
+  it('a stream ends when its session is revoked or its Admin demoted; others stay open', async () => {
+    const leaving = await makeUser(t.ctx, { domain: a, role: 'Admin' });
+    const demoted = await makeUser(t.ctx, { domain: a, role: 'Admin' });
+    const staying = await watch(admin);
+    const revokedStream = await watch(leaving);
+    const demotedStream = await watch(demoted);
+    await t.ctx.identity.revokeSession(leaving.sessionId, 'test');
+    await revokedStream.ended;
+    await t.ctx.db.update(users).set({ role: 'Editor' }).where(eq(users.id, demoted.user.id));
+    await t.ctx.services.callerStates.invalidate({ email: demoted.user.id });
+    await demotedStream.ended;
+    // The Admin whose account did not change still gets events.
+    const sourceId = await makeFilesSource(admin, 'Still watched');
+    await staying.next(isEvent({ type: 'source', sourceId }));
+    expect(staying.isEnded).toBe(false);
+  });
+
+  // Two replicas behind a load balancer, joined by Redis (CI sets REDIS_URL for every test project).
+  if (process.env.REDIS_URL)
+    describe('across replicas (Redis)', () => {
+      let replica: Built;
+      beforeAll(async () => {
+        ({ built: replica } = await startReplica(t));
+      });
+      afterAll(async () => {
+        await replica?.app.close();
+      });
+
+      it('a stream on one replica follows a sync running on the other', async () => {
+        const made = await inject('POST', BASE, admin, {
+          kind: 'confluence',
+          displayName: 'Wiki elsewhere',
+          confluence: { baseUrl: `${cf.url}/wiki`, email: cf.email, apiToken: cf.token, spaces: ['ENG'] },
+        });
+        const sourceId = KnowledgeSourceSchema.parse(made.json()).sourceId;
+        const here = await watch(admin);
+        // Wait out the first sync (started on this replica), then sync again on the other one.
+        await expect
+          .poll(
+            async () =>
+              KnowledgeSourceSchema.parse((await inject('GET', `${BASE}/${sourceId}`, admin)).json()).status,
+            {
+              timeout: 30_000,
+            },
+          )
+          .toBe('idle');
+        cf.putPage('ENG', { id: '1', title: 'Page 1', body: '<p>Runbook step 1, revised.</p>' });
+        const from = here.events.length;
+        const res = await replica.app.inject({
+          method: 'POST',
+          url: `${BASE}/${sourceId}/sync`,
+          headers: admin.headers,
+        });
+        expect(res.statusCode, res.body).toBe(202);
+        await here.next(isEvent({ type: 'source', sourceId, status: 'syncing' }), { from });
+        await here.next(isEvent({ type: 'document', sourceId, status: 'ready' }), { from });
+        const last = await here.next(isEvent({ type: 'source', sourceId, status: 'idle' }), {
+          from,
+          timeoutMs: 30_000,
+        });
+        const progress = eventsOf(here, from, last.index)
+          .filter((e) => e.type === 'source' && e.sourceId === sourceId && e.progress)
+          .map((e) => e.type === 'source' && e.progress);
+        expect(progress.at(-1)).toEqual({ done: 4, total: 4 });
+      });
+    });
+});
+
+describe('closing the server', () => {
+  it('app.close() with a stream open ends it and returns at once', async () => {
+    const u = await buildTestApp();
+    try {
+      await u.app.listen({ port: 0, host: '127.0.0.1' });
+      const d = await makeDomain(u.ctx, { premium: true });
+      const who = await makeUser(u.ctx, { domain: d, role: 'Admin' });
+      const port = (u.app.server.address() as AddressInfo).port;
+      const stream = await watch(who, `http://127.0.0.1:${port}`);
+      const started = Date.now();
+      await u.app.close();
+      expect(Date.now() - started).toBeLessThan(2_000);
+      await stream.ended;
+    } finally {
+      await u.close();
+    }
+  });
+});
