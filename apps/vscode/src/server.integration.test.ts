@@ -217,6 +217,9 @@ describe('the extension against the real server', () => {
         resume?.onFrame(f);
       },
       onStatus: (connected) => resume?.onStatus(connected),
+      // The product backs off up to 30 s; while the hop is closed a loaded machine reaches long waits,
+      // and what is tested here is what happens once a connection is back, not the backoff.
+      reconnectDelay: () => 200,
     });
     resume = new StreamResume({ send: (f) => client.send(f), reload: (chatId) => reloaded.push(chatId) });
     const words = Array.from({ length: 40 }, (_, i) => `palavra${i}`);

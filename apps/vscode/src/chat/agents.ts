@@ -9,6 +9,8 @@ export interface AgentsDeps {
   onUnauthenticated: () => Promise<boolean>;
   onFrame: (frame: ServerFrame) => void;
   onStatus?: (connected: boolean) => void;
+  /** Milliseconds before reconnect attempt `attempt` (0-based); `reconnectDelay` unless a test needs it faster. */
+  reconnectDelay?: (attempt: number) => number;
 }
 
 /** Reconnect after 0.5 s, doubling up to 30 s. */
@@ -100,6 +102,9 @@ export class AgentsClient {
 
   private retry(): void {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.connect(), reconnectDelay(this.attempt++));
+    this.timer = setTimeout(
+      () => void this.connect(),
+      (this.deps.reconnectDelay ?? reconnectDelay)(this.attempt++),
+    );
   }
 }
