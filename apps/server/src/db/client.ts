@@ -92,15 +92,20 @@ export async function openDatabase(opts: {
 }): Promise<Database> {
   if (opts.url) {
     const size = opts.poolSize ?? 10;
-    const pool = new pg.Pool({ connectionString: opts.url, max: size });
+    const pool = new pg.Pool({
+      connectionString: opts.url,
+      max: size,
+      // pgvector's search settings on every connection (harmless placeholders on a server without
+      // it), awaited before the connection's first query: fired from a 'connect' listener they ran
+      // beside that query, which pg deprecates.
+      onConnect: async (client) => {
+        await client.query(VECTOR_SETTINGS.join('; ')).catch(() => {});
+      },
+    });
     retryLostConnections(pool, size);
     // An idle connection dropped by the server (restart, failover) must not crash the process;
     // the pool replaces it on the next checkout.
     pool.on('error', (err) => process.emitWarning(`PostgreSQL idle connection error: ${err.message}`));
-    // pgvector's search settings on every connection (harmless placeholders on a server without it).
-    pool.on('connect', (client) => {
-      client.query(VECTOR_SETTINGS.join('; ')).catch(() => {});
-    });
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     const lockClient = await pool.connect();
     try {
