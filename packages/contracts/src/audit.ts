@@ -28,6 +28,7 @@ export const AuditActions = [
   'knowledge.create',
   'knowledge.update',
   'knowledge.delete',
+  'knowledge.document.upload',
   'knowledge.document.delete',
   'sso.create',
   'sso.update',

@@ -6,7 +6,7 @@ import {
 } from '@assistente/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { knowledgeChunks, knowledgeDocuments } from '../../db/schema/index.ts';
+import { auditEntries, knowledgeChunks, knowledgeDocuments } from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
 import { makeDomain, makeUser, type TestDomain, type TestUser } from '../../test/factories.ts';
 import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
@@ -228,6 +228,18 @@ describe('quota', () => {
         data: 'b'.repeat(40),
       });
       expect(second.statusCode).toBe(402);
+      // The stored upload is audited; the refused one left no entry.
+      const entries = await q.ctx.db
+        .select()
+        .from(auditEntries)
+        .where(eq(auditEntries.action, 'knowledge.document.upload'));
+      expect(entries).toHaveLength(1);
+      expect(entries[0]).toMatchObject({
+        domainId: d.domain.id,
+        actorId: dAdmin.user.id,
+        targetId: id,
+        after: { title: 'a', contentType: 'text/plain', size: 80 },
+      });
       await q.ctx.services.knowledge.ingest.idle();
     } finally {
       await q.close();

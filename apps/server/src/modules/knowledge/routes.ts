@@ -331,7 +331,9 @@ export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Pr
       const domain = await service.adminDomain(caller, request.query.domain);
       await service.get(caller, request.params.id, domain);
       const file = await readSingleUpload(request, maxBytes);
-      return reply.status(201).send(await service.upload(caller, request.params.id, file, domain));
+      return reply
+        .status(201)
+        .send(await service.upload(caller, request.params.id, file, auditMeta(request), domain));
     },
   );
 

@@ -14,7 +14,13 @@ import { AppError, invalidField, notFound } from '../../lib/errors.ts';
 import { cursorsFor, type Page } from '../../lib/paging.ts';
 import { type SecretBox, secretBoxFor } from '../../lib/secrets.ts';
 import { existingActingDomain } from '../accounts/index.ts';
-import { type AuditMeta, type AuditRecord, auditedTransaction, changedFields } from '../audit/index.ts';
+import {
+  type AuditMeta,
+  type AuditRecord,
+  auditedTransaction,
+  changedFields,
+  recordAudit,
+} from '../audit/index.ts';
 import { assertFieldUrlAllowed } from '../providers/ssrf.ts';
 import { type ReadUpload, type StoredObject, storeUpload } from '../storage/index.ts';
 import { publishDocument, publishDocumentRemoved, publishSource, publishSourceRemoved } from './events.ts';
@@ -366,7 +372,13 @@ export function knowledgeService(
      * Stores an uploaded document of a files source (within the domain's quota) and indexes it in
      * the background; its status tells how far that got.
      */
-    async upload(caller: Caller, id: string, file: ReadUpload, domain?: string): Promise<KnowledgeDocument> {
+    async upload(
+      caller: Caller,
+      id: string,
+      file: ReadUpload,
+      meta: AuditMeta,
+      domain?: string,
+    ): Promise<KnowledgeDocument> {
       const domainId = await adminDomain(caller, domain);
       const source = await sourceOf(domainId, id);
       if (source.kind !== 'files') throw new AppError('BAD_REQUEST', 'Only a files source takes uploads');
@@ -378,8 +390,9 @@ export function knowledgeService(
         file,
         maxBytes: config.UPLOAD_MAX_BYTES,
         types: KnowledgeUploadTypes,
-        record: (tx, stored) =>
-          knowledgeStore(tx).insertDocument({
+        // The document and its audit entry in the quota's transaction: both are kept, or neither.
+        record: async (tx, stored) => {
+          const inserted = await knowledgeStore(tx).insertDocument({
             id: documentId,
             domainId,
             sourceId: id,
@@ -389,7 +402,16 @@ export function knowledgeService(
             contentType: stored.contentType,
             size: stored.size,
             storageKey: stored.key,
-          }),
+          });
+          await recordAudit(tx, caller, meta, {
+            action: 'knowledge.document.upload',
+            targetType: 'knowledge',
+            targetId: id,
+            domainId,
+            after: { documentId, title: inserted.title, contentType: stored.contentType, size: stored.size },
+          });
+          return inserted;
+        },
       });
       publishDocument(ctx, row);
       ingest.enqueue(row.id);
