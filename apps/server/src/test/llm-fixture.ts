@@ -417,10 +417,32 @@ export async function startLlmFixture(opts: LlmFixtureOptions = {}): Promise<Llm
       }
       if (req.method === 'POST' && path === '/api/embed') {
         const inputs = embeddingInputs(body);
+        // As Ollama answers (its clients read the timing and token counts too).
         json(res, 200, {
           model: (body as { model?: unknown }).model,
           embeddings: inputs.map(fixtureEmbedding),
+          total_duration: 1_000_000,
+          load_duration: 100_000,
+          prompt_eval_count: inputs.length,
         });
+        return;
+      }
+      // Gemini's embeddings (generativelanguage v1beta): one text, or a batch of requests.
+      const gemini = /^\/v1beta\/models\/([^/:]+):(embedContent|batchEmbedContents)$/.exec(path);
+      if (req.method === 'POST' && gemini) {
+        const textOf = (content: unknown) =>
+          ((content as { parts?: { text?: unknown }[] } | undefined)?.parts ?? [])
+            .map((p) => (typeof p.text === 'string' ? p.text : ''))
+            .join('');
+        if (gemini[2] === 'embedContent') {
+          const content = (body as { content?: unknown } | undefined)?.content;
+          json(res, 200, { embedding: { values: fixtureEmbedding(textOf(content)) } });
+        } else {
+          const requests = (body as { requests?: { content?: unknown }[] } | undefined)?.requests ?? [];
+          json(res, 200, {
+            embeddings: requests.map((r) => ({ values: fixtureEmbedding(textOf(r.content)) })),
+          });
+        }
         return;
       }
       json(res, 404, { error: { message: `no route ${req.method} ${path}`, type: 'not_found' } });
