@@ -8,7 +8,12 @@ import { startConfluenceStandin } from '../apps/server/src/test/confluence-stand
 import { startLlmFixture } from '../apps/server/src/test/llm-fixture.ts';
 import { startOidcProvider } from '../apps/server/src/test/oidc-provider.ts';
 import { chatPeople, FIXTURE_ANSWER, FIXTURE_DELAY_MS, FIXTURE_MODEL } from './fixtures/chat-people.ts';
-import { CONFLUENCE_PAGES } from './fixtures/confluence.ts';
+import {
+  CONFLUENCE_PAGES,
+  largeSpacePages,
+  STANDIN_BODY_DELAY_MS,
+  STANDIN_PAGE_SIZE,
+} from './fixtures/confluence.ts';
 import { PASSWORD, people } from './fixtures/env.ts';
 import { SSO } from './fixtures/sso.ts';
 
@@ -85,10 +90,15 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     record: false,
   });
 
-  // A Confluence Cloud site (REST API v2) with one space of HR pages, for the knowledge journey.
+  // A Confluence Cloud site (REST API v2) with a space of HR pages and a larger one of policies,
+  // for the knowledge journeys.
   const confluence = await startConfluenceStandin();
   confluence.addSpace('RH', 'Recursos Humanos');
   for (const [id, title, body] of CONFLUENCE_PAGES) confluence.putPage('RH', { id, title, body });
+  confluence.addSpace('POL', 'Políticas');
+  for (const [id, title, body] of largeSpacePages()) confluence.putPage('POL', { id, title, body });
+  confluence.setMaxPageSize(STANDIN_PAGE_SIZE);
+  confluence.setBodyDelay(STANDIN_BODY_DELAY_MS);
 
   const port = await e2ePort();
   const baseUrl = `http://localhost:${port}`;

@@ -31,3 +31,43 @@ export async function deleteKnowledgeSource(page: Page, name: string): Promise<v
     .click();
   await expect(card).toHaveCount(0);
 }
+
+/**
+ * From now on, every "Sincronizando: x de y páginas" the card of `sourceName` shows, however
+ * briefly (a MutationObserver sees each render, where polling would miss a short one). Answers a
+ * reader of what was seen so far, as [done, total] pairs.
+ */
+export async function recordSyncProgress(
+  page: Page,
+  sourceName: string,
+): Promise<() => Promise<Array<[number, number]>>> {
+  const key = `syncProgress${Math.random().toString(36).slice(2)}`;
+  await page.evaluate(
+    ({ key, sourceName }) => {
+      const seen: string[] = [];
+      (window as unknown as Record<string, string[]>)[key] = seen;
+      const look = () => {
+        for (const card of Array.from(document.querySelectorAll('[data-testid="knowledge-source"]'))) {
+          const text = card.textContent ?? '';
+          if (!text.includes(sourceName)) continue;
+          const line = /Sincronizando: \d+ de \d+ páginas/.exec(text)?.[0];
+          if (line && seen.at(-1) !== line) seen.push(line);
+        }
+      };
+      new MutationObserver(look).observe(document.body, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+      });
+      look();
+    },
+    { key, sourceName },
+  );
+  return async () => {
+    const seen = await page.evaluate((k) => (window as unknown as Record<string, string[]>)[k] ?? [], key);
+    return seen.map((line) => {
+      const [, done, total] = /(\d+) de (\d+)/.exec(line) ?? [];
+      return [Number(done), Number(total)];
+    });
+  };
+}

@@ -1,6 +1,7 @@
 // A local Confluence Cloud speaking the REST API v2 over a real socket, for the knowledge tests:
-// spaces by key, a space's pages with storage-format bodies, cursor paging through `_links.next`,
-// Basic auth (401 otherwise), and 429 with Retry-After on demand. Plain node:http only.
+// spaces by key, a space's pages, pages by id (`GET /pages?id=…`), storage-format bodies when
+// asked for, cursor paging through `_links.next`, Basic auth (401 otherwise), and 429 with
+// Retry-After on demand. Plain node:http only.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -29,6 +30,13 @@ export interface ConfluenceStandin {
   rotateToken(token: string): void;
   /** Most results one API page holds, whatever `limit` asks (forces cursor paging). */
   setMaxPageSize(n: number): void;
+  /**
+   * Answers carrying page bodies wait this long first (a real site takes its time rendering
+   * them): a sync lasts long enough to be watched midway.
+   */
+  setBodyDelay(ms: number): void;
+  /** Called with each API request's path (and query) before it is answered; null to stop. */
+  onRequest(listener: ((path: string) => void) | null): void;
   close(): Promise<void>;
 }
 
@@ -50,6 +58,8 @@ export async function startConfluenceStandin(
   let limited = 0;
   let retryAfter = 1;
   let maxPageSize = 250;
+  let bodyDelayMs = 0;
+  let listener: ((path: string) => void) | null = null;
   let nextId = 1000;
 
   const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
@@ -72,9 +82,33 @@ export async function startConfluenceStandin(
     return { results, _links: links };
   }
 
+  /** A page as the API answers it; its body only when `body-format=storage` was asked for. */
+  const pageJson = (space: Space, p: StandinPage, withBody: boolean) => ({
+    id: p.id,
+    status: 'current',
+    title: p.title,
+    spaceId: space.id,
+    version: { number: p.version, createdAt: new Date().toISOString() },
+    ...(withBody ? { body: { storage: { value: p.body, representation: 'storage' } } } : {}),
+    _links: {
+      webui: `/spaces/${space.key}/pages/${p.id}/${encodeURIComponent(p.title).replace(/%20/g, '+')}`,
+    },
+  });
+
+  function answerPages(res: ServerResponse, url: URL, pages: Array<{ space: Space; page: StandinPage }>) {
+    const withBody = url.searchParams.get('body-format') === 'storage';
+    const body = paged(
+      pages.map(({ space, page }) => pageJson(space, page, withBody)),
+      url,
+    );
+    if (withBody && bodyDelayMs > 0) setTimeout(() => json(res, 200, body), bodyDelayMs);
+    else json(res, 200, body);
+  }
+
   function handle(req: IncomingMessage, res: ServerResponse): void {
     const url = new URL(req.url ?? '/', 'http://standin');
     requests.push(`${url.pathname}${url.search}`);
+    listener?.(`${url.pathname}${url.search}`);
     if (limited > 0) {
       limited--;
       json(res, 429, { message: 'Rate limited' }, { 'retry-after': String(retryAfter) });
@@ -93,6 +127,21 @@ export async function startConfluenceStandin(
       json(res, 200, paged(found, url));
       return;
     }
+    // Pages by id across spaces (`id` a comma-separated list of at most 250), in id order.
+    if (req.method === 'GET' && url.pathname === '/wiki/api/v2/pages') {
+      const ids = (url.searchParams.get('id') ?? '').split(',').filter(Boolean);
+      if (ids.length > 250) {
+        json(res, 400, { errors: [{ status: 400, code: 'INVALID_REQUEST_PARAMETER', title: 'id' }] });
+        return;
+      }
+      const wanted = new Set(ids);
+      const found = [...spaces.values()]
+        .flatMap((space) => [...space.pages.values()].map((page) => ({ space, page })))
+        .filter(({ page }) => ids.length === 0 || wanted.has(page.id))
+        .sort((a, b) => Number(a.page.id) - Number(b.page.id) || a.page.id.localeCompare(b.page.id));
+      answerPages(res, url, found);
+      return;
+    }
     const m = /^\/wiki\/api\/v2\/spaces\/([^/]+)\/pages$/.exec(url.pathname);
     if (req.method === 'GET' && m) {
       const space = [...spaces.values()].find((s) => s.id === decodeURIComponent(m[1] ?? ''));
@@ -100,19 +149,11 @@ export async function startConfluenceStandin(
         json(res, 404, { message: 'Space not found' });
         return;
       }
-      const withBody = url.searchParams.get('body-format') === 'storage';
-      const pages = [...space.pages.values()].map((p) => ({
-        id: p.id,
-        status: 'current',
-        title: p.title,
-        spaceId: space.id,
-        version: { number: p.version, createdAt: new Date().toISOString() },
-        ...(withBody ? { body: { storage: { value: p.body, representation: 'storage' } } } : {}),
-        _links: {
-          webui: `/spaces/${space.key}/pages/${p.id}/${encodeURIComponent(p.title).replace(/%20/g, '+')}`,
-        },
-      }));
-      json(res, 200, paged(pages, url));
+      answerPages(
+        res,
+        url,
+        [...space.pages.values()].map((page) => ({ space, page })),
+      );
       return;
     }
     json(res, 404, { message: 'Not found' });
@@ -164,6 +205,12 @@ export async function startConfluenceStandin(
     },
     setMaxPageSize(n) {
       maxPageSize = n;
+    },
+    setBodyDelay(ms) {
+      bodyDelayMs = ms;
+    },
+    onRequest(l) {
+      listener = l;
     },
     close() {
       for (const s of sockets) s.destroy();

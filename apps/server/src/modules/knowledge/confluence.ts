@@ -1,5 +1,6 @@
 // Confluence Cloud REST API v2 (https://developer.atlassian.com/cloud/confluence/rest/v2/): spaces by
-// key, a space's pages with their storage-format bodies, cursor paging through `_links.next`.
+// key, a space's pages (id, title, version: no bodies), chosen pages' storage-format bodies by id,
+// cursor paging through `_links.next`.
 
 type FetchLike = typeof globalThis.fetch;
 
@@ -13,6 +14,8 @@ export interface ConfluencePage {
   id: string;
   title: string;
   version: number;
+  /** The space it is in (absent when Confluence did not say). */
+  spaceId?: string;
   /** Storage-format XHTML; absent when the body was not asked for. */
   body?: string;
   /** The page's address for people (`{site}/wiki{webui}`). */
@@ -51,10 +54,19 @@ interface Paged<T> {
 interface RawPage {
   id?: unknown;
   title?: unknown;
+  spaceId?: unknown;
   version?: { number?: unknown };
   body?: { storage?: { value?: unknown } };
   _links?: { webui?: unknown };
 }
+
+/** Results per request of a listing without bodies: the most the API's `limit` allows. */
+const LIST_LIMIT = 250;
+/**
+ * Pages whose bodies one request asks for (the API takes up to 250 ids): bodies can be large, so
+ * fewer, as the listing with bodies always asked for.
+ */
+const BODIES_PER_REQUEST = 100;
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
@@ -131,10 +143,13 @@ export function confluenceClient(opts: ConfluenceClientOptions) {
     if (typeof raw.id !== 'string' && typeof raw.id !== 'number') return undefined;
     const webui = typeof raw._links?.webui === 'string' ? raw._links.webui : `/pages/${raw.id}`;
     const body = raw.body?.storage?.value;
+    const spaceId =
+      typeof raw.spaceId === 'string' || typeof raw.spaceId === 'number' ? raw.spaceId : undefined;
     return {
       id: String(raw.id),
       title: typeof raw.title === 'string' && raw.title.trim() ? raw.title : `Page ${raw.id}`,
       version: typeof raw.version?.number === 'number' ? raw.version.number : 0,
+      ...(spaceId !== undefined ? { spaceId: String(spaceId) } : {}),
       ...(typeof body === 'string' ? { body } : {}),
       url: `${opts.site}/wiki${webui}`,
     };
@@ -156,13 +171,32 @@ export function confluenceClient(opts: ConfluenceClientOptions) {
       return out;
     },
 
-    /** A space's current pages, a batch per API page; with `body`, their storage-format bodies. */
-    async *pages(spaceId: string, withBody: boolean): AsyncGenerator<ConfluencePage[]> {
-      const query = withBody ? 'body-format=storage&limit=100' : 'limit=250';
+    /**
+     * A space's pages without their bodies, a batch per API page: the light listing a sync
+     * counts and compares versions with (the API's largest page, 250, for the fewest requests).
+     */
+    async *pages(spaceId: string): AsyncGenerator<ConfluencePage[]> {
       for await (const batch of pages<RawPage>(
-        `/wiki/api/v2/spaces/${encodeURIComponent(spaceId)}/pages?${query}`,
+        `/wiki/api/v2/spaces/${encodeURIComponent(spaceId)}/pages?limit=${LIST_LIMIT}`,
       )) {
         yield batch.flatMap((raw) => toPage(raw) ?? []);
+      }
+    },
+
+    /**
+     * These pages with their storage-format bodies, a batch per API page (`GET /pages?id=…`, at
+     * most BODIES_PER_REQUEST ids a request). A page deleted since it was listed is not answered.
+     */
+    async *bodies(ids: readonly string[]): AsyncGenerator<ConfluencePage[]> {
+      for (let from = 0; from < ids.length; from += BODIES_PER_REQUEST) {
+        const query = new URLSearchParams({
+          id: ids.slice(from, from + BODIES_PER_REQUEST).join(','),
+          'body-format': 'storage',
+          limit: String(BODIES_PER_REQUEST),
+        });
+        for await (const batch of pages<RawPage>(`/wiki/api/v2/pages?${query}`)) {
+          yield batch.flatMap((raw) => toPage(raw) ?? []);
+        }
       }
     },
   };

@@ -158,20 +158,26 @@ describe('knowledge events (GET …/knowledge/events)', () => {
     const ofSource = eventsOf(stream, 0, idle.index + 1).filter(
       (e): e is Extract<KnowledgeEvent, { type: 'source' }> => e.type === 'source' && e.sourceId === sourceId,
     );
-    // Created idle, claimed at once, progress as the pages come in, idle at the end.
+    // Created idle, claimed at once (no total yet), progress out of every page, idle at the end.
     expect(ofSource[0]).toEqual({ type: 'source', sourceId, status: 'idle' });
-    expect(ofSource[1]).toEqual({
-      type: 'source',
-      sourceId,
-      status: 'syncing',
-      progress: { done: 0, total: 0 },
-    });
+    expect(ofSource[1]).toEqual({ type: 'source', sourceId, status: 'syncing' });
     expect(ofSource.at(-1)).toEqual({ type: 'source', sourceId, status: 'idle' });
-    const progress = ofSource.slice(1, -1).map((e) => e.progress);
+    const progress = ofSource.slice(2, -1).map((e) => e.progress);
     expect(progress.every((p) => p !== undefined)).toBe(true);
-    // Seen growing batch by batch (two pages per Confluence page), up to every page done.
+    // The first already counts all five pages, though Confluence lists them two at a time; and
+    // before any page is indexed.
+    expect(progress[0]).toEqual({ done: 0, total: 5 });
+    const firstProgress = stream.events.findIndex(
+      (e) => isEvent({ type: 'source', sourceId, status: 'syncing' })(e) && 'progress' in (e.data as object),
+    );
+    const firstIndexing = stream.events.findIndex(
+      isEvent({ type: 'document', sourceId, status: 'indexing' }),
+    );
+    expect(firstProgress).toBeLessThan(firstIndexing);
+    // Then page by page, never past the total, up to every page done.
+    expect(progress.every((p) => p?.total === 5 && p.done <= p.total)).toBe(true);
+    expect(progress.some((p) => p && p.done > 0 && p.done < 5)).toBe(true);
     expect(progress.at(-1)).toEqual({ done: 5, total: 5 });
-    expect(progress.some((p) => p && p.total > 0 && p.total < 5)).toBe(true);
     for (let i = 1; i < progress.length; i++) {
       expect(progress[i]?.done).toBeGreaterThanOrEqual(progress[i - 1]?.done ?? 0);
     }
@@ -193,6 +199,62 @@ describe('knowledge events (GET …/knowledge/events)', () => {
     expect((await inject('POST', `${BASE}/${sourceId}/sync`, admin)).statusCode).toBe(202);
     await stream.next(isEvent({ type: 'document.removed', sourceId }), { from });
     await stream.next(isEvent({ type: 'source', sourceId, status: 'idle' }), { from, timeoutMs: 30_000 });
+  });
+
+  it('pages added or deleted while a sync runs: done never passes the total, the next sync catches up', async () => {
+    cf.addSpace('OPS', 'Operations');
+    for (let i = 101; i <= 106; i++) {
+      cf.putPage('OPS', { id: String(i), title: `Ops ${i}`, body: `<p>Ops procedure ${i}.</p>` });
+    }
+    // As the first bodies are asked for (the listing done): a page appears, a listed one goes.
+    let changed = false;
+    cf.onRequest((path) => {
+      if (changed || !path.startsWith('/wiki/api/v2/pages?')) return;
+      changed = true;
+      cf.putPage('OPS', { id: '107', title: 'Ops 107', body: '<p>Ops procedure 107.</p>' });
+      cf.deletePage('OPS', '106');
+    });
+    try {
+      const stream = await watch(admin);
+      const made = await inject('POST', BASE, admin, {
+        kind: 'confluence',
+        displayName: 'Ops wiki',
+        confluence: { baseUrl: `${cf.url}/wiki`, email: cf.email, apiToken: cf.token, spaces: ['OPS'] },
+      });
+      expect(made.statusCode, made.body).toBe(201);
+      const sourceId = KnowledgeSourceSchema.parse(made.json()).sourceId;
+      /** The progress told by the sync that starts after event `from`, once it has ended. */
+      const progressOf = async (from: number) => {
+        const syncing = await stream.next(isEvent({ type: 'source', sourceId, status: 'syncing' }), { from });
+        const idle = await stream.next(isEvent({ type: 'source', sourceId, status: 'idle' }), {
+          from: syncing.index,
+          timeoutMs: 30_000,
+        });
+        return eventsOf(stream, syncing.index, idle.index)
+          .filter((e) => e.type === 'source' && e.sourceId === sourceId && e.progress)
+          .map((e) => (e.type === 'source' ? e.progress : undefined));
+      };
+      const first = await progressOf(0);
+      expect(changed).toBe(true);
+      expect(first[0]).toEqual({ done: 0, total: 6 });
+      expect(first.every((p) => p && p.done <= p.total)).toBe(true);
+      expect(first.at(-1)).toEqual({ done: 6, total: 6 });
+      const titles = async () =>
+        ((await inject('GET', `${BASE}/${sourceId}/documents`, admin)).json() as Array<{ title: string }>)
+          .map((d) => d.title)
+          .sort();
+      expect(await titles()).toEqual(['Ops 101', 'Ops 102', 'Ops 103', 'Ops 104', 'Ops 105']);
+
+      // The next sync indexes the page added meanwhile, and only it.
+      const from = stream.events.length;
+      expect((await inject('POST', `${BASE}/${sourceId}/sync`, admin)).statusCode).toBe(202);
+      const second = await progressOf(from);
+      expect(second[0]).toEqual({ done: 5, total: 6 });
+      expect(second.at(-1)).toEqual({ done: 6, total: 6 });
+      expect(await titles()).toEqual(['Ops 101', 'Ops 102', 'Ops 103', 'Ops 104', 'Ops 105', 'Ops 107']);
+    } finally {
+      cf.onRequest(null);
+    }
   });
 
   it('an Admin of another domain gets none of it, only their own domain’s', async () => {

@@ -154,11 +154,14 @@ export function knowledgeStore(db: Db | Tx) {
       return rows.map((r) => r.id);
     },
 
-    /** Marks a source syncing unless it already is: only one process syncs it. */
+    /**
+     * Marks a source syncing unless it already is: only one process syncs it. No progress yet:
+     * until the sync has counted the pages, "0 of 0" would be a wrong total.
+     */
     async claimSync(domainId: string, id: string): Promise<SourceRow | undefined> {
       const [row] = await db
         .update(knowledgeSources)
-        .set({ status: 'syncing', progress: { done: 0, total: 0 }, updatedAt: new Date() })
+        .set({ status: 'syncing', progress: null, updatedAt: new Date() })
         .where(
           and(
             eq(knowledgeSources.domainId, domainId),

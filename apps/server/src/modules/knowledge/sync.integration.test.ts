@@ -48,6 +48,16 @@ async function documents(id: string): Promise<KnowledgeDocument[]> {
   return (await api('GET', `${BASE}/${id}/documents?limit=200`)).json() as KnowledgeDocument[];
 }
 const embedCalls = () => fx.requests.filter((r) => r.path === '/v1/embeddings').length;
+/** The page ids whose bodies were asked for in the Confluence requests from index `from` on. */
+const bodiesAskedFor = (from: number) =>
+  cf.requests
+    .slice(from)
+    .filter((p) => p.startsWith('/wiki/api/v2/pages?'))
+    .map((p) => new URL(p, cf.url).searchParams)
+    .filter((q) => q.get('body-format') === 'storage')
+    .flatMap((q) => (q.get('id') ?? '').split(','))
+    .filter((v, i, all) => all.indexOf(v) === i)
+    .sort();
 
 beforeAll(async () => {
   fx = await startLlmFixture({ models: ['fixture-small', 'fixture-embed'] });
@@ -133,6 +143,14 @@ describe('Confluence', () => {
     expect(hits[0]?.text).toContain('make ship');
     // Paged through `_links.next`, never touching a space it was not given.
     expect(cf.requests.some((p) => p.includes('cursor='))).toBe(true);
+    // Listed without bodies, at the API's largest page; the bodies then asked for by id.
+    const listings = cf.requests.filter((p) => /^\/wiki\/api\/v2\/spaces\/\d+\/pages\?/.test(p));
+    expect(listings.length).toBeGreaterThan(0);
+    for (const p of listings) {
+      expect(p).not.toContain('body-format');
+      expect(new URL(p, cf.url).searchParams.get('limit')).toBe('250');
+    }
+    expect(bodiesAskedFor(0)).toEqual(['1', '2', '3', '4']);
     expect(cf.requests.some((p) => p.startsWith('/wiki/api/v2/spaces?keys=ENG%2CHR'))).toBe(true);
     expect(cf.requests.some((p) => p.includes('/spaces/1002/'))).toBe(false);
     const titles = (await searchKnowledge(t.ctx, a.domain.id, [id], 'secret not to be synced', 5)).map(
@@ -150,10 +168,12 @@ describe('Confluence', () => {
     cf.deletePage('ENG', '3');
     cf.putPage('HR', { id: '5', title: 'Parental leave', body: '<p>Six months of parental leave.</p>' });
     const before = embedCalls();
+    const asked = cf.requests.length;
     const s = await syncNow(id);
     expect(s).toMatchObject({ status: 'idle', documents: 4 });
-    // The edited and the new page only.
+    // The edited and the new page only: no other body is even downloaded.
     expect(embedCalls() - before).toBe(2);
+    expect(bodiesAskedFor(asked)).toEqual(['1', '5']);
     const titles = (await documents(id)).map((d) => d.title).sort();
     expect(titles).toEqual(['Deploy guide', 'On-call', 'Parental leave', 'Vacation']);
     expect((await searchKnowledge(t.ctx, a.domain.id, [id], 'thursdays release', 1))[0]?.text).toContain(
@@ -163,12 +183,20 @@ describe('Confluence', () => {
     expect(left.map((h) => h.title)).not.toContain('Old page');
   });
 
-  it('waits out a 429 as Retry-After says', async () => {
+  it('waits out a 429 as Retry-After says, while listing and while fetching bodies', async () => {
     cf.putPage('ENG', { id: '2', title: 'On-call', body: '<p>Carla is on call.</p>' });
-    cf.rateLimitNext(2, 1);
+    cf.rateLimitNext(1, 1);
+    let limitedBodies = 0;
+    cf.onRequest((path) => {
+      if (limitedBodies === 0 && path.startsWith('/wiki/api/v2/pages?')) {
+        limitedBodies++;
+        cf.rateLimitNext(1, 1);
+      }
+    });
     const started = Date.now();
-    const s = await syncNow(id);
+    const s = await syncNow(id).finally(() => cf.onRequest(null));
     expect(s.status).toBe('idle');
+    expect(limitedBodies).toBe(1);
     expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
     expect((await searchKnowledge(t.ctx, a.domain.id, [id], 'carla', 1))[0]?.title).toBe('On-call');
   });

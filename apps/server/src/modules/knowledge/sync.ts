@@ -1,14 +1,14 @@
 import type { ConfluenceTestResult } from '@assistente/contracts';
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import { atOnce } from '../../lib/at-once.ts';
+import { atOnce, readAhead } from '../../lib/at-once.ts';
 import { createGuardedHttp } from '../providers/ssrf.ts';
-import { ConfluenceError, confluenceClient } from './confluence.ts';
+import { ConfluenceError, type ConfluencePage, confluenceClient } from './confluence.ts';
 import { publishDocument, publishDocumentRemoved, publishSource } from './events.ts';
 import { IndexError, indexText } from './indexer.ts';
 import type { Ingest } from './ingest.ts';
 import { newDocumentId } from './service-ids.ts';
-import { knowledgeStore, type SourceRow } from './store.ts';
+import { type DocumentRow, knowledgeStore, type SourceRow } from './store.ts';
 
 /** A "syncing" source untouched this long was left by a process that died. */
 const STALE_SYNC_MS = 30 * 60_000;
@@ -26,8 +26,8 @@ const describe = (err: unknown) =>
 
 /**
  * Confluence syncs (DESIGN §12): incremental by `version.number`, pages gone from Confluence
- * removed, progress on the source row as it goes. A failure marks the source with its error and
- * keeps every document it had.
+ * removed, progress on the source row as it goes (out of every page of the spaces, counted
+ * first). A failure marks the source with its error and keeps every document it had.
  */
 export function createSync(ctx: AppContext, ingest: Ingest, openToken: (row: SourceRow) => string | null) {
   const guard = createGuardedHttp({ allowlist: ctx.config.PROVIDER_URL_ALLOWLIST });
@@ -47,9 +47,14 @@ export function createSync(ctx: AppContext, ingest: Ingest, openToken: (row: Sou
     });
   }
 
-  /** Stores how far a sync got and tells the screens. */
+  /**
+   * Stores how far a sync got and tells the screens. `total` never reads less than `done`: a
+   * screen is never told "41 of 40", whatever Confluence changed while the sync ran.
+   */
   async function setProgress(row: SourceRow, progress: { done: number; total: number }): Promise<void> {
-    const updated = await store.update(row.domainId, row.id, { progress: { ...progress } });
+    const updated = await store.update(row.domainId, row.id, {
+      progress: { done: progress.done, total: Math.max(progress.total, progress.done) },
+    });
     if (updated) publishSource(ctx, updated);
   }
 
@@ -63,6 +68,40 @@ export function createSync(ctx: AppContext, ingest: Ingest, openToken: (row: Sou
     return claimed;
   }
 
+  /** Indexes one page (new, or changed since the last sync) from its body. */
+  async function indexPage(row: SourceRow, current: DocumentRow | undefined, page: ConfluencePage) {
+    const documentId = current?.id ?? newDocumentId();
+    if (current) {
+      await store.updateDocument(row.domainId, documentId, {
+        title: page.title,
+        url: page.url,
+        version: page.version,
+        status: 'indexing',
+      });
+    } else {
+      await store.insertDocument({
+        id: documentId,
+        domainId: row.domainId,
+        sourceId: row.id,
+        externalId: page.id,
+        version: page.version,
+        title: page.title,
+        url: page.url,
+        status: 'indexing',
+        contentType: 'text/html',
+        size: Buffer.byteLength(page.body ?? ''),
+      });
+    }
+    publishDocument(ctx, { id: documentId, domainId: row.domainId, sourceId: row.id, status: 'indexing' });
+    const text = await ingest.extractor.html(page.body ?? '');
+    await indexText(
+      ctx,
+      { domainId: row.domainId, sourceId: row.id, documentId, title: page.title },
+      `# ${page.title}\n\n${text}`,
+      controller.signal,
+    );
+  }
+
   async function syncConfluence(row: SourceRow): Promise<void> {
     const client = clientFor(row);
     const spaces = await client.spaces(row.confluence?.spaces ?? []);
@@ -70,60 +109,46 @@ export function createSync(ctx: AppContext, ingest: Ingest, openToken: (row: Sou
     if (missing.length > 0)
       throw new ConfluenceError(`Space not found or not readable: ${missing.join(', ')}`);
     const known = new Map((await store.allDocuments(row.domainId, row.id)).map((d) => [d.externalId, d]));
-    const seen = new Set<string>();
-    const progress = { done: 0, total: 0 };
+
+    // Every page listed first, without bodies: the Admin sees the true total from the start, and
+    // only the bodies of pages new or changed since the last sync are fetched at all.
+    const listed: ConfluencePage[] = [];
     for (const space of spaces) {
-      for await (const batch of client.pages(space.id, true)) {
-        progress.total += batch.length;
-        await setProgress(row, progress);
-        for (const page of batch) seen.add(page.id);
-        await atOnce(batch, PAGES_AT_ONCE, async (page) => {
-          const current = known.get(page.id);
-          // Unchanged since the last sync: nothing to do.
-          if (current && current.version === page.version && current.status === 'ready') {
-            progress.done++;
-            return;
-          }
-          const documentId = current?.id ?? newDocumentId();
-          if (current) {
-            await store.updateDocument(row.domainId, documentId, {
-              title: page.title,
-              url: page.url,
-              version: page.version,
-              status: 'indexing',
-            });
-          } else {
-            await store.insertDocument({
-              id: documentId,
-              domainId: row.domainId,
-              sourceId: row.id,
-              externalId: page.id,
-              version: page.version,
-              title: page.title,
-              url: page.url,
-              status: 'indexing',
-              contentType: 'text/html',
-              size: Buffer.byteLength(page.body ?? ''),
-            });
-          }
-          publishDocument(ctx, {
-            id: documentId,
-            domainId: row.domainId,
-            sourceId: row.id,
-            status: 'indexing',
-          });
-          const text = await ingest.extractor.html(page.body ?? '');
-          await indexText(
-            ctx,
-            { domainId: row.domainId, sourceId: row.id, documentId, title: page.title },
-            `# ${page.title}\n\n${text}`,
-            controller.signal,
-          );
-          progress.done++;
-        });
-        await setProgress(row, progress);
-      }
+      for await (const batch of client.pages(space.id)) listed.push(...batch);
     }
+    const seen = new Set(listed.map((p) => p.id));
+    const pending = new Set(
+      listed
+        .filter((page) => {
+          const current = known.get(page.id);
+          return !(current && current.version === page.version && current.status === 'ready');
+        })
+        .map((p) => p.id),
+    );
+    const progress = { done: seen.size - pending.size, total: seen.size };
+    await setProgress(row, progress);
+
+    const spaceIds = new Set(spaces.map((s) => s.id));
+    // The next batch of bodies is on its way while this one is indexed.
+    for await (const batch of readAhead(client.bodies([...pending]))) {
+      const asked = batch.filter((page) => pending.delete(page.id));
+      const kept = asked.filter((page) => page.spaceId === undefined || spaceIds.has(page.spaceId));
+      // Moved out of the chosen spaces since the listing: gone from this source, as on the next sync.
+      for (const page of asked) if (!kept.includes(page)) seen.delete(page.id);
+      progress.done += asked.length - kept.length;
+      await atOnce(kept, PAGES_AT_ONCE, async (page) => {
+        await indexPage(row, known.get(page.id), page);
+        progress.done++;
+      });
+      await setProgress(row, progress);
+    }
+    // Listed, but not answered with a body: deleted (or made unreadable) since the listing.
+    if (pending.size > 0) {
+      for (const id of pending) seen.delete(id);
+      progress.done += pending.size;
+      await setProgress(row, progress);
+    }
+
     // Pages gone from Confluence (deleted, moved out of the spaces) leave the index too.
     for (const [externalId, doc] of known) {
       if (externalId && !seen.has(externalId) && (await store.removeDocument(row.domainId, doc.id))) {
@@ -202,7 +227,7 @@ export function createSync(ctx: AppContext, ingest: Ingest, openToken: (row: Sou
         const counted = [];
         for (const space of spaces) {
           let pages = 0;
-          for await (const batch of client.pages(space.id, false)) pages += batch.length;
+          for await (const batch of client.pages(space.id)) pages += batch.length;
           counted.push({ key: space.key, name: space.name, pages });
         }
         return { ok: true, spaces: counted, missing: keys.filter((k) => !spaces.some((s) => s.key === k)) };

@@ -291,6 +291,9 @@ function SourceCard({ source, onDelete }: { source: KnowledgeSource; onDelete: (
               animated
             />
           </Stack>
+        ) : syncing && source.kind === 'confluence' ? (
+          // Claimed, its pages not yet counted: no total to show yet.
+          <Text size="xs">{t('knowledge.counting')}</Text>
         ) : null}
         {source.error ? (
           <Alert color="error" variant="light" icon={<IconX size={16} />} role="alert" py={6}>

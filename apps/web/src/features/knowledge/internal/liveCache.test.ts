@@ -69,9 +69,13 @@ describe('patching the cached sources', () => {
       list = r.list;
       return list[0];
     };
+    // Claimed: no progress until the pages are counted.
+    const claimed = step({ type: 'source', sourceId: 's1', status: 'syncing' });
+    expect(claimed).toMatchObject({ status: 'syncing', error: 'Token refused' });
+    expect(claimed?.progress).toBeUndefined();
     expect(
-      step({ type: 'source', sourceId: 's1', status: 'syncing', progress: { done: 0, total: 0 } }),
-    ).toMatchObject({ status: 'syncing', progress: { done: 0, total: 0 }, error: 'Token refused' });
+      step({ type: 'source', sourceId: 's1', status: 'syncing', progress: { done: 0, total: 4 } }),
+    ).toMatchObject({ status: 'syncing', progress: { done: 0, total: 4 }, error: 'Token refused' });
     expect(
       step({ type: 'source', sourceId: 's1', status: 'syncing', progress: { done: 2, total: 4 } }),
     ).toMatchObject({ progress: { done: 2, total: 4 } });
