@@ -47,5 +47,19 @@ test('an Admin uploads a document, attaches it to a santito, and the answer cite
   await expect(citations.getByRole('button', { name: docTitle })).toBeVisible();
   await shot(page, info, 'knowledge-citations');
 
+  // Deleting a document asks first: cancelling keeps it, confirming removes it.
+  await page.goto('/integration?tab=knowledge');
+  await card.getByRole('button', { name: 'Documentos' }).click();
+  await docs.getByRole('button', { name: 'Excluir documento' }).click();
+  const ask = page.getByRole('dialog', { name: 'Excluir documento' });
+  await expect(ask).toContainText(docTitle);
+  await ask.getByRole('button', { name: 'Cancelar' }).click();
+  await expect(ask).toHaveCount(0);
+  await expect(docs.getByText(docTitle)).toBeVisible();
+  await docs.getByRole('button', { name: 'Excluir documento' }).click();
+  await ask.getByRole('button', { name: 'Excluir' }).click();
+  await expect(card.getByText('Nenhum documento ainda.')).toBeVisible();
+  await expect(card).toContainText('0 documentos ·');
+
   await deleteKnowledgeSource(page, sourceName);
 });

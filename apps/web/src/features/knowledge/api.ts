@@ -12,9 +12,13 @@ import {
   type KnowledgeSourceUpdate,
 } from '@assistente/contracts';
 import type { HttpClient } from '../../lib/http/client.ts';
+import { getPage, type Page } from '../../lib/http/paging.ts';
 import { arrayOf } from '../../lib/http/schemas.ts';
 
 export const KNOWLEDGE_PATH = '/api/v1/integration/knowledge';
+/** The most documents the API answers at once. */
+const DOCUMENTS_PAGE = 200;
+
 export const sourcePath = (id: string) => `${KNOWLEDGE_PATH}/${encodeURIComponent(id)}`;
 
 /** The domain's knowledge sources (Admin) and the list Editors attach to santitos. */
@@ -31,8 +35,22 @@ export function createKnowledgeApi(http: HttpClient) {
       http.post(`${sourcePath(id)}/sync`, { schema: KnowledgeSourceSchema }),
     testConnection: (body: ConfluenceSettings): Promise<ConfluenceTestResult> =>
       http.post(`${KNOWLEDGE_PATH}/test-connection`, { body, schema: ConfluenceTestResultSchema }),
-    documents: (id: string): Promise<KnowledgeDocument[]> =>
-      http.get(`${sourcePath(id)}/documents?limit=200`, { schema: arrayOf(KnowledgeDocumentSchema) }),
+    /** Every document of a source, page after page (a Confluence space can hold thousands). */
+    documents: async (id: string): Promise<KnowledgeDocument[]> => {
+      const all: KnowledgeDocument[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: Page<KnowledgeDocument> = await getPage(
+          http,
+          `${sourcePath(id)}/documents`,
+          KnowledgeDocumentSchema,
+          { limit: DOCUMENTS_PAGE, ...(cursor ? { cursor } : {}) },
+        );
+        all.push(...page.items);
+        cursor = page.nextCursor;
+      } while (cursor);
+      return all;
+    },
     removeDocument: (id: string, documentId: string): Promise<void> =>
       http.delete(`${sourcePath(id)}/documents/${encodeURIComponent(documentId)}`),
     choices: (): Promise<KnowledgeSourceChoice[]> =>

@@ -180,10 +180,15 @@ function Uploader({ sourceId }: { sourceId: string }) {
   );
 }
 
+/** Documents shown at first, and added by each "show more": a space of thousands stays quick to open. */
+const DOCUMENTS_SHOWN = 200;
+
 function Documents({ source }: { source: KnowledgeSource }) {
   const { t } = useTranslation();
   const docs = useKnowledgeDocuments(source.sourceId, true);
   const remove = useDeleteDocument();
+  const confirm = useConfirm<KnowledgeDocument>();
+  const [shown, setShown] = useState(DOCUMENTS_SHOWN);
   if (docs.isPending) return <Text size="sm">{t('knowledge.loading')}</Text>;
   if (docs.isError)
     return (
@@ -197,9 +202,10 @@ function Documents({ source }: { source: KnowledgeSource }) {
         {t('knowledge.documents.empty')}
       </Text>
     );
+  const left = docs.data.length - shown;
   return (
     <Stack gap={4} data-testid="knowledge-documents">
-      {docs.data.map((d) => (
+      {docs.data.slice(0, shown).map((d) => (
         <Group key={d.documentId} justify="space-between" wrap="nowrap" gap="xs">
           <Stack gap={0} style={{ minWidth: 0 }}>
             <Text size="sm" truncate>
@@ -223,12 +229,38 @@ function Documents({ source }: { source: KnowledgeSource }) {
                 icon={<IconTrash size={14} />}
                 danger
                 loading={remove.isPending && remove.variables?.documentId === d.documentId}
-                onClick={() => remove.mutate({ id: source.sourceId, documentId: d.documentId })}
+                onClick={() => confirm.ask(d)}
               />
             ) : null}
           </Group>
         </Group>
       ))}
+      {left > 0 ? (
+        <Button
+          variant="subtle"
+          size="compact-sm"
+          style={{ alignSelf: 'flex-start' }}
+          onClick={() => setShown((n) => n + DOCUMENTS_SHOWN)}
+        >
+          {t('knowledge.documents.more', { count: left })}
+        </Button>
+      ) : null}
+      <ConfirmDialog
+        opened={confirm.target !== null}
+        title={t('knowledge.documents.delete')}
+        message={t('knowledge.documents.delete_message', { name: confirm.target?.title ?? '' })}
+        confirmLabel={t('knowledge.delete')}
+        cancelLabel={t('knowledge.cancel')}
+        loading={remove.isPending}
+        error={confirm.error}
+        onClose={confirm.close}
+        onConfirm={() =>
+          void confirm.run(
+            (d) => remove.mutateAsync({ id: source.sourceId, documentId: d.documentId }),
+            (err) => errorMessage(err, t('knowledge.delete_failed')),
+          )
+        }
+      />
     </Stack>
   );
 }
