@@ -13,7 +13,11 @@ describe('a replica killed (-9) with 200 answers streaming, another alive on the
     if (!database.url) throw new Error('this test runs on PostgreSQL only (TEST_DB=postgres)');
     try {
       // The scenario opens the database itself, like every replica does.
-      const result = await runStreamCrash({ streams: 200, databaseUrl: database.url, streamForMs: STREAM_FOR_MS });
+      const result = await runStreamCrash({
+        streams: 200,
+        databaseUrl: database.url,
+        streamForMs: STREAM_FOR_MS,
+      });
       expect(result.problems).toEqual([]);
       expect(result.lossMs).toHaveLength(200);
       expect(result.finalisedAfterMs).toBeLessThanOrEqual(FINALISED_WITHIN_MS);
