@@ -1,7 +1,7 @@
 import type { KnowledgeSourceCreate, KnowledgeSourceUpdate } from '@assistente/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import { authServices } from '../../auth/index.ts';
+import { productServices } from '../../auth/index.ts';
 import { createKnowledgeApi } from '../api.ts';
 
 export const knowledgeKeys = {
@@ -11,7 +11,7 @@ export const knowledgeKeys = {
 };
 
 export function knowledgeApi() {
-  return createKnowledgeApi(authServices().accountHttp);
+  return createKnowledgeApi(productServices().accountHttp);
 }
 
 /** The sources, polled while one syncs or indexes so progress shows as it happens. */
