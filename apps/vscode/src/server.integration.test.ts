@@ -5,7 +5,9 @@ import {
   RuntimeConfigSchema,
   type ServerFrame,
 } from '@assistente/contracts';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { messages } from '../../server/src/db/schema/index.ts';
 import { type AgentsTestApp, startAgentsTestApp } from '../../server/src/modules/agents/test-app.ts';
 import { makeUser, type TestUser } from '../../server/src/test/factories.ts';
 import { PendingSignIns } from './auth/pending.ts';
@@ -248,9 +250,19 @@ describe('the extension against the real server', () => {
       hop.close();
       client.send({ type: 'chat.send', requestId: 'r4', chatId, content: 'E agora?' });
       await expect.poll(() => frames.some((f) => f.type === 'message.delta')).toBe(true);
-      // Nothing listens on the hop for a while: the answer ends meanwhile.
+      // Nothing listens on the hop for a while: the answer ends meanwhile — stored as ended, not
+      // only sent by the model (a reconnect in between would rightly resume the stream instead).
       dropAll();
       await expect.poll(() => a.fx.activeStreams(), { timeout: 10_000 }).toBe(0);
+      await expect
+        .poll(
+          async () => {
+            const rows = await a.t.ctx.db.select().from(messages).where(eq(messages.chatId, chatId));
+            return rows.some((m) => m.role === 'assistant' && m.status === 'streaming');
+          },
+          { timeout: 10_000 },
+        )
+        .toBe(false);
       await new Promise<void>((resolve) => hop.listen(port, '127.0.0.1', resolve));
       await expect.poll(() => reloaded, { timeout: 20_000 }).toEqual([chatId]);
       expect(frames.some((f) => f.type === 'message.done')).toBe(false);
