@@ -6,7 +6,7 @@ import {
   type TestInfo,
   test,
 } from '@playwright/test';
-import { chatPeople } from './fixtures/chat-people.ts';
+import { chatPeople, SLOW_ANSWER_MARK } from './fixtures/chat-people.ts';
 import { PASSWORD, people } from './fixtures/env.ts';
 import { ChatsPage, isMobile, shot, signInAs } from './pages/chats.ts';
 
@@ -52,7 +52,7 @@ test('stop keeps the partial answer, and regenerate adds a second version (1/2 â
 }, info) => {
   const chats = new ChatsPage(page, isMobile(info));
   await chats.openNew();
-  await chats.startChat(`Pare no meio ${tag()}`);
+  await chats.startChat(`${SLOW_ANSWER_MARK} ${tag()}`);
   await expect(chats.lastAnswer).toContainText('Claro!');
   await page.getByTestId('stop').click();
   await expect(chats.lastAnswer).toHaveAttribute('data-status', 'stopped');

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { type APIRequestContext, expect, type Frame, type Page, test } from '@playwright/test';
+import { SLOW_ANSWER_MARK } from './fixtures/chat-people.ts';
 import { PASSWORD, people } from './fixtures/env.ts';
 import { runTag } from './pages/admin.ts';
 
@@ -345,9 +346,9 @@ test('a visitor stops a streaming answer in the embedded chat, and the stopped a
     await p.goto(host.origin);
     const frame = await openWithKeyboard(p);
     const box = frame.getByRole('textbox');
-    await box.fill('Conte tudo sobre os produtos');
+    await box.fill(`${SLOW_ANSWER_MARK}: conte tudo sobre os produtos`);
     await box.press('Enter');
-    // The fixture streams word by word (global-setup's delay): stop it early.
+    // The fixture streams this one slowly (global-setup): stop it early.
     const answer = frame.locator('[data-testid="message"][data-role="assistant"]').last();
     await expect(answer).toContainText('Claro!');
     await frame.getByTestId('stop').click();

@@ -7,7 +7,14 @@ import { SMTPServer } from 'smtp-server';
 import { startConfluenceStandin } from '../apps/server/src/test/confluence-standin.ts';
 import { startLlmFixture } from '../apps/server/src/test/llm-fixture.ts';
 import { startOidcProvider } from '../apps/server/src/test/oidc-provider.ts';
-import { chatPeople, FIXTURE_ANSWER, FIXTURE_DELAY_MS, FIXTURE_MODEL } from './fixtures/chat-people.ts';
+import {
+  chatPeople,
+  FIXTURE_ANSWER,
+  FIXTURE_DELAY_MS,
+  FIXTURE_MODEL,
+  SLOW_ANSWER_DELAY_MS,
+  SLOW_ANSWER_MARK,
+} from './fixtures/chat-people.ts';
 import {
   CONFLUENCE_PAGES,
   largeSpacePages,
@@ -88,6 +95,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const llm = await startLlmFixture({
     script: { text: FIXTURE_ANSWER, delayMs: FIXTURE_DELAY_MS },
     record: false,
+    // A question the journey stops mid-answer streams slowly: on a machine the e2e run itself
+    // loads (2 browsers, the server), the stop click landed after a 3 s answer had ended.
+    scriptFor: (body) =>
+      JSON.stringify(body).includes(SLOW_ANSWER_MARK)
+        ? { text: FIXTURE_ANSWER, delayMs: SLOW_ANSWER_DELAY_MS }
+        : undefined,
   });
 
   // A Confluence Cloud site (REST API v2) with a space of HR pages and a larger one of policies,
