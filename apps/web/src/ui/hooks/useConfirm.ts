@@ -7,6 +7,20 @@ import { useState } from 'react';
 export function useConfirm<T>() {
   const [target, setTarget] = useState<T | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const close = () => setTarget(null);
+  const run = async (
+    action: (target: T) => Promise<unknown>,
+    describe: (error: unknown, target: T) => string,
+  ) => {
+    if (target === null) return;
+    setError(null);
+    try {
+      await action(target);
+      setTarget(null);
+    } catch (failure) {
+      setError(describe(failure, target));
+    }
+  };
   return {
     target,
     error,
@@ -14,16 +28,14 @@ export function useConfirm<T>() {
       setError(null);
       setTarget(next);
     },
-    close: () => setTarget(null),
-    run: async (action: (target: T) => Promise<void>, describe: (error: unknown, target: T) => string) => {
-      if (target === null) return;
-      setError(null);
-      try {
-        await action(target);
-        setTarget(null);
-      } catch (failure) {
-        setError(describe(failure, target));
-      }
-    },
+    close,
+    run,
+    /** A ConfirmDialog's `opened`, `error`, `onClose` and `onConfirm`, bound to this confirmation. */
+    dialog: (action: (target: T) => Promise<unknown>, describe: (error: unknown, target: T) => string) => ({
+      opened: target !== null,
+      error,
+      onClose: close,
+      onConfirm: () => void run(action, describe),
+    }),
   };
 }

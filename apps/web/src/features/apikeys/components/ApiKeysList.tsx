@@ -40,15 +40,6 @@ export function ApiKeysList({ scope, emptyDescription }: { scope: ApiKeyScope; e
     key.lastUsedAt ? formatRelative(key.lastUsedAt, lang) : t('apiKeys.never_used');
   const prefix = (key: ApiKey) => <Code>{`${key.prefix}…`}</Code>;
 
-  const runRevoke = () =>
-    confirm.run(
-      async (key) => {
-        await revoke.mutateAsync(key.id);
-        void popup.show({ status: 'success', title: t('apiKeys.revoked', { name: key.name }) });
-      },
-      (error) => apiErrorText(t, error),
-    );
-
   const pending = confirm.target;
   return (
     <>
@@ -156,15 +147,18 @@ export function ApiKeysList({ scope, emptyDescription }: { scope: ApiKeyScope; e
         }}
       />
       <ConfirmDialog
-        opened={pending !== null}
+        {...confirm.dialog(
+          async (key) => {
+            await revoke.mutateAsync(key.id);
+            void popup.show({ status: 'success', title: t('apiKeys.revoked', { name: key.name }) });
+          },
+          (error) => apiErrorText(t, error),
+        )}
         title={t('apiKeys.confirm.title')}
         message={pending ? t('apiKeys.confirm.message', { name: pending.name }) : ''}
         confirmLabel={t('apiKeys.confirm.confirm')}
         cancelLabel={t('common.cancel')}
         loading={revoke.isPending}
-        error={confirm.error}
-        onConfirm={() => void runRevoke()}
-        onClose={confirm.close}
       />
     </>
   );

@@ -9,7 +9,6 @@ import {
   Alert,
   Badge,
   Button,
-  Card,
   Collapse,
   Group,
   Modal,
@@ -39,6 +38,7 @@ import { ConfirmDialog } from '../../../ui/ConfirmDialog.tsx';
 import { EmptyPanel } from '../../../ui/EmptyPanel.tsx';
 import { useConfirm } from '../../../ui/hooks/useConfirm.ts';
 import { IconAction } from '../../../ui/IconAction.tsx';
+import { ItemCard } from '../../../ui/ItemCard.tsx';
 import { SettingsSection } from '../../../ui/SettingsSection.tsx';
 import {
   knowledgeApi,
@@ -246,20 +246,15 @@ function Documents({ source }: { source: KnowledgeSource }) {
         </Button>
       ) : null}
       <ConfirmDialog
-        opened={confirm.target !== null}
+        {...confirm.dialog(
+          (d) => remove.mutateAsync({ id: source.sourceId, documentId: d.documentId }),
+          (err) => errorMessage(err, t('knowledge.delete_failed')),
+        )}
         title={t('knowledge.documents.delete')}
         message={t('knowledge.documents.delete_message', { name: confirm.target?.title ?? '' })}
         confirmLabel={t('knowledge.delete')}
         cancelLabel={t('knowledge.cancel')}
         loading={remove.isPending}
-        error={confirm.error}
-        onClose={confirm.close}
-        onConfirm={() =>
-          void confirm.run(
-            (d) => remove.mutateAsync({ id: source.sourceId, documentId: d.documentId }),
-            (err) => errorMessage(err, t('knowledge.delete_failed')),
-          )
-        }
       />
     </Stack>
   );
@@ -271,36 +266,39 @@ function SourceCard({ source, onDelete }: { source: KnowledgeSource; onDelete: (
   const [open, setOpen] = useState(false);
   const syncing = source.status === 'syncing';
   return (
-    <Card withBorder radius="md" padding="md" data-testid="knowledge-source">
-      <Stack gap="xs">
-        <Group justify="space-between" wrap="wrap" gap="xs">
-          <Group gap="xs" wrap="wrap" style={{ minWidth: 0 }}>
-            <Text fw={600}>{source.displayName}</Text>
-            <Badge variant="outline" size="sm">
-              {t(`knowledge.kinds.${source.kind}`)}
-            </Badge>
-            <StatusBadge status={source.status} />
-          </Group>
-          <Group gap={4} wrap="nowrap">
-            <Button
-              size="xs"
-              variant="default"
-              leftSection={<IconRefresh size={14} />}
-              loading={sync.isPending}
-              disabled={syncing}
-              onClick={() => sync.mutate(source.sourceId)}
-            >
-              {t('knowledge.sync_now')}
-            </Button>
-            <IconAction
-              label={t('knowledge.delete')}
-              icon={<IconTrash size={16} />}
-              onClick={onDelete}
-              danger
-            />
-          </Group>
-        </Group>
-        <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+    <ItemCard
+      testId="knowledge-source"
+      title={source.displayName}
+      badges={
+        <>
+          <Badge variant="outline" size="sm">
+            {t(`knowledge.kinds.${source.kind}`)}
+          </Badge>
+          <StatusBadge status={source.status} />
+        </>
+      }
+      actions={
+        <>
+          <Button
+            size="xs"
+            variant="default"
+            leftSection={<IconRefresh size={14} />}
+            loading={sync.isPending}
+            disabled={syncing}
+            onClick={() => sync.mutate(source.sourceId)}
+          >
+            {t('knowledge.sync_now')}
+          </Button>
+          <IconAction
+            label={t('knowledge.delete')}
+            icon={<IconTrash size={16} />}
+            onClick={onDelete}
+            danger
+          />
+        </>
+      }
+      details={
+        <>
           {`${t('knowledge.documents_count', { count: source.documents })} · ${t('knowledge.chunks_count', { count: source.chunks })}`}
           {source.lastSyncAt
             ? ` · ${t('knowledge.last_sync', { at: new Date(source.lastSyncAt).toLocaleString(i18n.language) })}`
@@ -308,50 +306,51 @@ function SourceCard({ source, onDelete }: { source: KnowledgeSource; onDelete: (
           {source.confluence
             ? ` · ${source.confluence.baseUrl} · ${source.confluence.spaces.join(', ')}`
             : ''}
-        </Text>
-        {syncing && source.progress ? (
-          <Stack gap={2}>
-            <Text size="xs">
-              {t('knowledge.progress', {
-                done: String(source.progress.done),
-                total: String(source.progress.total),
-              })}
-            </Text>
-            <Progress
-              value={source.progress.total ? (100 * source.progress.done) / source.progress.total : 0}
-              size="sm"
-              animated
-            />
-          </Stack>
-        ) : syncing && source.kind === 'confluence' ? (
-          // Claimed, its pages not yet counted: no total to show yet.
-          <Text size="xs">{t('knowledge.counting')}</Text>
-        ) : null}
-        {source.error ? (
-          <Alert color="error" variant="light" icon={<IconX size={16} />} role="alert" py={6}>
-            {t('knowledge.sync_failed', { error: source.error })}
-          </Alert>
-        ) : null}
-        {sync.isError ? (
-          <Text size="sm" c="error.7" role="alert">
-            {errorMessage(sync.error, t('knowledge.sync_failed_generic'))}
+        </>
+      }
+    >
+      {syncing && source.progress ? (
+        <Stack gap={2}>
+          <Text size="xs">
+            {t('knowledge.progress', {
+              done: String(source.progress.done),
+              total: String(source.progress.total),
+            })}
           </Text>
-        ) : null}
-        {source.kind === 'files' ? <Uploader sourceId={source.sourceId} /> : null}
-        <Button
-          variant="subtle"
-          size="xs"
-          px={4}
-          leftSection={open ? <IconChevronDown size={14} /> : <IconChevronRight size={14} />}
-          onClick={() => setOpen((o) => !o)}
-          style={{ alignSelf: 'flex-start' }}
-          aria-expanded={open}
-        >
-          {t('knowledge.documents.title')}
-        </Button>
-        <Collapse expanded={open}>{open ? <Documents source={source} /> : null}</Collapse>
-      </Stack>
-    </Card>
+          <Progress
+            value={source.progress.total ? (100 * source.progress.done) / source.progress.total : 0}
+            size="sm"
+            animated
+          />
+        </Stack>
+      ) : syncing && source.kind === 'confluence' ? (
+        // Claimed, its pages not yet counted: no total to show yet.
+        <Text size="xs">{t('knowledge.counting')}</Text>
+      ) : null}
+      {source.error ? (
+        <Alert color="error" variant="light" icon={<IconX size={16} />} role="alert" py={6}>
+          {t('knowledge.sync_failed', { error: source.error })}
+        </Alert>
+      ) : null}
+      {sync.isError ? (
+        <Text size="sm" c="error.7" role="alert">
+          {errorMessage(sync.error, t('knowledge.sync_failed_generic'))}
+        </Text>
+      ) : null}
+      {source.kind === 'files' ? <Uploader sourceId={source.sourceId} /> : null}
+      <Button
+        variant="subtle"
+        size="xs"
+        px={4}
+        leftSection={open ? <IconChevronDown size={14} /> : <IconChevronRight size={14} />}
+        onClick={() => setOpen((o) => !o)}
+        style={{ alignSelf: 'flex-start' }}
+        aria-expanded={open}
+      >
+        {t('knowledge.documents.title')}
+      </Button>
+      <Collapse expanded={open}>{open ? <Documents source={source} /> : null}</Collapse>
+    </ItemCard>
   );
 }
 
@@ -572,20 +571,15 @@ export function KnowledgePanel() {
       {dialog === 'confluence' ? <ConfluenceDialog opened onClose={() => setDialog(null)} /> : null}
       {dialog === 'files' ? <FilesDialog opened onClose={() => setDialog(null)} /> : null}
       <ConfirmDialog
-        opened={confirm.target !== null}
+        {...confirm.dialog(
+          (s) => remove.mutateAsync(s.sourceId),
+          (err) => errorMessage(err, t('knowledge.delete_failed')),
+        )}
         title={t('knowledge.delete_title')}
         message={t('knowledge.delete_message', { name: confirm.target?.displayName ?? '' })}
         confirmLabel={t('knowledge.delete')}
         cancelLabel={t('knowledge.cancel')}
         loading={remove.isPending}
-        error={confirm.error}
-        onClose={confirm.close}
-        onConfirm={() =>
-          void confirm.run(
-            (s) => remove.mutateAsync(s.sourceId),
-            (err) => errorMessage(err, t('knowledge.delete_failed')),
-          )
-        }
       />
     </Stack>
   );

@@ -1,11 +1,12 @@
 import { modelDisplayName, type ProviderConfig, type ProviderTestResult } from '@assistente/contracts';
-import { Alert, Badge, Button, Card, Group, Modal, Select, Stack, Text } from '@mantine/core';
+import { Alert, Badge, Button, Modal, Select, Stack, Text } from '@mantine/core';
 import { IconCheck, IconPencil, IconPlugConnected, IconPlus, IconTrash, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { errorMessage } from '../../../lib/http/errors.ts';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog.tsx';
 import { IconAction } from '../../../ui/IconAction.tsx';
+import { ItemCard } from '../../../ui/ItemCard.tsx';
 import { SettingsSection } from '../../../ui/SettingsSection.tsx';
 import {
   useAiSettings,
@@ -42,59 +43,63 @@ function ProviderRow({
   const { t } = useTranslation();
   const test = useTestProvider();
   return (
-    <Card withBorder radius="md" padding="md" data-testid="provider-row">
-      <Stack gap="xs">
-        <Group justify="space-between" wrap="wrap" gap="xs">
-          <Group gap="xs" wrap="wrap" style={{ minWidth: 0 }}>
-            <Text fw={600}>{provider.label}</Text>
-            <Badge variant="light" size="sm">
-              {t(`providers.kinds.${provider.kind}`)}
+    <ItemCard
+      testId="provider-row"
+      title={provider.label}
+      badges={
+        <>
+          <Badge variant="light" size="sm">
+            {t(`providers.kinds.${provider.kind}`)}
+          </Badge>
+          {!provider.enabled ? (
+            <Badge variant="light" color="neutral" size="sm">
+              {t('providers.disabled')}
             </Badge>
-            {!provider.enabled ? (
-              <Badge variant="light" color="neutral" size="sm">
-                {t('providers.disabled')}
-              </Badge>
-            ) : null}
-          </Group>
-          <Group gap={4} wrap="nowrap">
-            <Button
-              size="xs"
-              variant="default"
-              leftSection={<IconPlugConnected size={14} />}
-              loading={test.isPending}
-              onClick={() => test.mutate(provider.id)}
-            >
-              {t('providers.test')}
-            </Button>
-            <IconAction label={t('providers.edit')} icon={<IconPencil size={16} />} onClick={onEdit} />
-            <IconAction
-              label={t('providers.delete')}
-              icon={<IconTrash size={16} />}
-              onClick={onDelete}
-              danger
-            />
-          </Group>
-        </Group>
-        <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+          ) : null}
+        </>
+      }
+      actions={
+        <>
+          <Button
+            size="xs"
+            variant="default"
+            leftSection={<IconPlugConnected size={14} />}
+            loading={test.isPending}
+            onClick={() => test.mutate(provider.id)}
+          >
+            {t('providers.test')}
+          </Button>
+          <IconAction label={t('providers.edit')} icon={<IconPencil size={16} />} onClick={onEdit} />
+          <IconAction
+            label={t('providers.delete')}
+            icon={<IconTrash size={16} />}
+            onClick={onDelete}
+            danger
+          />
+        </>
+      }
+      details={
+        <>
           {provider.baseUrl ?? t('providers.default_endpoint')}
           {' · '}
           {provider.hasApiKey
             ? t('providers.key_configured', { mask: keyMask(provider.apiKeyHint) })
             : t('providers.no_key')}
+        </>
+      }
+    >
+      {provider.models.length > 0 ? (
+        <Text size="xs" c="dimmed">
+          {t('providers.curated_models', { models: provider.models.join(', ') })}
         </Text>
-        {provider.models.length > 0 ? (
-          <Text size="xs" c="dimmed">
-            {t('providers.curated_models', { models: provider.models.join(', ') })}
-          </Text>
-        ) : null}
-        {test.data ? <TestResult result={test.data} /> : null}
-        {test.isError ? (
-          <Text size="sm" c="error.7" role="alert">
-            {errorMessage(test.error, t('providers.test_failed'))}
-          </Text>
-        ) : null}
-      </Stack>
-    </Card>
+      ) : null}
+      {test.data ? <TestResult result={test.data} /> : null}
+      {test.isError ? (
+        <Text size="sm" c="error.7" role="alert">
+          {errorMessage(test.error, t('providers.test_failed'))}
+        </Text>
+      ) : null}
+    </ItemCard>
   );
 }
 

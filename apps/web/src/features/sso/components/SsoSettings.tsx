@@ -1,5 +1,5 @@
 import type { SsoProvider } from '@assistente/contracts';
-import { Badge, Button, Card, Code, Group, Stack, Text } from '@mantine/core';
+import { Badge, Button, Code, Group, Stack, Text } from '@mantine/core';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
@@ -8,6 +8,7 @@ import { ConfirmDialog } from '../../../ui/ConfirmDialog.tsx';
 import { CopyIconButton } from '../../../ui/CopyIconButton.tsx';
 import { useConfirm } from '../../../ui/hooks/useConfirm.ts';
 import { IconAction } from '../../../ui/IconAction.tsx';
+import { ItemCard } from '../../../ui/ItemCard.tsx';
 import { SettingsSection } from '../../../ui/SettingsSection.tsx';
 import { useDeleteSsoProvider, useSsoProviders } from '../hooks/useSso.ts';
 import { SsoProviderForm } from './SsoProviderForm.tsx';
@@ -24,63 +25,58 @@ function ProviderCard({
   const { t } = useTranslation();
   const fromEnv = provider.source === 'instance';
   return (
-    <Card withBorder radius="md" padding="md" data-testid="sso-provider-row">
-      <Stack gap="xs">
-        <Group justify="space-between" wrap="wrap" gap="xs">
-          <Group gap="xs" wrap="wrap" style={{ minWidth: 0 }}>
-            <Text fw={600}>{provider.displayName}</Text>
-            <Badge variant="light" size="sm">
-              {t(`sso.kinds.${provider.kind}`)}
+    <ItemCard
+      testId="sso-provider-row"
+      title={provider.displayName}
+      badges={
+        <>
+          <Badge variant="light" size="sm">
+            {t(`sso.kinds.${provider.kind}`)}
+          </Badge>
+          {fromEnv ? (
+            <Badge variant="light" color="neutral" size="sm">
+              {t('sso.from_env')}
             </Badge>
-            {fromEnv ? (
-              <Badge variant="light" color="neutral" size="sm">
-                {t('sso.from_env')}
-              </Badge>
-            ) : null}
-            {!provider.enabled ? (
-              <Badge variant="light" color="neutral" size="sm">
-                {t('sso.disabled')}
-              </Badge>
-            ) : null}
-          </Group>
-          {fromEnv ? null : (
-            <Group gap={4} wrap="nowrap">
-              <IconAction label={t('common.edit')} icon={<IconPencil size={16} />} onClick={onEdit} />
-              <IconAction
-                label={t('common.delete')}
-                icon={<IconTrash size={16} />}
-                onClick={onDelete}
-                danger
-              />
-            </Group>
-          )}
+          ) : null}
+          {!provider.enabled ? (
+            <Badge variant="light" color="neutral" size="sm">
+              {t('sso.disabled')}
+            </Badge>
+          ) : null}
+        </>
+      }
+      actions={
+        fromEnv ? null : (
+          <>
+            <IconAction label={t('common.edit')} icon={<IconPencil size={16} />} onClick={onEdit} />
+            <IconAction label={t('common.delete')} icon={<IconTrash size={16} />} onClick={onDelete} danger />
+          </>
+        )
+      }
+      details={provider.issuer}
+    >
+      <Text size="sm">
+        {t('sso.domains', { domains: provider.domains.join(', ') || '—' })}
+        {' · '}
+        {provider.autoProvision
+          ? t('sso.creates_accounts', { role: t(`roles.${provider.defaultRole}`) })
+          : t('sso.existing_only')}
+      </Text>
+      <Stack gap={2}>
+        <Text size="xs" fw={600}>
+          {t('sso.redirect_uri')}
+        </Text>
+        <Group gap={4} wrap="nowrap" align="center">
+          <Code
+            style={{ overflowWrap: 'anywhere', whiteSpace: 'normal', minWidth: 0 }}
+            data-testid="sso-redirect-uri"
+          >
+            {provider.redirectUri}
+          </Code>
+          <CopyIconButton value={provider.redirectUri} label={t('sso.copy_redirect_uri')} iconSize={15} />
         </Group>
-        <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-          {provider.issuer}
-        </Text>
-        <Text size="sm">
-          {t('sso.domains', { domains: provider.domains.join(', ') || '—' })}
-          {' · '}
-          {provider.autoProvision
-            ? t('sso.creates_accounts', { role: t(`roles.${provider.defaultRole}`) })
-            : t('sso.existing_only')}
-        </Text>
-        <Stack gap={2}>
-          <Text size="xs" fw={600}>
-            {t('sso.redirect_uri')}
-          </Text>
-          <Group gap={4} wrap="nowrap" align="center">
-            <Code
-              style={{ overflowWrap: 'anywhere', whiteSpace: 'normal', minWidth: 0 }}
-              data-testid="sso-redirect-uri"
-            >
-              {provider.redirectUri}
-            </Code>
-            <CopyIconButton value={provider.redirectUri} label={t('sso.copy_redirect_uri')} iconSize={15} />
-          </Group>
-        </Stack>
       </Stack>
-    </Card>
+    </ItemCard>
   );
 }
 
@@ -128,21 +124,16 @@ export function SsoSettings() {
         />
       ) : null}
       <ConfirmDialog
-        opened={confirm.target !== null}
+        {...confirm.dialog(
+          (target) => remove.mutateAsync(target.id),
+          (error) => apiErrorText(t, error),
+        )}
         title={t('sso.delete_title')}
         message={t('sso.delete_confirm', { name: confirm.target?.displayName ?? '' })}
         confirmLabel={t('common.delete')}
         cancelLabel={t('common.cancel')}
         danger
         loading={remove.isPending}
-        error={confirm.error}
-        onConfirm={() =>
-          void confirm.run(
-            (target) => remove.mutateAsync(target.id),
-            (error) => apiErrorText(t, error),
-          )
-        }
-        onClose={confirm.close}
       />
     </Stack>
   );
