@@ -1,4 +1,4 @@
-import type { OutgoingHttpHeaders } from 'node:http';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 
 /** One open server-sent event stream. */
@@ -22,6 +22,29 @@ export interface EventStreamOptions {
 }
 
 /**
+ * Answers `reply` with `200 text/event-stream` written by hand (a stream outlives Fastify's reply)
+ * and hands back the raw response. Headers the request's hooks already set (security, CORS) are
+ * kept: hijacking the reply would drop them.
+ */
+export function openEventStream(reply: FastifyReply): ServerResponse {
+  const headers: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    if (value !== undefined) headers[name] = value;
+  }
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, {
+    ...headers,
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
+  res.flushHeaders();
+  return res;
+}
+
+/**
  * The server-sent event streams of one module: opens them on a hijacked reply, and ends every
  * one still open when the server closes (a stream never ends by itself, so `app.close()` would
  * wait for it).
@@ -35,30 +58,14 @@ export class EventStreams {
     return this.open.size;
   }
 
-  /**
-   * Answers `reply` with `200 text/event-stream` and hands back the stream. Headers the request's
-   * hooks already set (security, CORS) are kept: a hijacked reply would drop them.
-   */
+  /** Answers `reply` with `200 text/event-stream` (openEventStream) and hands back the stream. */
   start(reply: FastifyReply, options: EventStreamOptions = {}): EventStream {
     const {
       heartbeatMs = 20_000,
       maxLifetimeMs = 10 * 60_000,
       maxBufferedBytes = 1 << 20,
     } = { ...this.defaults, ...options };
-    const headers: OutgoingHttpHeaders = {};
-    for (const [name, value] of Object.entries(reply.getHeaders())) {
-      if (value !== undefined) headers[name] = value;
-    }
-    reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, {
-      ...headers,
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
-    res.flushHeaders();
+    const res = openEventStream(reply);
     const ends: Array<() => void> = [];
     let ended = false;
     const write = (text: string) => {

@@ -15,6 +15,7 @@ import type { ZodType } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { callerOf } from '../../lib/caller.ts';
 import { AppError } from '../../lib/errors.ts';
+import { openEventStream } from '../../lib/sse.ts';
 import { toAppError } from '../../plugins/errors.ts';
 import type { ModelEvent, ModelStream } from '../agents/model-calls.ts';
 
@@ -183,15 +184,7 @@ export async function openAiRoutes(app: FastifyInstance, ctx: AppContext): Promi
         };
       }
 
-      reply.hijack();
-      const res = reply.raw;
-      res.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-store',
-        connection: 'keep-alive',
-        'x-accel-buffering': 'no',
-      });
-      res.flushHeaders();
+      const res = openEventStream(reply);
       let ended = false;
       res.on('close', () => {
         if (!ended) abort.abort();

@@ -264,6 +264,8 @@ describe('the OpenAI-compatible API with the official openai client', () => {
       signal: abort.signal,
     });
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    // Written by hand, the streamed answer still carries the security headers every answer has.
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     const reader = (res.body as ReadableStream<Uint8Array>).getReader();
     await reader.read();
     abort.abort();
