@@ -31,10 +31,13 @@ export function currentLanguage(): Locale {
   return isLocale(language) ? language : DefaultLocale;
 }
 
-/** Loads a language's texts (once) and switches to it; also sets `<html lang>`. */
-export async function setLanguage(locale: Locale | string): Promise<void> {
+/**
+ * Loads a language's texts (once) and switches to it; also sets `<html lang>`. `more` parts load
+ * with the shell's (one round of requests), and with every language switched to later.
+ */
+export async function setLanguage(locale: Locale | string, more: readonly LocalePart[] = []): Promise<void> {
   if (!isLocale(locale)) throw new Error(`No texts for locale ${locale}`);
-  await translator.changeLanguage(locale);
+  await translator.changeLanguage(locale, more);
   if (typeof document !== 'undefined' && translator.language === locale)
     document.documentElement.lang = locale;
 }

@@ -102,6 +102,24 @@ describe('Translator', () => {
     ]);
   });
 
+  it('loads parts asked for with a language in the same round, and with later languages', async () => {
+    const { translator, load } = makeTranslator();
+    const first = translator.changeLanguage('en', ['app']);
+    // Both requests are out before either answers: no waterfall, and nothing of another language.
+    expect(load.mock.calls).toEqual([
+      ['en', 'shell'],
+      ['en', 'app'],
+    ]);
+    await first;
+    expect(translator.t('users.title')).toBe('Users');
+    await translator.changeLanguage('pt-BR');
+    expect(translator.t('users.title')).toBe('Usuários');
+    expect(load.mock.calls.slice(2)).toEqual([
+      ['pt-BR', 'shell'],
+      ['pt-BR', 'app'],
+    ]);
+  });
+
   it('loads only the parts asked for, for later languages too', async () => {
     const { load } = makeTranslator();
     const translator = createTranslator({

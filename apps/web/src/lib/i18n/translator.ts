@@ -61,8 +61,11 @@ export interface Translator {
   subscribe(listener: () => void): () => void;
   /** Translates with the current language. */
   t: TFunction;
-  /** Loads a language's wanted parts (once) and switches to it; when calls overlap, the last wins. */
-  changeLanguage(language: string): Promise<void>;
+  /**
+   * Loads a language's wanted parts (once), and `more` parts from now on, and switches to it; when
+   * calls overlap, the last wins.
+   */
+  changeLanguage(language: string, more?: readonly string[]): Promise<void>;
   /** Loads every part of the current language's texts, and of every language switched to later. */
   loadAllParts(): Promise<void>;
   /** Loads these parts of the current language's texts, and of every language switched to later. */
@@ -186,8 +189,9 @@ export function createTranslator(options: TranslatorOptions): Translator {
       };
     },
     t: (key, vars) => current.t(key, vars),
-    async changeLanguage(language) {
+    async changeLanguage(language, more = []) {
       const request = ++requested;
+      if (more.length > 0) wanted = parts.filter((part) => wanted.includes(part) || more.includes(part));
       await ensure(language, wanted);
       if (request === requested) refresh(language);
     },
