@@ -24,6 +24,7 @@ const INPUTS = [
   'apps/web/src',
   'apps/web/public',
   'apps/web/index.html',
+  'apps/web/embedded.html',
   'apps/web/vite.config.ts',
   'apps/web/package.json',
   'packages/contracts/src',
@@ -58,7 +59,9 @@ function inUse(dir) {
 const id = fingerprint(INPUTS);
 const force = process.argv.includes('--force');
 const now = current();
-if (!force && now?.startsWith(`${id}-`) && existsSync(path.join(dist, 'index.html'))) {
+/** The build's pages: the app's, and the embedded chat's (a build of its own, DESIGN §11). */
+const PAGES = ['index.html', 'embedded.html'];
+if (!force && now?.startsWith(`${id}-`) && PAGES.every((page) => existsSync(path.join(dist, page)))) {
   console.log('Web app: up to date');
   process.exit(0);
 }

@@ -12,10 +12,15 @@ function build(...args: string[]): string {
   return r.stdout;
 }
 
-/** The files a build's index.html refers to. */
+/** A build's pages: the app's and the embedded chat's. */
+const PAGES = ['index.html', 'embedded.html'];
+
+/** The files a build's pages refer to. */
 function referenced(dir: string): string[] {
-  const html = readFileSync(path.join(dir, 'index.html'), 'utf8');
-  return [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map((m) => m[1] ?? '');
+  return PAGES.flatMap((page) => {
+    const html = readFileSync(path.join(dir, page), 'utf8');
+    return [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+)"/g)].map((m) => m[1] ?? '');
+  });
 }
 
 describe('building the web app beside a running server', { timeout: 240_000 }, () => {
@@ -35,7 +40,7 @@ describe('building the web app beside a running server', { timeout: 240_000 }, (
 
     for (let i = 0; i < 4; i++) build('--force');
     expect(realpathSync(dist)).not.toBe(served);
-    for (const file of ['index.html', ...referenced(served)])
+    for (const file of [...PAGES, ...referenced(served)])
       expect(existsSync(path.join(served, file)), file).toBe(true);
 
     // Once no live server holds it, an old build goes.

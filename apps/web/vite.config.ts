@@ -18,6 +18,8 @@ function buildManifest(buildId: string): Plugin {
   const latest = (timestamp: number) => JSON.stringify({ id: buildId, timestamp });
   return {
     name: 'assistente:build-manifest',
+    // Once per build, beside the main app: the embedded chat's build shares its id.
+    applyToEnvironment: (environment) => environment.name === 'client',
     configureServer(server) {
       server.middlewares.use('/builds/latest.json', (_req, res) => {
         res.setHeader('content-type', 'application/json');
@@ -110,6 +112,7 @@ function embedScript(): Plugin {
   };
   return {
     name: 'assistente:embed-script',
+    applyToEnvironment: (environment) => environment.name === 'client',
     configureServer(server) {
       server.middlewares.use('/embed.js', (_req, res) => {
         build().then(
@@ -139,12 +142,72 @@ function reactRouterBuild(file: string): string {
   return path.join(path.dirname(pkg), 'dist', 'production', file);
 }
 
+/** The build of the embedded chat's page (embedded.html), beside the main app's `client`. */
+const EMBEDDED = 'embedded';
+
+/** The embedded chat's stand-in for React Router: the part of its API the page uses. */
+const EMBEDDED_ROUTER = path.resolve(import.meta.dirname, 'src/app/embedded/router.tsx');
+
+/**
+ * Which React Router a build gets. The main app: React Router's production build — React Router 7
+ * exports only its development build (remix-run/react-router#12532, #14102), whose dev-only warnings
+ * would ship to every page. The embedded chat: app/embedded/router.tsx in its place, ~29 KB
+ * gzipped less before a visitor can send; any other React Router module there fails the build.
+ */
+function routerPerBuild(): Plugin {
+  return {
+    name: 'assistente:router-per-build',
+    enforce: 'pre',
+    apply: 'build',
+    resolveId(source) {
+      if (!/^react-router(\/|$)/.test(source)) return null;
+      if (this.environment.name === EMBEDDED) {
+        if (source === 'react-router') return EMBEDDED_ROUTER;
+        this.error(`The embedded chat has no ${source}: app/embedded/router.tsx stands in for react-router`);
+      }
+      if (source === 'react-router') return reactRouterBuild('index.mjs');
+      if (source === 'react-router/dom') return reactRouterBuild('dom-export.mjs');
+      return null;
+    },
+  };
+}
+
+/** Paths the server answers with the embedded chat's page (contracts' WebRoutes, layout `embedded`). */
+const EMBEDDED_PAGE = /^(\/(en|es|pt-BR))?\/embedded\/[^/]+\/chats(\/[^/]+)?$/;
+
+/** Under `vite` (dev) the embedded pages are embedded.html too, as the server serves them. */
+function embeddedPageInDev(): Plugin {
+  return {
+    name: 'assistente:embedded-page-dev',
+    apply: 'serve',
+    configureServer(server) {
+      server.middlewares.use((req, _res, next) => {
+        const [pathname = '', query] = (req.url ?? '').split('?');
+        if (req.method === 'GET' && EMBEDDED_PAGE.test(pathname))
+          req.url = `/embedded.html${query === undefined ? '' : `?${query}`}`;
+        next();
+      });
+    },
+  };
+}
+
+/**
+ * One build id for the whole `vite build`: Vite loads this file again for each environment it
+ * builds, and both pages must agree on it with builds/latest.json.
+ */
+function sharedBuildId(): string {
+  const shared = globalThis as { [BUILD_ID_KEY]?: string };
+  shared[BUILD_ID_KEY] ??= randomUUID();
+  return shared[BUILD_ID_KEY];
+}
+const BUILD_ID_KEY = Symbol.for('assistente.buildId');
+
 /** A feature's public index: only re-exports, so importing one name never runs (or ships) the others. */
 const FEATURE_INDEX = /[\\/]src[\\/]features[\\/][^\\/]+[\\/]index\.ts$/;
 
 /**
- * What the login form shares with the signed-in screens and the embedded chat: Mantine's text
- * field, group, alert and anchor, what every Tabler icon is made with, and the alert icon.
+ * What the login form shares with the signed-in screens: Mantine's text field, group, alert and
+ * anchor, what every Tabler icon is made with, and the alert icon.
  */
 const SHARED_CONTROLS =
   /[\\/]node_modules[\\/](@mantine[\\/]core[\\/]esm[\\/]components[\\/](Alert|Anchor|CloseButton|Group|Input|InputBase)[\\/]|@tabler[\\/]icons-react[\\/]dist[\\/]esm[\\/](createReactComponent|defaultAttributes|icons[\\/]IconAlertCircle)\.mjs$)/;
@@ -156,21 +219,17 @@ const AUTH_ROUTE = [
 ];
 
 export default defineConfig(({ command, mode }) => {
-  const buildId = mode === 'test' ? 'test' : command === 'build' ? randomUUID() : 'dev';
+  const buildId = mode === 'test' ? 'test' : command === 'build' ? sharedBuildId() : 'dev';
   return {
-    plugins: [react(), buildManifest(buildId), localeParts(), embedScript()],
+    plugins: [
+      react(),
+      buildManifest(buildId),
+      localeParts(),
+      embedScript(),
+      routerPerBuild(),
+      embeddedPageInDev(),
+    ],
     define: { __BUILD_ID__: JSON.stringify(buildId) },
-    resolve: {
-      // React Router 7 exports only its development build (remix-run/react-router#12532, #14102): its
-      // dev-only warnings then ship to every page. The production build is the same code without them.
-      alias:
-        command === 'build'
-          ? [
-              { find: /^react-router$/, replacement: reactRouterBuild('index.mjs') },
-              { find: /^react-router\/dom$/, replacement: reactRouterBuild('dom-export.mjs') },
-            ]
-          : [],
-    },
     server: {
       port: 5173,
       proxy: {
@@ -202,42 +261,80 @@ export default defineConfig(({ command, mode }) => {
               ? false
               : undefined,
         },
-        output: {
-          // Without groups rolldown splits the login page's pieces by which other pages share
-          // them: ~30 files of a few hundred bytes. The groups make /auth/login load the entry
-          // (framework and app shell) and one auth chunk.
-          codeSplitting: {
-            groups: [
-              {
-                // Everything the entry imports statically (React, React Router, Mantine's base,
-                // the app shell) stays in the entry chunk.
-                name: 'index',
-                tags: ['$initial'],
-                priority: 3,
-              },
-              {
-                // The login form's building blocks that other screens use too: a chunk of their
-                // own, so a chat inside another site's iframe does not download the login page
-                // with them.
-                name: 'controls',
-                test: SHARED_CONTROLS,
-                priority: 2,
-              },
-              {
-                // The auth layout and login page with what they import beyond the entry: the
-                // form components. Signed-in pages that share some of them load this chunk too
-                // (small, and usually cached from the login); nothing signed-in-only lands here.
-                name: 'auth',
-                test: (id: string) => AUTH_ROUTE.some((root) => root.test(id)),
-                priority: 1,
-              },
-            ],
-          },
-        },
       },
       sourcemap: true,
       // Report gzip sizes: the /auth/login JS budget is checked against them.
       reportCompressedSize: true,
+    },
+    // `vite build` builds the main app (index.html), then the embedded chat's page (embedded.html)
+    // into the same directory, each with its own chunks: the embedded one gets a router of its own.
+    builder: {
+      async buildApp(builder) {
+        const { client, [EMBEDDED]: embedded } = builder.environments;
+        if (!client || !embedded) throw new Error('The app and the embedded chat are built together');
+        await builder.build(client);
+        await builder.build(embedded);
+      },
+    },
+    environments: {
+      client: {
+        build: {
+          rolldownOptions: {
+            output: {
+              // Without groups rolldown splits the login page's pieces by which other pages share
+              // them: ~30 files of a few hundred bytes. The groups make /auth/login load the entry
+              // (framework and app shell) and one auth chunk.
+              codeSplitting: {
+                groups: [
+                  {
+                    // Everything the entry imports statically (React, React Router, Mantine's base,
+                    // the app shell) stays in the entry chunk.
+                    name: 'index',
+                    tags: ['$initial'],
+                    priority: 3,
+                  },
+                  {
+                    // The login form's building blocks that other screens use too: a chunk of their
+                    // own, so a signed-in screen does not download the login page with them.
+                    name: 'controls',
+                    test: SHARED_CONTROLS,
+                    priority: 2,
+                  },
+                  {
+                    // The auth layout and login page with what they import beyond the entry: the
+                    // form components. Signed-in pages that share some of them load this chunk too
+                    // (small, and usually cached from the login); nothing signed-in-only lands here.
+                    name: 'auth',
+                    test: (id: string) => AUTH_ROUTE.some((root) => root.test(id)),
+                    priority: 1,
+                  },
+                ],
+              },
+            },
+          },
+        },
+      },
+      ...(command === 'build'
+        ? {
+            [EMBEDDED]: {
+              consumer: 'client' as const,
+              build: {
+                // After the main app's build, into its directory: never empty it.
+                emptyOutDir: false,
+                rolldownOptions: {
+                  input: path.resolve(import.meta.dirname, 'embedded.html'),
+                  output: {
+                    codeSplitting: {
+                      // What the entry imports statically (React, Mantine's base, the page's
+                      // shell) is one file; the chat's code comes beside it, loaded at once.
+                      groups: [{ name: EMBEDDED, tags: ['$initial'], priority: 1 }],
+                    },
+                  },
+                },
+              },
+            },
+          }
+        : {}),
     },
     test: {
       name: 'web',

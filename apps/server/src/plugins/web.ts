@@ -64,9 +64,13 @@ export async function registerWeb(app: FastifyInstance, ctx: AppContext): Promis
   const dist = holdBuild(ctx.config.WEB_DIST ?? defaultWebDist());
   const indexPath = path.join(dist, 'index.html');
   const hasDist = existsSync(indexPath);
-  const shell = hasDist
-    ? readFileSync(indexPath, 'utf8')
-    : '<!doctype html><html><head><meta charset="utf-8"><title>Assistente</title></head><body><p>The web app is not built: run <code>npm run build</code>.</p></body></html>';
+  const notBuilt =
+    '<!doctype html><html><head><meta charset="utf-8"><title>Assistente</title></head><body><p>The web app is not built: run <code>npm run build</code>.</p></body></html>';
+  const shell = hasDist ? readFileSync(indexPath, 'utf8') : notBuilt;
+  // The embedded chat's page (DESIGN §11) is a build of its own beside the app's: the app has no
+  // embedded pages. A build from before it had none either: then there is no page to serve.
+  const embeddedPath = path.join(dist, 'embedded.html');
+  const embeddedShell = existsSync(embeddedPath) ? readFileSync(embeddedPath, 'utf8') : notBuilt;
   const buildMetaPath = path.join(dist, 'builds', 'latest.json');
   const buildId = existsSync(buildMetaPath)
     ? (JSON.parse(readFileSync(buildMetaPath, 'utf8')) as { id: string }).id
@@ -139,7 +143,9 @@ export async function registerWeb(app: FastifyInstance, ctx: AppContext): Promis
       if (BOT_RE.test(request.headers['user-agent'] ?? '')) {
         return reply.status(404).type('text/plain; charset=utf-8').send('Not Found');
       }
-      return sendShell(reply, 404);
+      // The embedded page without the embed's origins: it shows its 404 (not the app's shell, which
+      // would offer a visitor the sign-in page).
+      return sendShell(reply, 404, embeddedShell);
     }
     const ancestors = embed.allowedOrigins.length ? embed.allowedOrigins.join(' ') : "'none'";
     reply.header(
@@ -148,7 +154,7 @@ export async function registerWeb(app: FastifyInstance, ctx: AppContext): Promis
     );
     // X-Frame-Options has no allow-list; browsers that know frame-ancestors ignore it anyway.
     reply.removeHeader('x-frame-options');
-    return sendShell(reply, 200, withEmbedOrigins(shell, embed.allowedOrigins));
+    return sendShell(reply, 200, withEmbedOrigins(embeddedShell, embed.allowedOrigins));
   }
 
   app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {

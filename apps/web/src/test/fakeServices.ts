@@ -1,8 +1,9 @@
 import type { RuntimeConfig, SsoLoginOption, User } from '@assistente/contracts';
 import { vi } from 'vitest';
-import { type AuthServices, setAuthServices } from '../features/auth/services.ts';
+import { type AuthServices, accountCaller, setAuthServices } from '../features/auth/services.ts';
 import { accountSession, emptyAccountSession } from '../features/auth/session.ts';
 import type { HttpClient } from '../lib/http/client.ts';
+import type { IdentityAuth } from '../lib/identity/auth.ts';
 import type { IdentityUser } from '../lib/identity/user.ts';
 
 export const testConfig: RuntimeConfig = {
@@ -112,6 +113,7 @@ export function installFakeServices() {
   const services = {
     config: testConfig,
     identity,
+    caller: accountCaller(auth as unknown as IdentityAuth),
     auth,
     machine,
     accountApi,

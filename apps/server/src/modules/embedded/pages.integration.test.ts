@@ -36,7 +36,12 @@ beforeAll(async () => {
   mkdirSync(path.join(web, 'assets'));
   writeFileSync(
     path.join(web, 'index.html'),
-    '<!doctype html><title>Assistente</title><div id="root"></div>',
+    '<!doctype html><title>Assistente</title><div id="root"></div><script src="/assets/index.js"></script>',
+  );
+  // The embedded chat's own page, a build of its own (apps/web/vite.config.ts).
+  writeFileSync(
+    path.join(web, 'embedded.html'),
+    '<!doctype html><title>Assistente</title><div id="root"></div><script src="/assets/embedded.js"></script>',
   );
   writeFileSync(path.join(web, 'embed.js'), '(()=>{})();');
   t = await buildTestApp({ WEB_DIST: web });
@@ -59,6 +64,9 @@ describe('embedded pages', () => {
       expect(csp).toContain(`frame-ancestors ${SITE} http://127.0.0.1:8080`);
       expect(csp).not.toContain("frame-ancestors 'none'");
       expect(res.headers['x-frame-options']).toBeUndefined();
+      // The embedded chat's page, not the app's.
+      expect(res.body).toContain('/assets/embedded.js');
+      expect(res.body).not.toContain('/assets/index.js');
       // The iframe learns from the page which sites may hand it a session.
       expect(res.body).toContain(
         `<meta name="assistente-embed-origins" content="[&quot;${SITE}&quot;,&quot;http://127.0.0.1:8080&quot;]">`,
@@ -76,13 +84,15 @@ describe('embedded pages', () => {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(404);
       expect(String(res.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
-      // No origins in the page: the app shows its 404 page.
+      // The embedded page with no origins: it shows its 404 page (the app's would offer a sign-in).
+      expect(res.body).toContain('/assets/embedded.js');
       expect(res.body).not.toContain('assistente-embed-origins');
     }
   });
 
-  it('other pages keep frame-ancestors none', async () => {
+  it('other pages keep frame-ancestors none, and are the app’s', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/chats' });
+    expect(res.body).toContain('/assets/index.js');
     expect(String(res.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
     expect(res.headers['x-frame-options']).toBe('DENY');
   });

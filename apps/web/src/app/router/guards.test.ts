@@ -28,7 +28,6 @@ function context(
     fullPath: `${parsed.pathname}${parsed.search}`,
     search: parsed.searchParams,
     prefix,
-    embedded: path.startsWith('/embedded'),
     authenticated: session.authenticated ?? false,
     premium: session.premium ?? false,
     role: session.role ?? (session.authenticated ? 'Viewer' : null),
@@ -84,10 +83,6 @@ describe('login guard', () => {
       kind: 'redirect',
       to: '/',
     });
-  });
-
-  it('does not guard embedded pages (they have their own session)', () => {
-    expect(loginGuard(context('/embedded/va1/chats'))).toBeNull();
   });
 });
 

@@ -11,8 +11,6 @@ export interface GuardContext {
   fullPath: string;
   search: URLSearchParams;
   prefix: Locale | null;
-  /** Whether the path uses the embedded session (/embedded/…). */
-  embedded: boolean;
   authenticated: boolean;
   premium: boolean;
   role: Role | null;
@@ -45,10 +43,9 @@ export function safeRedirectTarget(value: string | null): string | null {
 /**
  * Login guard: signed out on a page that needs sign-in → /auth/login?redirect=…; signed in on
  * the login route → the `redirect` target or / (not during the editor handoff, which needs the
- * login page). Embedded pages have their own session and are not guarded here.
+ * login page). Embedded pages have their own session and page (embedded.html): never here.
  */
 export const loginGuard: Guard = (c) => {
-  if (c.embedded) return null;
   if (c.meta.loginRoute) {
     if (!c.authenticated || readHandoffQuery(c.search)) return null;
     return {
@@ -63,11 +60,11 @@ export const loginGuard: Guard = (c) => {
 
 /** Premium guard: a signed-in user of a non-premium domain gets 404 on premium routes. */
 export const premiumGuard: Guard = (c) =>
-  c.meta.premium && c.authenticated && !c.embedded && !c.premium ? { kind: 'notFound' } : null;
+  c.meta.premium && c.authenticated && !c.premium ? { kind: 'notFound' } : null;
 
 /** Role gate (DESIGN §6): pages for higher roles answer 404 rather than revealing they exist. */
 export const roleGuard: Guard = (c) =>
-  c.meta.minRole && c.authenticated && !c.embedded && (!c.role || !hasRole(c.role, c.meta.minRole))
+  c.meta.minRole && c.authenticated && (!c.role || !hasRole(c.role, c.meta.minRole))
     ? { kind: 'notFound' }
     : null;
 

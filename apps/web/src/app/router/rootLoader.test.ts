@@ -81,9 +81,12 @@ describe('page validity', () => {
     await expect(run('/chats/abc_DEF-123')).resolves.toEqual({ locale: 'pt-BR', prefix: null });
   });
 
-  it('raises 404 for an embedded chat with a malformed virtual account id', async () => {
-    const { run } = setup();
+  it('raises 404 for the embedded chat’s addresses: they are embedded.html’s, not this app’s', async () => {
+    const { run, deps } = setup({}, signedIn);
     expect(asPageError(await thrown(run('/embedded/a.b/chats'))).status).toBe(404);
+    expect(asPageError(await thrown(run('/embedded/va-1/chats'))).status).toBe(404);
+    expect(asPageError(await thrown(run('/en/embedded/va-1/chats/c-1'))).status).toBe(404);
+    expect(deps.waitForAuth).not.toHaveBeenCalled();
   });
 
   it('raises 404 for unknown paths, before asking anyone to sign in', async () => {

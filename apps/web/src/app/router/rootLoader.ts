@@ -1,11 +1,6 @@
 import type { Locale } from '@assistente/contracts';
 import { data, type LoaderFunctionArgs, replace } from 'react-router';
-import {
-  type AccountSession,
-  isAuthenticated,
-  isEmbeddedPath,
-  isPremium,
-} from '../../features/auth/index.ts';
+import { type AccountSession, isAuthenticated, isPremium } from '../../features/auth/index.ts';
 import type { LocaleResolution } from '../../lib/i18n/locale.ts';
 import { runGuards } from './guards.ts';
 import { matchRouteMeta } from './routeMeta.ts';
@@ -57,7 +52,10 @@ export function createRootLoader(deps: RootLoaderDeps) {
     await deps.setLanguage(locale);
 
     const match = matchRouteMeta(path);
-    if (!match || (match.meta.validate && !match.meta.validate(match.params))) {
+    // The embedded layout's pages are embedded.html's, never this app's (DESIGN §11): the server
+    // and `vite` answer their addresses with that page, and nothing in this app links to one.
+    const ours = match !== null && match.meta.layout !== 'embedded';
+    if (!ours || (match.meta.validate && !match.meta.validate(match.params))) {
       throw pageNotFound(url.pathname);
     }
 
@@ -71,7 +69,6 @@ export function createRootLoader(deps: RootLoaderDeps) {
       fullPath: `${url.pathname}${url.search}${sameDocumentHash(url)}`,
       search: url.searchParams,
       prefix,
-      embedded: isEmbeddedPath(url.pathname),
       authenticated: isAuthenticated(session),
       premium: isPremium(session.domain),
       role: session.apiUser?.role ?? null,

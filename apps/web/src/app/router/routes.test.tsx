@@ -19,12 +19,10 @@ beforeAll(async () => {
     import('../layouts/AuthLayout.tsx'),
     import('../layouts/DefaultLayout.tsx'),
     import('../layouts/ChatsLayout.tsx'),
-    import('../layouts/EmbeddedLayout.tsx'),
     import('../../features/auth/components/LoginPage.tsx'),
     import('../../features/home/HomePage.tsx'),
     import('../../features/chats/ChatsPage.tsx'),
     import('../../features/users/UsersPage.tsx'),
-    import('../../features/embedded/EmbeddedChatsPage.tsx'),
   ]);
 }, 60_000);
 afterEach(() => {
@@ -133,22 +131,11 @@ describe('app routes', () => {
     expect(screen.getByRole('navigation', { name: 'Navegação principal' })).toBeTruthy();
   });
 
-  it('renders an embedded page without an account session', async () => {
+  it('has no embedded pages: they are embedded.html’s (app/embedded), and answer 404 here', async () => {
     installFakeServices();
     setUi({ loadingAuthPlugin: false });
-    // The server names a known embed's allowed sites in the page; opened outside their frame,
-    // the page says where the chat lives instead of asking anyone to sign in.
-    const meta = document.createElement('meta');
-    meta.name = 'assistente-embed-origins';
-    meta.content = JSON.stringify(['https://shop.example.com']);
-    document.head.append(meta);
-    try {
-      renderApp('/embedded/va-1/chats');
-      expect(await screen.findByText('Este chat abre a partir do site que o oferece.')).toBeTruthy();
-      expect(screen.queryByRole('button', { name: 'Entrar' })).toBeNull();
-    } finally {
-      meta.remove();
-    }
+    renderApp('/embedded/va-1/chats');
+    expect((await screen.findByTestId('error-page')).textContent).toContain('404');
   });
 
   it('serves the pages under a locale prefix in that language', async () => {

@@ -2,7 +2,7 @@ import { type Locale, Locales } from '@assistente/contracts';
 import type { ComponentType } from 'react';
 import type { LoaderFunction, RouteObject } from 'react-router';
 import { isChunkLoadError, reloadAfterChunkError } from '../../lib/build/chunkReload.ts';
-import { loadAllTexts, loadTexts } from '../../lib/i18n/index.ts';
+import { loadAllTexts } from '../../lib/i18n/index.ts';
 import { RouteErrorBoundary } from '../error/RouteErrorBoundary.tsx';
 import { InitialSpinner, RootShell } from '../shell/RootShell.tsx';
 import { routeMeta, type WebRoutePath } from './routeMeta.ts';
@@ -18,7 +18,11 @@ export interface RouteDeps {
 
 // Each page and layout is its own chunk, loaded during navigation (the old page stays up and the
 // progress bar runs), so /auth/login only downloads the auth layout and the login page.
-const pages: Record<WebRoutePath, Importer> = {
+// The embedded layout's pages are not the main app's: they are a page of their own (embedded.html,
+// app/embedded/EmbeddedApp.tsx), which the server serves for them.
+type MainRoutePath = Exclude<WebRoutePath, `/embedded/${string}`>;
+
+const pages: Record<MainRoutePath, Importer> = {
   '/': () => import('../../features/home/HomePage.tsx'),
   '/users': () => import('../../features/users/UsersPage.tsx'),
   '/domains': () => import('../../features/domains/DomainsPage.tsx'),
@@ -32,8 +36,6 @@ const pages: Record<WebRoutePath, Importer> = {
   '/auth': () => import('../../features/auth/components/LoginPage.tsx'),
   '/auth/login': () => import('../../features/auth/components/LoginPage.tsx'),
   '/auth/reset-password': () => import('../../features/auth/components/ResetPasswordPage.tsx'),
-  '/embedded/:virtualAccountId/chats': () => import('../../features/embedded/EmbeddedChatsPage.tsx'),
-  '/embedded/:virtualAccountId/chats/:chatId': () => import('../../features/embedded/EmbeddedChatPage.tsx'),
 };
 
 /** A signed-in layout: it and its pages show texts beyond the shell's, loaded alongside. */
@@ -45,9 +47,6 @@ const layouts = {
   auth: () => import('../layouts/AuthLayout.tsx'),
   default: withAllTexts(() => import('../layouts/DefaultLayout.tsx')),
   chats: withAllTexts(() => import('../layouts/ChatsLayout.tsx')),
-  // A visitor waits for the chat's texts only (the page loads the rest once it shows).
-  embedded: () =>
-    Promise.all([import('../layouts/EmbeddedLayout.tsx'), loadTexts('chat')]).then(([module]) => module),
 } satisfies Record<string, Importer>;
 
 function lazyComponent(load: Importer, deps: RouteDeps) {
@@ -65,7 +64,7 @@ function lazyComponent(load: Importer, deps: RouteDeps) {
   };
 }
 
-function page(path: WebRoutePath, childPath: string | null, deps: RouteDeps): RouteObject {
+function page(path: MainRoutePath, childPath: string | null, deps: RouteDeps): RouteObject {
   const base = { handle: routeMeta(path), lazy: lazyComponent(pages[path], deps) };
   return childPath === null ? { index: true, ...base } : { path: childPath, ...base };
 }
@@ -102,14 +101,6 @@ function localeRoutes(prefix: Locale | null, deps: RouteDeps): RouteObject {
         id: `chats:${id}`,
         lazy: lazyComponent(layouts.chats, deps),
         children: [page('/chats', 'chats', deps), page('/chats/:chatId', 'chats/:chatId', deps)],
-      },
-      {
-        id: `embedded:${id}`,
-        lazy: lazyComponent(layouts.embedded, deps),
-        children: [
-          page('/embedded/:virtualAccountId/chats', 'embedded/:virtualAccountId/chats', deps),
-          page('/embedded/:virtualAccountId/chats/:chatId', 'embedded/:virtualAccountId/chats/:chatId', deps),
-        ],
       },
     ],
   };

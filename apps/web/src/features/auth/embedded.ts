@@ -5,7 +5,7 @@ import {
 } from '@assistente/contracts';
 import { createStore } from '@mantine/store';
 import { IdentityError } from '../../lib/identity/errors.ts';
-import { authServices } from './services.ts';
+import { type PageCaller, productServices } from './services.ts';
 import { embeddedSession, emptyEmbeddedSession } from './session.ts';
 
 // The embedded page's visitor session (DESIGN §11). It lives in the iframe's own storage, one per
@@ -173,7 +173,7 @@ export async function embeddedIdToken(): Promise<string | null> {
   const { virtualAccountId } = embeddedVisitor.getState();
   if (!virtualAccountId) return null;
   const current = stored;
-  renewing ??= authServices()
+  renewing ??= productServices()
     .identity.refreshIdToken(current.refreshToken)
     .then(
       (answer) => {
@@ -198,3 +198,11 @@ export async function embeddedIdToken(): Promise<string | null> {
     });
   return renewing;
 }
+
+/** The embed's visitor as the caller of the embedded chat's page. */
+export const visitorCaller: PageCaller = {
+  context: async () => ({ idToken: await embeddedIdToken(), user: embeddedSession.getState().apiUser }),
+  idToken: embeddedIdToken,
+  refused: () => loseEmbeddedSession(),
+  session: embeddedSession,
+};

@@ -22,12 +22,18 @@ export { useEmbeddedSession } from './hooks/useEmbeddedSession.ts';
 export { useGuessableCheck } from './hooks/useGuessableCheck.ts';
 export { meetsPolicy, passwordChecks } from './passwordPolicy.ts';
 export { authorizedRequest, downloadFile, fetchBlob } from './requests.ts';
-export { accessDenied, authServices, initAuthServices, signOut } from './services.ts';
+export {
+  accessDenied,
+  authServices,
+  initAuthServices,
+  initVisitorServices,
+  productServices,
+  signOut,
+} from './services.ts';
 export {
   type AccountSession,
   accountSession,
   embeddedSession,
   isAuthenticated,
-  isEmbeddedPath,
   isPremium,
 } from './session.ts';

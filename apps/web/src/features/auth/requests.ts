@@ -1,11 +1,14 @@
 import { createAuthorizedRequests } from '../../lib/http/authorizedRequest.ts';
-import { accountContext, authServices } from './services.ts';
+import { productServices } from './services.ts';
 
-/** Uploads and downloads as the signed-in account (a module apart: the login page never needs it). */
+/**
+ * Uploads and downloads as the page's caller: the signed-in account, or on the embedded chat's page
+ * its visitor (a module apart: the login page never needs it).
+ */
 export const { authorizedRequest, fetchBlob, downloadFile } = createAuthorizedRequests(async (service) => {
-  const { config, auth } = authServices();
+  const { config, caller } = productServices();
   return {
     baseUrl: service === 'chats' ? config.chatsManagerUrl : config.accountManagerUrl,
-    context: await accountContext(auth),
+    context: await caller.context(),
   };
 });

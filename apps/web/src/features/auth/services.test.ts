@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { IdentityAuth } from '../../lib/identity/auth.ts';
 import { testApiUser } from '../../test/fakeServices.ts';
-import { lazyAccountApi, productClient } from './services.ts';
+import { visitorCaller } from './embedded.ts';
+import { accountCaller, lazyAccountApi, productClient } from './services.ts';
 import { accountSession, embeddedSession, emptyAccountSession, emptyEmbeddedSession } from './session.ts';
 
 afterEach(() => {
   accountSession.setState({ ...emptyAccountSession });
   embeddedSession.setState({ ...emptyEmbeddedSession });
-  window.history.replaceState(null, '', '/');
   vi.unstubAllGlobals();
 });
 
@@ -26,39 +26,46 @@ function capture() {
 const auth = { getIdToken: vi.fn(async () => 'account-token') } as unknown as IdentityAuth;
 
 describe('product calls', () => {
-  it('carry the account session on account pages', async () => {
+  it('carry the account session on the app’s pages', async () => {
     const last = capture();
     accountSession.setState({ ...emptyAccountSession, apiUser: testApiUser });
-    window.history.replaceState(null, '', '/chats');
-    await productClient(() => '', auth).get('/api/v1/chats');
+    embeddedSession.setState({ idToken: 'visitor-token', apiUser: null, domain: null });
+    await productClient(() => '', accountCaller(auth)).get('/api/v1/chats');
     const { url, headers } = last();
     expect(headers.get('authorization')).toBe('Bearer account-token');
     expect(headers.get('domain')).toBe('acme.com');
     expect(url.searchParams.get('email')).toBe('ana@acme.com');
   });
 
-  it('carry the embedded session on /embedded pages (any prefix)', async () => {
+  it('carry the visitor’s session on the embedded chat’s page, never the account’s', async () => {
     const last = capture();
     accountSession.setState({ ...emptyAccountSession, apiUser: testApiUser });
     embeddedSession.setState({ idToken: 'visitor-token', apiUser: null, domain: null });
-    window.history.replaceState(null, '', '/en/embedded/va-1/chats');
-    await productClient(() => '', auth).get('/api/v1/chats');
+    await productClient(() => '', visitorCaller).get('/api/v1/chats');
     const { url, headers } = last();
     expect(headers.get('authorization')).toBe('Bearer visitor-token');
     expect(headers.has('domain')).toBe(false);
     expect(url.search).toBe('');
   });
 
+  it('tell the page’s caller when the server refuses it', async () => {
+    vi.stubGlobal('fetch', async () => new Response('{}', { status: 401 }));
+    const refused = vi.fn();
+    const caller = { ...accountCaller(auth), refused };
+    await expect(productClient(() => '', caller).get('/api/v1/chats')).rejects.toThrow();
+    expect(refused).toHaveBeenCalledWith('unauthenticated');
+  });
+
   it('fetch the user by lowercased email through the lazily loaded account API', async () => {
     const last = capture();
-    const api = lazyAccountApi(productClient(() => 'http://api.test', auth));
+    const api = lazyAccountApi(productClient(() => 'http://api.test', accountCaller(auth)));
     await expect(api.getUserByEmail(' Ana@Acme.COM ')).rejects.toThrow(); // `{}` is not a user
     expect(last().url.pathname).toBe('/api/v1/user/ana%40acme.com');
   });
 
   it("raise not-found, 404 'User not found', when the lookup answers nothing", async () => {
     vi.stubGlobal('fetch', async () => new Response(null, { status: 200 }));
-    const api = lazyAccountApi(productClient(() => 'http://api.test', auth));
+    const api = lazyAccountApi(productClient(() => 'http://api.test', accountCaller(auth)));
     await expect(api.getUserByEmail('ana@acme.com')).rejects.toMatchObject({
       status: 404,
       message: 'User not found',

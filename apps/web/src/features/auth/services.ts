@@ -1,4 +1,5 @@
 import type { RuntimeConfig } from '@assistente/contracts';
+import type { MantineStore } from '@mantine/store';
 import type { HttpClient, RequestContext } from '../../lib/http/client.ts';
 import { HttpError } from '../../lib/http/errors.ts';
 import { lazyHttpClient } from '../../lib/http/lazyClient.ts';
@@ -8,16 +9,30 @@ import { IdentityError } from '../../lib/identity/errors.ts';
 import { selectPersistence } from '../../lib/identity/persistence.ts';
 import { recheckAccess } from './accessLost.ts';
 import type { AccountApi } from './api.ts';
-import { embeddedIdToken, loseEmbeddedSession } from './embedded.ts';
+import { visitorCaller } from './embedded.ts';
 import { type AuthMachine, createAuthMachine } from './internal/authMachine.ts';
-import { accountSession, embeddedSession, isAuthenticated, isEmbeddedPath } from './session.ts';
+import { accountSession, isAuthenticated } from './session.ts';
 
-export interface AuthServices {
+/**
+ * Who a page's product calls go as: the signed-in account on the app's pages, the embed's visitor
+ * on the embedded chat's page (DESIGN §11). Each page knows which from the start.
+ */
+export interface PageCaller {
+  /** The token and user a product call carries. */
+  context(): Promise<RequestContext>;
+  /** The caller's id token, renewed when it is about to expire; null without a session. */
+  idToken(): Promise<string | null>;
+  /** The server refused the caller (a 401, or the agents socket closed 4401/4403). */
+  refused(kind: 'unauthenticated' | 'forbidden'): void;
+  /** The caller's session: live connections end when its token goes. */
+  session: Pick<MantineStore<{ idToken: string | null }>, 'getState' | 'subscribe'>;
+}
+
+/** What every page's product calls need. */
+export interface ProductServices {
   config: RuntimeConfig;
   identity: IdentityClient;
-  auth: IdentityAuth;
-  machine: AuthMachine;
-  accountApi: AccountApi;
+  caller: PageCaller;
   /** Account manager (`accountManagerUrl`). */
   accountHttp: HttpClient;
   /** Code assist (`codeAssistUrl`). */
@@ -26,7 +41,14 @@ export interface AuthServices {
   chatsHttp: HttpClient;
 }
 
-let services: AuthServices | null = null;
+/** The app's pages' services: the product's, and the signed-in account's own. */
+export interface AuthServices extends ProductServices {
+  auth: IdentityAuth;
+  machine: AuthMachine;
+  accountApi: AccountApi;
+}
+
+let services: ProductServices | null = null;
 
 function safeLocalStorage(): Storage | null {
   try {
@@ -36,21 +58,23 @@ function safeLocalStorage(): Storage | null {
   }
 }
 
-/** Product calls carry the session of the page: embedded pages use the embedded one. */
-export function productClient(baseUrl: () => string, auth: IdentityAuth): HttpClient {
+/** An HTTP client for one product service, whose calls go as the page's caller. */
+export function productClient(baseUrl: () => string, caller: PageCaller): HttpClient {
   return lazyHttpClient({
     baseUrl,
-    onUnauthorized: () => {
-      if (isEmbeddedPath(window.location.pathname)) loseEmbeddedSession();
-      else accessDenied('unauthenticated');
-    },
-    async context(): Promise<RequestContext> {
-      if (isEmbeddedPath(window.location.pathname)) {
-        return { idToken: await embeddedIdToken(), user: embeddedSession.getState().apiUser };
-      }
-      return accountContext(auth);
-    },
+    onUnauthorized: () => caller.refused('unauthenticated'),
+    context: () => caller.context(),
   });
+}
+
+/** The signed-in account as the caller of the app's pages. */
+export function accountCaller(auth: IdentityAuth): PageCaller {
+  return {
+    context: () => accountContext(auth),
+    idToken: () => auth.getIdToken(),
+    refused: accessDenied,
+    session: accountSession,
+  };
 }
 
 /** The signed-in account's token and user, as product calls send them. */
@@ -82,7 +106,7 @@ export function initAuthServices(
   config: RuntimeConfig,
   hooks: { setLoadingAuth: (loading: boolean) => void },
 ): AuthServices {
-  if (services) return services;
+  if (services && isAuthServices(services)) return services;
   const identity = createIdentityClient({
     baseUrl: () => config.identity.baseUrl,
     apiKey: () => config.identity.apiKey,
@@ -95,7 +119,7 @@ export function initAuthServices(
     signalStorage: safeLocalStorage(),
     events: window,
   });
-  const accountHttp = productClient(() => config.accountManagerUrl, auth);
+  const caller = accountCaller(auth);
   // The account session's own calls always carry the account token, whatever page is open: with
   // an embedded page's (absent) token its user fetch got a 401 and signed the account out.
   const accountApi = lazyAccountApi(
@@ -111,18 +135,39 @@ export function initAuthServices(
     session: accountSession,
     setLoadingAuth: hooks.setLoadingAuth,
   });
-  // Embedded pages (another site's iframe) never touch the account session (spec §2).
-  if (isEmbeddedPath(window.location.pathname)) hooks.setLoadingAuth(false);
-  else machine.start();
-  services = {
+  machine.start();
+  const account: AuthServices = {
     config,
     identity,
+    caller,
     auth,
     machine,
     accountApi,
-    accountHttp,
-    codeAssistHttp: productClient(() => config.codeAssistUrl, auth),
-    chatsHttp: productClient(() => config.chatsManagerUrl, auth),
+    accountHttp: productClient(() => config.accountManagerUrl, caller),
+    codeAssistHttp: productClient(() => config.codeAssistUrl, caller),
+    chatsHttp: productClient(() => config.chatsManagerUrl, caller),
+  };
+  services = account;
+  return account;
+}
+
+/**
+ * The embedded chat page's services (DESIGN §11): its calls go as the embed's visitor, and it
+ * has no account session to start — nor the code for one.
+ */
+export function initVisitorServices(config: RuntimeConfig): ProductServices {
+  if (services) return services;
+  const caller = visitorCaller;
+  services = {
+    config,
+    identity: createIdentityClient({
+      baseUrl: () => config.identity.baseUrl,
+      apiKey: () => config.identity.apiKey,
+    }),
+    caller,
+    accountHttp: productClient(() => config.accountManagerUrl, caller),
+    codeAssistHttp: productClient(() => config.codeAssistUrl, caller),
+    chatsHttp: productClient(() => config.chatsManagerUrl, caller),
   };
   return services;
 }
@@ -133,18 +178,33 @@ export function initAuthServices(
  */
 export function accessDenied(kind: 'unauthenticated' | 'forbidden'): void {
   // Signed out already (or signing out): a refusal then is expected, nothing to find out.
-  if (!services || !isAuthenticated(accountSession.getState())) return;
+  if (!services || !isAuthServices(services) || !isAuthenticated(accountSession.getState())) return;
   const { auth, machine } = services;
   void recheckAccess(kind, { refresh: () => auth.getIdToken(true), signOut: () => machine.signOut() });
 }
 
-export function authServices(): AuthServices {
-  if (!services) throw new Error('Auth services are not initialised');
+function isAuthServices(value: ProductServices): value is AuthServices {
+  return 'machine' in value;
+}
+
+/** The services of the page, whoever its caller. */
+export function productServices(): ProductServices {
+  if (!services) throw new Error('Services are not initialised');
   return services;
 }
 
+/**
+ * The app's pages' services, the account's included. The embedded chat's page has none: what it
+ * shows (the chat's data) takes its clients from `productServices()`.
+ */
+export function authServices(): AuthServices {
+  const value = productServices();
+  if (!isAuthServices(value)) throw new Error('The embedded chat’s page has no account services');
+  return value;
+}
+
 /** Test hook: replaces the services. */
-export function setAuthServices(value: AuthServices | null): void {
+export function setAuthServices(value: ProductServices | null): void {
   services = value;
 }
 

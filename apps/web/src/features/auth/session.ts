@@ -1,4 +1,4 @@
-import { type Domain, splitLocale, type User } from '@assistente/contracts';
+import type { Domain, User } from '@assistente/contracts';
 import { createStore } from '@mantine/store';
 import type { RequestUser } from '../../lib/http/client.ts';
 import type { IdentityUser } from '../../lib/identity/user.ts';
@@ -42,11 +42,6 @@ export function isEmbeddedAuthenticated(session: EmbeddedSession): boolean {
 /** The domain's effective premium flag (the server folds the allow-list into it). */
 export function isPremium(domain: Domain | null): boolean {
   return domain?.premium === true;
-}
-
-/** Paths under /embedded (any locale prefix) use the embedded session instead of the account one. */
-export function isEmbeddedPath(pathname: string): boolean {
-  return /^\/embedded(\/|$)/.test(splitLocale(pathname).path);
 }
 
 export function toRequestUser(user: User | null): RequestUser | null {

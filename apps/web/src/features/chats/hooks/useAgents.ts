@@ -1,13 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import {
-  accessDenied,
-  accountSession,
-  authServices,
-  embeddedIdToken,
-  embeddedSession,
-  isEmbeddedPath,
-  loseEmbeddedSession,
-} from '../../auth/index.ts';
+import { productServices } from '../../auth/index.ts';
 import { AgentsController, agentsController, stopAgents } from '../lib/agents.ts';
 import type { ConnectionState } from '../lib/agentsSocket.ts';
 import type { ThreadState } from '../lib/chatStore.ts';
@@ -18,22 +10,20 @@ let watchingSession = false;
 /** The tab's agents controller, connected on first use and closed on sign-out. */
 export function getAgents(): AgentsController {
   const controller = agentsController(() => {
-    const { config, auth } = authServices();
-    // An embedded page (another site's iframe) talks as its visitor, never as the account.
-    const embedded = isEmbeddedPath(window.location.pathname);
+    const { config, caller } = productServices();
+    if (!watchingSession) {
+      watchingSession = true;
+      caller.session.subscribe((state) => {
+        if (!state.idToken) stopAgents();
+      });
+    }
+    // The page's caller: the account, or on the embedded chat's page its visitor, never the other.
     return new AgentsController({
       url: config.agentsWsUrl,
-      getToken: embedded ? embeddedIdToken : () => auth.getIdToken(),
-      onAccessDenied: embedded ? loseEmbeddedSession : accessDenied,
+      getToken: () => caller.idToken(),
+      onAccessDenied: (kind) => caller.refused(kind),
     });
   });
-  if (!watchingSession) {
-    watchingSession = true;
-    const session = isEmbeddedPath(window.location.pathname) ? embeddedSession : accountSession;
-    session.subscribe((state) => {
-      if (!state.idToken) stopAgents();
-    });
-  }
   controller.socket.start();
   return controller;
 }

@@ -1,6 +1,6 @@
 import type { KnowledgeSourceCreate, KnowledgeSourceUpdate } from '@assistente/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { authServices } from '../../auth/index.ts';
+import { productServices } from '../../auth/index.ts';
 import { createKnowledgeApi } from '../api.ts';
 import { EventJournal } from '../internal/liveCache.ts';
 import { knowledgeKeys } from '../keys.ts';
@@ -11,7 +11,7 @@ export { knowledgeKeys };
 export const knowledgeJournal = new EventJournal();
 
 export function knowledgeApi() {
-  return createKnowledgeApi(authServices().accountHttp);
+  return createKnowledgeApi(productServices().accountHttp);
 }
 
 /** The sources; their syncs' progress comes pushed (useKnowledgeEvents), not polled. */

@@ -1,6 +1,6 @@
 import type { ProviderConfigCreate, ProviderConfigUpdate } from '@assistente/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { authServices } from '../../auth/index.ts';
+import { productServices } from '../../auth/index.ts';
 import { createProvidersApi } from '../api.ts';
 
 export const providerKeys = {
@@ -11,7 +11,7 @@ export const providerKeys = {
 };
 
 export function providersApi() {
-  return createProvidersApi(authServices().chatsHttp);
+  return createProvidersApi(productServices().chatsHttp);
 }
 
 export function useProviders() {

@@ -1,6 +1,6 @@
 import type { SantitoCreate, SantitoUpdate } from '@assistente/contracts';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { authServices } from '../../auth/index.ts';
+import { productServices } from '../../auth/index.ts';
 import { createSantitosApi } from '../api.ts';
 
 export const santitoKeys = {
@@ -10,7 +10,7 @@ export const santitoKeys = {
 };
 
 export function santitosApi() {
-  return createSantitosApi(authServices().accountHttp);
+  return createSantitosApi(productServices().accountHttp);
 }
 
 /** The santitos the user may use, page by page. */
