@@ -4,7 +4,7 @@ import { signIn } from './pages/login.ts';
 
 /** Nothing the app ships trips its own Content-Security-Policy (no eval, no inline script). */
 test('no page logs a Content-Security-Policy violation', async ({ page }) => {
-  // Nine pages, each loaded cold and left to settle.
+  // Ten pages, each loaded cold and left to settle.
   test.setTimeout(90_000);
   const violations: string[] = [];
   await page.addInitScript(() => {
@@ -32,5 +32,8 @@ test('no page logs a Content-Security-Policy violation', async ({ page }) => {
     // Each page has parsed its data with the shared schemas once its lists have loaded.
     await expect(page.locator('main [aria-busy="true"]')).toHaveCount(0);
   }
+  // The embedded chat's page is a build of its own (embedded.html): an unknown embed shows its 404.
+  await page.goto('/embedded/va-nope/chats');
+  await expect(page.locator('main h1')).toBeVisible();
   expect(violations).toEqual([]);
 });
