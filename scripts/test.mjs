@@ -30,17 +30,34 @@ function check(label, cmd, args) {
   }
 }
 
+/** "[project] file › title" of every Playwright test that did not simply pass. */
+function notPassed(report) {
+  const names = [];
+  const walk = (suite, file) => {
+    for (const spec of suite.specs ?? [])
+      for (const t of spec.tests)
+        if (t.status !== 'expected')
+          names.push(`[${t.projectName}] ${file ?? suite.file} › ${spec.title} (${t.status})`);
+    for (const child of suite.suites ?? []) walk(child, file ?? suite.file);
+  };
+  for (const suite of report.suites) walk(suite);
+  return names;
+}
+
 /** One Playwright run, counted from its JSON report. */
 function playwright(label, reportName, args) {
   const report = path.join(out, reportName);
   const ok = run(label, 'npx', ['playwright', 'test', ...args], { PLAYWRIGHT_JSON_OUTPUT_NAME: report });
   if (existsSync(report)) {
-    const s = JSON.parse(readFileSync(report, 'utf8')).stats;
+    const json = JSON.parse(readFileSync(report, 'utf8'));
+    const s = json.stats;
     passed += s.expected;
     // A skipped or flaky e2e test counts as failed: a test that cannot fail is a defect.
     failed += s.unexpected + s.skipped + s.flaky;
     if (s.unexpected + s.skipped + s.flaky > 0)
-      failures.push(`${label}: ${s.unexpected} failed, ${s.flaky} flaky, ${s.skipped} skipped`);
+      failures.push(
+        `${label}: ${s.unexpected} failed, ${s.flaky} flaky, ${s.skipped} skipped (${notPassed(json).join('; ')})`,
+      );
     if (!ok && s.unexpected === 0) {
       failed++;
       failures.push(`${label}: playwright (run error)`);
@@ -75,7 +92,15 @@ if (!only || only === 'unit') {
       failed++;
       failures.push('vitest (suite error)');
     }
-    if (r.numFailedTests > 0) failures.push(`vitest: ${r.numFailedTests} failed`);
+    if (r.numFailedTests > 0) {
+      // Named in the last lines: a CI log is often kept only by its tail.
+      const names = r.testResults.flatMap((file) =>
+        file.assertionResults
+          .filter((t) => t.status === 'failed')
+          .map((t) => `${path.relative(root, file.name)} › ${t.fullName}`),
+      );
+      failures.push(`vitest: ${r.numFailedTests} failed (${names.join('; ')})`);
+    }
   } else {
     failed++;
     failures.push('vitest produced no report');
