@@ -245,7 +245,9 @@ describe('the extension against the real server', () => {
       const chat = frames.find((f) => f.type === 'chat.created');
       const chatId = chat?.type === 'chat.created' ? chat.chat.chatId : '';
       frames.length = 0;
-      a.fx.enqueue({ text: 'curta resposta final', delayMs: 30 });
+      // Slow enough that the cut lands mid-answer on a busy machine (at 30 ms a word the answer
+      // could end before the cut, leaving nothing to read back), short enough to end while away.
+      a.fx.enqueue({ text: 'uma resposta curta que termina enquanto a extensão está fora', delayMs: 150 });
       const port = (hop.address() as AddressInfo).port;
       hop.close();
       client.send({ type: 'chat.send', requestId: 'r4', chatId, content: 'E agora?' });

@@ -224,7 +224,9 @@ if (motoServer) {
       const port = 20000 + Math.floor(Math.random() * 20000);
       child = spawn(motoServer, ['-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
       endpoint = `http://127.0.0.1:${port}`;
-      for (let i = 0; i < 100; i++) {
+      // moto is Python: on a busy machine it takes well over 10 s to listen.
+      const deadline = Date.now() + 40_000;
+      while (Date.now() < deadline) {
         try {
           if ((await fetch(endpoint)).ok) return;
         } catch {
@@ -232,8 +234,8 @@ if (motoServer) {
         }
         await new Promise((r) => setTimeout(r, 100));
       }
-      throw new Error('moto_server did not start');
-    }, 20_000);
+      throw new Error('moto_server did not start within 40 s');
+    }, 60_000);
     afterAll(() => {
       child?.kill();
     });
