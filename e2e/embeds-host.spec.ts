@@ -238,6 +238,20 @@ async function makeEmbed(
 const snippet = (baseURL: string | undefined, id: string) =>
   `<script src="${baseURL}/embed.js" data-virtual-account="${id}" async></script>`;
 
+/** An embed allowed on `host`, its snippet on the host's page, opened there from the keyboard. */
+async function openEmbedOnHost(
+  p: Page,
+  request: APIRequestContext,
+  baseURL: string | undefined,
+  host: Host,
+  data: Record<string, unknown>,
+): Promise<Frame> {
+  const { virtualAccountId } = await makeEmbed(request, { ...data, allowedOrigins: [host.origin] });
+  host.html = page(snippet(baseURL, virtualAccountId));
+  await p.goto(host.origin);
+  return openWithKeyboard(p);
+}
+
 /** The claims of a JWT (read, not verified: the server that issued it is the one checking). */
 const claimsOf = (jwt: string): Record<string, unknown> =>
   JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
@@ -341,13 +355,9 @@ test('a visitor stops a streaming answer in the embedded chat, and the stopped a
   test.setTimeout(120_000);
   const host = await startHost();
   try {
-    const { virtualAccountId } = await makeEmbed(request, {
+    const frame = await openEmbedOnHost(p, request, baseURL, host, {
       displayName: `Loja pare ${runTag(info)}`,
-      allowedOrigins: [host.origin],
     });
-    host.html = page(snippet(baseURL, virtualAccountId));
-    await p.goto(host.origin);
-    const frame = await openWithKeyboard(p);
     const box = frame.getByRole('textbox');
     await box.fill(`${SLOW_ANSWER_MARK}: conte tudo sobre os produtos`);
     await box.press('Enter');
@@ -382,14 +392,10 @@ test('a visitor attaches a file when the embed allows it, and sends it with the 
   test.setTimeout(120_000);
   const host = await startHost();
   try {
-    const { virtualAccountId } = await makeEmbed(request, {
+    const frame = await openEmbedOnHost(p, request, baseURL, host, {
       displayName: `Loja anexos ${runTag(info)}`,
-      allowedOrigins: [host.origin],
       allowAttachments: true,
     });
-    host.html = page(snippet(baseURL, virtualAccountId));
-    await p.goto(host.origin);
-    const frame = await openWithKeyboard(p);
     await expect(frame.getByRole('textbox')).toBeEditable();
     // The upload goes as the visitor (their token), the only caller the embedded page has.
     await frame.getByTestId('file-input').setInputFiles({
@@ -420,14 +426,7 @@ test('on a phone the open panel has one bar with one close control, which closes
   const host = await startHost();
   try {
     const name = `Loja celular ${runTag(info)}`;
-    const { virtualAccountId } = await makeEmbed(request, {
-      displayName: name,
-      allowedOrigins: [host.origin],
-      color: '#00695c',
-    });
-    host.html = page(snippet(baseURL, virtualAccountId));
-    await p.goto(host.origin);
-    const frame = await openWithKeyboard(p);
+    const frame = await openEmbedOnHost(p, request, baseURL, host, { displayName: name, color: '#00695c' });
     await expect(frame.getByTestId('embedded-name')).toHaveText(name);
     // The panel covers the screen, and the chat page starts at its top: the launcher's own close
     // bar is gone once the page's bar (with its close) shows.
