@@ -110,21 +110,50 @@ const EMBEDDING_VECTOR = sql`${knowledgeChunks}."embedding_vector"`;
 
 const vectorLiteral = (v: readonly number[]) => `[${v.map((x) => (Number.isFinite(x) ? x : 0)).join(',')}]`;
 
-/** Nearest first, ties by chunk id (as the exact scan orders them), without the distance. */
-const byDistance = (rows: Array<Row & { distance: number }>): Row[] =>
-  rows
-    .sort((a, b) => Number(a.distance) - Number(b.distance) || a.chunkId.localeCompare(b.chunkId))
-    .map(({ distance: _, ...row }) => row);
+/**
+ * The `candidates` best chunks by `order` (the first term is the rank, kept as `rank`), then their
+ * documents' titles and links: joined after the limit, so a query that ranks thousands of chunks
+ * joins only the few kept (joining first hashed every document of the domain on each question).
+ */
+async function best(
+  db: Db | Tx,
+  where: SQL | undefined,
+  rank: SQL,
+  direction: 'asc' | 'desc',
+  candidates: number,
+): Promise<Array<Row & { rank: number }>> {
+  const c = db
+    .select({
+      chunkId: knowledgeChunks.id,
+      documentId: knowledgeChunks.documentId,
+      sourceId: knowledgeChunks.sourceId,
+      heading: knowledgeChunks.heading,
+      text: knowledgeChunks.text,
+      rank: sql<number>`${rank}`.as('rank'),
+    })
+    .from(knowledgeChunks)
+    .where(where)
+    .orderBy(direction === 'desc' ? desc(rank) : rank, knowledgeChunks.id)
+    .limit(candidates)
+    .as('c');
+  const rows = await db
+    .select({
+      chunkId: c.chunkId,
+      documentId: c.documentId,
+      sourceId: c.sourceId,
+      title: knowledgeDocuments.title,
+      url: knowledgeDocuments.url,
+      heading: c.heading,
+      text: c.text,
+      rank: c.rank,
+    })
+    .from(c)
+    .innerJoin(knowledgeDocuments, eq(knowledgeDocuments.id, c.documentId));
+  const sign = direction === 'desc' ? -1 : 1;
+  return rows.sort((a, b) => sign * (Number(a.rank) - Number(b.rank)) || a.chunkId.localeCompare(b.chunkId));
+}
 
-const columns = {
-  chunkId: knowledgeChunks.id,
-  documentId: knowledgeChunks.documentId,
-  sourceId: knowledgeChunks.sourceId,
-  title: knowledgeDocuments.title,
-  url: knowledgeDocuments.url,
-  heading: knowledgeChunks.heading,
-  text: knowledgeChunks.text,
-};
+const withoutRank = (rows: Array<Row & { rank: number }>): Row[] => rows.map(({ rank: _, ...row }) => row);
 
 /**
  * Hybrid retrieval over a domain's chosen sources: the nearest chunks by cosine similarity (unit
@@ -145,21 +174,15 @@ export async function retrieve(
     eq(knowledgeChunks.domainId, domainId),
     inArray(knowledgeChunks.sourceId, [...sourceIds]),
   );
-  const from = () =>
-    db
-      .select(columns)
-      .from(knowledgeChunks)
-      .innerJoin(knowledgeDocuments, eq(knowledgeDocuments.id, knowledgeChunks.documentId));
 
   const keyword: Promise<Row[]> = (async () => {
     if (!keywordQuery(query)) return [];
     const tsquery = keywordQuery(query, await commonTerms(db));
     const q = sql`to_tsquery('simple', ${tsquery})`;
     const vector = knowledgeChunks.search;
-    return from()
-      .where(and(scope, sql`${vector} @@ ${q}`))
-      .orderBy(desc(sql`ts_rank(${vector}, ${q})`), knowledgeChunks.id)
-      .limit(candidates);
+    return withoutRank(
+      await best(db, and(scope, sql`${vector} @@ ${q}`), sql`ts_rank(${vector}, ${q})`, 'desc', candidates),
+    );
   })();
 
   const semantic: Promise<Row[]> = Promise.resolve(opts.embedding).then(async (embedding) => {
@@ -174,7 +197,7 @@ export async function retrieve(
     if (scan === 'array') {
       const q = sql`${arrayLiteral(embedding.vector)}::real[]`;
       const similarity = sql`(select sum(a * b) from unnest(${knowledgeChunks.embedding}, ${q}) as v(a, b))`;
-      return from().where(where).orderBy(desc(similarity), knowledgeChunks.id).limit(candidates);
+      return withoutRank(await best(db, where, similarity, 'desc', candidates));
     }
     // pgvector: `<#>` is the negated inner product, the cosine distance's order on unit vectors.
     const q = vectorLiteral(embedding.vector);
@@ -182,27 +205,18 @@ export async function retrieve(
     if (dims <= HNSW_MAX_DIMS) {
       // Written as the index is (cast to the dimension count, same predicate), so HNSW serves it.
       const near = sql`(${EMBEDDING_VECTOR}::vector(${n}) <#> ${q}::vector(${n}))`;
-      const rows = await db
-        .select({ ...columns, distance: sql<number>`${near}` })
-        .from(knowledgeChunks)
-        .innerJoin(knowledgeDocuments, eq(knowledgeDocuments.id, knowledgeChunks.documentId))
-        .where(and(where, sql`vector_dims(${EMBEDDING_VECTOR}) = ${n}`))
-        .orderBy(near)
-        .limit(candidates);
+      const rows = await best(
+        db,
+        and(where, sql`vector_dims(${EMBEDDING_VECTOR}) = ${n}`),
+        near,
+        'asc',
+        candidates,
+      );
       // A full list is the nearest (iterative scans relax the order: sorted again, ties by id);
       // a short one may be the index's approximation, or filters that left too few: scan exactly.
-      if (rows.length >= candidates) return byDistance(rows);
+      if (rows.length >= candidates) return withoutRank(rows);
     }
-    const near = sql`(${EMBEDDING_VECTOR} <#> ${q}::vector)`;
-    return byDistance(
-      await db
-        .select({ ...columns, distance: sql<number>`${near}` })
-        .from(knowledgeChunks)
-        .innerJoin(knowledgeDocuments, eq(knowledgeDocuments.id, knowledgeChunks.documentId))
-        .where(where)
-        .orderBy(near, knowledgeChunks.id)
-        .limit(candidates),
-    );
+    return withoutRank(await best(db, where, sql`(${EMBEDDING_VECTOR} <#> ${q}::vector)`, 'asc', candidates));
   });
 
   const [byKeyword, byMeaning] = await Promise.all([keyword, semantic]);
