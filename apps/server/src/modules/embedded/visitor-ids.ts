@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /** The identity uid of a visitor: its token's `sub`. */
 export const visitorUid = (virtualAccountId: string, visitorId: string) =>
@@ -17,5 +17,4 @@ export function parseVisitorUid(uid: string): { virtualAccountId: string; visito
  * The visitor's stored email (and so their user id): a name under `.invalid`, which no mail can
  * ever reach, hashed so case-differing visitor ids of a site never collide in the case-folded index.
  */
-export const visitorEmail = (uid: string) =>
-  `v-${createHash('sha256').update(uid).digest('hex').slice(0, 40)}@visitors.invalid`;
+export const visitorEmail = (uid: string) => `v-${hash('sha256', uid, 'hex').slice(0, 40)}@visitors.invalid`;
