@@ -11,7 +11,18 @@ import WebSocket from 'ws';
 import { startChild } from './stream.ts';
 
 export interface EmbeddedBenchResult {
-  sessions: { appRequestsPerSec: number; bareRequestsPerSec: number; ratio: number; non2xx: number };
+  sessions: {
+    appRequestsPerSec: number;
+    bareRequestsPerSec: number;
+    ratio: number;
+    /** The server's CPU time per request, each route's (µs): its own cost, whatever the load generator's speed. */
+    appCpuMicrosPerRequest: number;
+    bareCpuMicrosPerRequest: number;
+    /** bare ÷ app CPU per request, as a percentage: what `ratio` would be on a machine whose client never waits. */
+    cpuRatio: number;
+    rounds: number;
+    non2xx: number;
+  };
   visitors: {
     count: number;
     concurrency: number;
@@ -31,21 +42,34 @@ const pct = (xs: number[], p: number): number => {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] ?? Number.NaN;
 };
 const round = (n: number) => Math.round(n * 100) / 100;
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
-const ROUNDS = 4;
+/** Rounds of one window per route; each window lasts WINDOW seconds. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
+const WINDOW = 2;
 
 /** 10.x.y.z addresses, one per visitor. */
 const addressOf = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
 
-async function rate(url: string, headers: Record<string, string>, forwarded: boolean) {
+/** The server's CPU time so far (all its threads), from its `stats` answer. */
+function cpuOf(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    child.once('message', (m) => {
+      const { cpu } = m as { cpu: NodeJS.CpuUsage };
+      resolve(cpu.user + cpu.system);
+    });
+    child.send('stats');
+  });
+}
+
+async function rate(server: ChildProcess, url: string, headers: Record<string, string>, forwarded: boolean) {
   let i = 0;
+  const cpuBefore = await cpuOf(server);
   const r = await autocannon({
     url,
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: '{}',
     connections: 20,
-    duration: Math.max(1, Math.round(SECONDS / ROUNDS)),
+    duration: WINDOW,
     // Distinct visitors: the session route's per-IP counters see a crowd, not one client.
     ...(forwarded
       ? {
@@ -59,7 +83,12 @@ async function rate(url: string, headers: Record<string, string>, forwarded: boo
         }
       : {}),
   });
-  return { requestsPerSec: r.requests.average, non2xx: r.non2xx };
+  const cpuMicros = (await cpuOf(server)) - cpuBefore;
+  return {
+    requestsPerSec: r.requests.average,
+    cpuMicrosPerRequest: cpuMicros / Math.max(1, r.requests.total),
+    non2xx: r.non2xx,
+  };
 }
 
 /** One visitor: a session, the socket, a first message; milliseconds to the session and to the first token. */
@@ -128,14 +157,23 @@ export async function benchEmbedded(): Promise<EmbeddedBenchResult> {
     };
     const base = `http://127.0.0.1:${port}`;
 
-    // Alternating short windows, so a machine whose load changes during the run weighs on both sides.
-    const bare = { requestsPerSec: 0, non2xx: 0 };
-    const app = { requestsPerSec: 0, non2xx: 0 };
-    for (let round = 0; round < ROUNDS; round++) {
-      const b = await rate(`http://127.0.0.1:${barePort}/session`, {}, false);
-      const a = await rate(`${base}/api/v1/embedded/${embedId}/session`, { origin: embedOrigin }, true);
+    // Alternating windows, so a machine whose load changes during the run weighs on both sides,
+    // after one unmeasured window of each: the first requests of a route run before the JIT has
+    // compiled its path, which weighed on the app's first window only.
+    const bareUrl = `http://127.0.0.1:${barePort}/session`;
+    const appUrl = `${base}/api/v1/embedded/${embedId}/session`;
+    const appHeaders = { origin: embedOrigin };
+    await rate(server.child, bareUrl, {}, false);
+    await rate(server.child, appUrl, appHeaders, true);
+    const bare = { requestsPerSec: 0, cpu: 0 };
+    const app = { requestsPerSec: 0, cpu: 0, non2xx: 0 };
+    for (let r = 0; r < ROUNDS; r++) {
+      const b = await rate(server.child, bareUrl, {}, false);
+      const a = await rate(server.child, appUrl, appHeaders, true);
       bare.requestsPerSec += b.requestsPerSec / ROUNDS;
+      bare.cpu += b.cpuMicrosPerRequest / ROUNDS;
       app.requestsPerSec += a.requestsPerSec / ROUNDS;
+      app.cpu += a.cpuMicrosPerRequest / ROUNDS;
       app.non2xx += a.non2xx;
     }
     const ratio = round((app.requestsPerSec / bare.requestsPerSec) * 100);
@@ -166,6 +204,10 @@ export async function benchEmbedded(): Promise<EmbeddedBenchResult> {
         appRequestsPerSec: round(app.requestsPerSec),
         bareRequestsPerSec: round(bare.requestsPerSec),
         ratio,
+        appCpuMicrosPerRequest: round(app.cpu),
+        bareCpuMicrosPerRequest: round(bare.cpu),
+        cpuRatio: round((bare.cpu / app.cpu) * 100),
+        rounds: ROUNDS,
         non2xx: app.non2xx,
       },
       visitors: {
