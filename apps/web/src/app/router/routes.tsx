@@ -2,7 +2,8 @@ import { type Locale, Locales } from '@assistente/contracts';
 import type { ComponentType } from 'react';
 import type { LoaderFunction, RouteObject } from 'react-router';
 import { isChunkLoadError, reloadAfterChunkError } from '../../lib/build/chunkReload.ts';
-import { loadAllTexts } from '../../lib/i18n/index.ts';
+import { loadTexts } from '../../lib/i18n/index.ts';
+import type { LocalePart } from '../../lib/i18n/parts.ts';
 import { RouteErrorBoundary } from '../error/RouteErrorBoundary.tsx';
 import { InitialSpinner, RootShell } from '../shell/RootShell.tsx';
 import { routeMeta, type WebRoutePath } from './routeMeta.ts';
@@ -22,14 +23,19 @@ export interface RouteDeps {
 // app/embedded/EmbeddedApp.tsx), which the server serves for them.
 type MainRoutePath = Exclude<WebRoutePath, `/embedded/${string}`>;
 
+/** A page or layout whose texts go beyond the shell's: those parts load alongside its chunk. */
+function withTexts(load: Importer, ...parts: LocalePart[]): Importer {
+  return () => Promise.all([load(), loadTexts(...parts)]).then(([module]) => module);
+}
+
 const pages: Record<MainRoutePath, Importer> = {
   '/': () => import('../../features/home/HomePage.tsx'),
-  '/users': () => import('../../features/users/UsersPage.tsx'),
-  '/domains': () => import('../../features/domains/DomainsPage.tsx'),
+  '/users': withTexts(() => import('../../features/users/UsersPage.tsx'), 'admin'),
+  '/domains': withTexts(() => import('../../features/domains/DomainsPage.tsx'), 'admin'),
   '/santitos': () => import('../../features/santitos/SantitosPage.tsx'),
-  '/settings': () => import('../../features/settings/SettingsPage.tsx'),
-  '/departments': () => import('../../features/departments/DepartmentsPage.tsx'),
-  '/integration': () => import('../../features/integration/IntegrationPage.tsx'),
+  '/settings': withTexts(() => import('../../features/settings/SettingsPage.tsx'), 'admin'),
+  '/departments': withTexts(() => import('../../features/departments/DepartmentsPage.tsx'), 'admin'),
+  '/integration': withTexts(() => import('../../features/integration/IntegrationPage.tsx'), 'admin'),
   '/chats': () => import('../../features/chats/ChatsPage.tsx'),
   '/chats/:chatId': () => import('../../features/chats/ChatPage.tsx'),
   // `/auth` always redirects (redirect guard); it has no page of its own.
@@ -38,15 +44,11 @@ const pages: Record<MainRoutePath, Importer> = {
   '/auth/reset-password': () => import('../../features/auth/components/ResetPasswordPage.tsx'),
 };
 
-/** A signed-in layout: it and its pages show texts beyond the shell's, loaded alongside. */
-function withAllTexts(load: Importer): Importer {
-  return () => Promise.all([load(), loadAllTexts()]).then(([module]) => module);
-}
-
+// The signed-in layouts' texts: everything but the administration pages' (which load with them).
 const layouts = {
   auth: () => import('../layouts/AuthLayout.tsx'),
-  default: withAllTexts(() => import('../layouts/DefaultLayout.tsx')),
-  chats: withAllTexts(() => import('../layouts/ChatsLayout.tsx')),
+  default: withTexts(() => import('../layouts/DefaultLayout.tsx'), 'chat', 'app'),
+  chats: withTexts(() => import('../layouts/ChatsLayout.tsx'), 'chat', 'app'),
 } satisfies Record<string, Importer>;
 
 function lazyComponent(load: Importer, deps: RouteDeps) {

@@ -1,7 +1,7 @@
 import { Button, Loader, Stack, Text } from '@mantine/core';
 import { type CSSProperties, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { loadAllTexts, useTranslation } from '../../lib/i18n/index.ts';
+import { loadTexts, useTranslation } from '../../lib/i18n/index.ts';
 import { ErrorPage } from '../../ui/ErrorPage.tsx';
 import { useLocalePath } from '../../ui/hooks/useLocalePath.ts';
 import { lastEmbeddedChat, rememberEmbeddedChat } from '../auth/index.ts';
@@ -87,7 +87,7 @@ export function EmbeddedChat({
 
   // The page came with the chat's texts; the others (history, citations…) follow once it shows.
   useEffect(() => {
-    if (ready) void loadAllTexts().catch(() => undefined);
+    if (ready) void loadTexts('app').catch(() => undefined);
   }, [ready]);
 
   useEffect(() => {

@@ -10,6 +10,7 @@ const parts = {
   shell: import.meta.glob<Messages>('../../locales/*.json', { query: { part: 'shell' }, import: 'default' }),
   chat: import.meta.glob<Messages>('../../locales/*.json', { query: { part: 'chat' }, import: 'default' }),
   app: import.meta.glob<Messages>('../../locales/*.json', { query: { part: 'app' }, import: 'default' }),
+  admin: import.meta.glob<Messages>('../../locales/*.json', { query: { part: 'admin' }, import: 'default' }),
 };
 
 /** The app's translator: pt-BR is the reference language and the fallback for missing keys. */
@@ -47,7 +48,7 @@ export function loadAllTexts(): Promise<void> {
   return translator.loadAllParts();
 }
 
-/** Loads one part of the texts beside the shell's (an embedded chat needs only the chat's). */
-export function loadTexts(part: LocalePart): Promise<void> {
-  return translator.loadParts([part]);
+/** Loads parts of the texts beside the shell's (an embedded chat needs only the chat's). */
+export function loadTexts(...which: LocalePart[]): Promise<void> {
+  return translator.loadParts(which);
 }

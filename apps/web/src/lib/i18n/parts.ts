@@ -2,14 +2,16 @@
  * The parts a language's texts are split into at build time (the source `locales/*.json` stay
  * whole). `shell` holds the top-level sections the app shell and the auth pages show, so the login
  * page downloads only those; `chat` the sections of a chat screen, so an embedded chat (another
- * site's iframe) downloads only those beside the shell's; `app` holds the rest and loads with the
- * signed-in layouts.
+ * site's iframe) downloads only those beside the shell's; `admin` those of the administration
+ * pages (users, domains, departments, settings, integration), loaded with those pages; `app` holds
+ * the rest and loads with the signed-in layouts.
  *
  * Add a section to SHELL_SECTIONS when the shell, the error page, the popup or an auth page starts
- * using it, to CHAT_SECTIONS when the embedded chat screen does: a key from a part not loaded yet
- * still shows, but only after its part loads (the key flashes).
+ * using it, to CHAT_SECTIONS when the embedded chat screen does, to ADMIN_SECTIONS when only the
+ * administration pages do: a key from a part not loaded yet still shows, but only after its part
+ * loads (the key flashes).
  */
-export const LOCALE_PARTS = ['shell', 'chat', 'app'] as const;
+export const LOCALE_PARTS = ['shell', 'chat', 'app', 'admin'] as const;
 export type LocalePart = (typeof LOCALE_PARTS)[number];
 
 export const SHELL_SECTIONS: readonly string[] = [
@@ -27,10 +29,23 @@ export const SHELL_SECTIONS: readonly string[] = [
 
 export const CHAT_SECTIONS: readonly string[] = ['chats', 'embeddedChat', 'common', 'errors'];
 
+export const ADMIN_SECTIONS: readonly string[] = [
+  'users',
+  'domains',
+  'departments',
+  'settings',
+  'audit',
+  'providers',
+  'sso',
+  'embeds',
+  'apiKeys',
+];
+
 /** The part a top-level section of a locale file belongs to. */
 export function partOf(section: string): LocalePart {
   if (SHELL_SECTIONS.includes(section)) return 'shell';
-  return CHAT_SECTIONS.includes(section) ? 'chat' : 'app';
+  if (CHAT_SECTIONS.includes(section)) return 'chat';
+  return ADMIN_SECTIONS.includes(section) ? 'admin' : 'app';
 }
 
 /** The sections of a locale file that belong to a part. */
