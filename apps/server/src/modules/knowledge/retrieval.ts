@@ -111,9 +111,10 @@ const EMBEDDING_VECTOR = sql`${knowledgeChunks}."embedding_vector"`;
 const vectorLiteral = (v: readonly number[]) => `[${v.map((x) => (Number.isFinite(x) ? x : 0)).join(',')}]`;
 
 /**
- * The `candidates` best chunks by `order` (the first term is the rank, kept as `rank`), then their
- * documents' titles and links: joined after the limit, so a query that ranks thousands of chunks
- * joins only the few kept (joining first hashed every document of the domain on each question).
+ * The `candidates` best chunks by `rank` (ties by id), then their documents' titles and links:
+ * joined after the limit, so a query that ranks thousands of chunks joins only the few kept (joining
+ * first hashed every document of the domain on each question). Sorted again once joined, which also
+ * restores the order HNSW's relaxed iterative scans do not keep.
  */
 async function best(
   db: Db | Tx,
@@ -121,7 +122,8 @@ async function best(
   rank: SQL,
   direction: 'asc' | 'desc',
   candidates: number,
-): Promise<Array<Row & { rank: number }>> {
+): Promise<Row[]> {
+  const order = (r: SQL | SQL.Aliased) => (direction === 'desc' ? desc(r) : r);
   const c = db
     .select({
       chunkId: knowledgeChunks.id,
@@ -133,10 +135,10 @@ async function best(
     })
     .from(knowledgeChunks)
     .where(where)
-    .orderBy(direction === 'desc' ? desc(rank) : rank, knowledgeChunks.id)
+    .orderBy(order(rank), knowledgeChunks.id)
     .limit(candidates)
     .as('c');
-  const rows = await db
+  return db
     .select({
       chunkId: c.chunkId,
       documentId: c.documentId,
@@ -145,15 +147,11 @@ async function best(
       url: knowledgeDocuments.url,
       heading: c.heading,
       text: c.text,
-      rank: c.rank,
     })
     .from(c)
-    .innerJoin(knowledgeDocuments, eq(knowledgeDocuments.id, c.documentId));
-  const sign = direction === 'desc' ? -1 : 1;
-  return rows.sort((a, b) => sign * (Number(a.rank) - Number(b.rank)) || a.chunkId.localeCompare(b.chunkId));
+    .innerJoin(knowledgeDocuments, eq(knowledgeDocuments.id, c.documentId))
+    .orderBy(order(c.rank), c.chunkId);
 }
-
-const withoutRank = (rows: Array<Row & { rank: number }>): Row[] => rows.map(({ rank: _, ...row }) => row);
 
 /**
  * Hybrid retrieval over a domain's chosen sources: the nearest chunks by cosine similarity (unit
@@ -180,9 +178,7 @@ export async function retrieve(
     const tsquery = keywordQuery(query, await commonTerms(db));
     const q = sql`to_tsquery('simple', ${tsquery})`;
     const vector = knowledgeChunks.search;
-    return withoutRank(
-      await best(db, and(scope, sql`${vector} @@ ${q}`), sql`ts_rank(${vector}, ${q})`, 'desc', candidates),
-    );
+    return best(db, and(scope, sql`${vector} @@ ${q}`), sql`ts_rank(${vector}, ${q})`, 'desc', candidates);
   })();
 
   const semantic: Promise<Row[]> = Promise.resolve(opts.embedding).then(async (embedding) => {
@@ -197,7 +193,7 @@ export async function retrieve(
     if (scan === 'array') {
       const q = sql`${arrayLiteral(embedding.vector)}::real[]`;
       const similarity = sql`(select sum(a * b) from unnest(${knowledgeChunks.embedding}, ${q}) as v(a, b))`;
-      return withoutRank(await best(db, where, similarity, 'desc', candidates));
+      return best(db, where, similarity, 'desc', candidates);
     }
     // pgvector: `<#>` is the negated inner product, the cosine distance's order on unit vectors.
     const q = vectorLiteral(embedding.vector);
@@ -214,9 +210,9 @@ export async function retrieve(
       );
       // A full list is the nearest (iterative scans relax the order: sorted again, ties by id);
       // a short one may be the index's approximation, or filters that left too few: scan exactly.
-      if (rows.length >= candidates) return withoutRank(rows);
+      if (rows.length >= candidates) return rows;
     }
-    return withoutRank(await best(db, where, sql`(${EMBEDDING_VECTOR} <#> ${q}::vector)`, 'asc', candidates));
+    return best(db, where, sql`(${EMBEDDING_VECTOR} <#> ${q}::vector)`, 'asc', candidates);
   });
 
   const [byKeyword, byMeaning] = await Promise.all([keyword, semantic]);
