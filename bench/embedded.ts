@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { EmbeddedSessionSchema, type ServerFrame } from '@assistente/contracts';
 import autocannon from 'autocannon';
 import WebSocket from 'ws';
-import { startChild } from './stream.ts';
+import { startChild, stats } from './stream.ts';
 
 export interface EmbeddedBenchResult {
   sessions: {
@@ -49,16 +49,11 @@ const WINDOW = 2;
 /** 10.x.y.z addresses, one per visitor. */
 const addressOf = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
 
-/** The server's CPU time so far (all its threads), from its `stats` answer. */
-function cpuOf(child: ChildProcess): Promise<number> {
-  return new Promise((resolve) => {
-    child.once('message', (m) => {
-      const { cpu } = m as { cpu: NodeJS.CpuUsage };
-      resolve(cpu.user + cpu.system);
-    });
-    child.send('stats');
-  });
-}
+/** The server's CPU time so far (all its threads, µs). */
+const cpuOf = async (child: ChildProcess) => {
+  const { cpu } = await stats(child);
+  return cpu.user + cpu.system;
+};
 
 async function rate(server: ChildProcess, url: string, headers: Record<string, string>, forwarded: boolean) {
   let i = 0;

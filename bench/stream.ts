@@ -115,7 +115,7 @@ interface Stats {
   loop: { p99Ms: number; maxMs: number; gcMaxMs: number; gcTotalMs: number };
 }
 /** The server's CPU time and memory; `collect` runs its GC first (for memory figures only). */
-function stats(child: ChildProcess, collect = false): Promise<Stats> {
+export function stats(child: ChildProcess, collect = false): Promise<Stats> {
   return new Promise((resolve) => {
     child.once('message', (m) => resolve(m as Stats));
     child.send(collect ? 'stats:gc' : 'stats');
