@@ -1,8 +1,8 @@
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { accountSession } from '../../features/auth/session.ts';
-import { setLanguage } from '../../lib/i18n/index.ts';
+import { setLanguage, translator } from '../../lib/i18n/index.ts';
 import { resolveLocale } from '../../lib/i18n/locale.ts';
 import { installFakeServices, resetSession, signInSession } from '../../test/fakeServices.ts';
 import { loadTestTexts, renderWithProviders } from '../../test/render.tsx';
@@ -129,6 +129,27 @@ describe('app routes', () => {
     renderApp('/');
     expect((await screen.findByTestId('home-greeting')).textContent).toBe('Olá, Ana');
     expect(screen.getByRole('navigation', { name: 'Navegação principal' })).toBeTruthy();
+  });
+
+  it('loads the administration pages’ texts with those pages only, not with /chats', async () => {
+    installFakeServices();
+    signInSession({ role: 'Admin' }, true);
+    setUi({ loadingAuthPlugin: false });
+    const asked = vi.spyOn(translator, 'loadParts');
+    try {
+      renderApp('/chats');
+      await screen.findByRole('navigation', { name: 'Navegação principal' }, { timeout: 10_000 });
+      const parts = () => asked.mock.calls.flatMap(([which]) => which);
+      expect(parts()).toEqual(expect.arrayContaining(['chat', 'app']));
+      expect(parts()).not.toContain('admin');
+      cleanup();
+
+      renderApp('/users');
+      await screen.findByRole('heading', { name: 'Usuários' }, { timeout: 10_000 });
+      expect(parts()).toContain('admin');
+    } finally {
+      asked.mockRestore();
+    }
   });
 
   it('has no embedded pages: they are embedded.html’s (app/embedded), and answer 404 here', async () => {
