@@ -4,6 +4,7 @@ import { publishDocument } from './events.ts';
 import { ExtractError, Extractor } from './extractor.ts';
 import { IndexError, indexText } from './indexer.ts';
 import { type DocumentRow, knowledgeStore } from './store.ts';
+import { tidyChunks } from './upkeep.ts';
 
 /** Uploads indexed at once by one process: extraction has one thread, embeddings are batched. */
 const CONCURRENCY = 2;
@@ -31,6 +32,8 @@ export function createIngest(ctx: AppContext) {
   const queued = new Set<string>();
   const running = new Set<Promise<void>>();
   let closed = false;
+  /** Chunks were written since the index was last tidied. */
+  let written = false;
 
   async function indexUpload(doc: DocumentRow): Promise<void> {
     try {
@@ -59,6 +62,7 @@ export function createIngest(ctx: AppContext) {
         const doc = await store.claimDocument(id);
         if (!doc) return;
         publishDocument(ctx, doc);
+        written = true;
         await indexUpload(doc);
       })()
         .catch((err: unknown) => ctx.log.error({ err, document: id }, 'knowledge indexing failed'))
@@ -66,9 +70,22 @@ export function createIngest(ctx: AppContext) {
           queued.delete(id);
           running.delete(run);
           pump();
+          if (running.size === 0 && written && !closed) tidy();
         });
       running.add(run);
     }
+  }
+
+  /** Once the queue is drained: one tidy for a batch of uploads (idle() waits for it too). */
+  function tidy(): void {
+    written = false;
+    const run = tidyChunks(ctx.db, ctx.dbKind, { statistics: false })
+      .catch((err: unknown) => ctx.log.warn({ err }, 'knowledge index not tidied'))
+      .finally(() => {
+        running.delete(run);
+        pump();
+      });
+    running.add(run);
   }
 
   return {

@@ -10,6 +10,7 @@ import { type ConfluenceStandin, startConfluenceStandin } from '../../test/confl
 import { makeDomain, makeUser, type TestDomain, type TestUser } from '../../test/factories.ts';
 import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
 import { searchKnowledge } from './indexer.ts';
+import { pendingSearchPages } from './test/pending.ts';
 
 const BASE = '/api/v1/integration/knowledge';
 
@@ -138,6 +139,8 @@ describe('Confluence', () => {
     expect(docs.find((d) => d.title === 'Deploy guide')?.url).toBe(
       `${cf.url}/wiki/spaces/ENG/pages/1/Deploy+guide`,
     );
+    // Its chunks merged into the full-text index, not left in the list every question reads.
+    expect(await pendingSearchPages(t)).toBe(0);
     const hits = await searchKnowledge(t.ctx, a.domain.id, [id], 'how do we ship on fridays', 1);
     expect(hits[0]?.title).toBe('Deploy guide');
     expect(hits[0]?.text).toContain('make ship');

@@ -1,5 +1,4 @@
 import type { ConfluenceTestResult } from '@assistente/contracts';
-import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { atOnce, readAhead } from '../../lib/at-once.ts';
 import { createGuardedHttp } from '../providers/ssrf.ts';
@@ -9,6 +8,7 @@ import { IndexError, indexText } from './indexer.ts';
 import type { Ingest } from './ingest.ts';
 import { newDocumentId } from './service-ids.ts';
 import { type DocumentRow, knowledgeStore, type SourceRow } from './store.ts';
+import { tidyChunks } from './upkeep.ts';
 
 /** A "syncing" source untouched this long was left by a process that died. */
 const STALE_SYNC_MS = 30 * 60_000;
@@ -171,8 +171,7 @@ export function createSync(ctx: AppContext, ingest: Ingest, openToken: (row: Sou
     try {
       if (claimed.kind === 'confluence') {
         await syncConfluence(claimed);
-        // PGlite has no autovacuum: the statistics retrieval reads (common words) are renewed here.
-        if (ctx.dbKind === 'pglite') await ctx.db.execute(sql`analyze knowledge_chunks`);
+        await tidyChunks(ctx.db, ctx.dbKind, { statistics: true });
       } else {
         for (const doc of await store.retryFailedUploads(claimed.domainId, claimed.id)) {
           publishDocument(ctx, doc);
