@@ -195,26 +195,27 @@ export async function retrieve(
     const tsquery = keywordQuery(query, await commonTerms(db)) as string;
     const q = sql`to_tsquery('simple', ${tsquery})`;
     const vector = knowledgeChunks.search;
+    const rank = sql`ts_rank(${vector}, ${q})`;
     const found = (match: SQL, rows: number) =>
-      db.select({ id: knowledgeChunks.id }).from(knowledgeChunks).where(and(scope, match)).limit(rows);
+      db
+        .select({ id: knowledgeChunks.id, rank: sql<number>`${rank}`.as('rank') })
+        .from(knowledgeChunks)
+        .where(and(scope, match))
+        .limit(rows);
     // Ranking reads every matching row, thousands for words in 1–2 % of the chunks (a third of a
     // question's time on PGlite), while a passage with two of the words always outranks one with
     // a single word (ts_rank adds at most 0.1 per word and at least 0.06). So what is ranked is
-    // every passage with two or more words, and only the first ANY_ROWS with one.
+    // every passage with two or more words, and only the first ANY_ROWS with one: ranked as they
+    // are read, and only the best `candidates` read again for their text.
     const sets = [found(sql`${vector} @@ ${q}`, ANY_ROWS)];
     const pairs = wordPairs(tsquery);
     if (pairs) sets.push(found(sql`${vector} @@ to_tsquery('simple', ${pairs})`, PAIRED_ROWS));
-    const ids = sql`array(${sql.join(
+    const union = sql.join(
       sets.map((s) => sql`(${s})`),
       sql` union `,
-    )})`;
-    return best(
-      db,
-      and(scope, sql`${knowledgeChunks.id} = any(${ids})`),
-      sql`ts_rank(${vector}, ${q})`,
-      'desc',
-      candidates,
     );
+    const ids = sql`array(select id from (${union}) u order by rank desc, id limit ${candidates})`;
+    return best(db, and(scope, sql`${knowledgeChunks.id} = any(${ids})`), rank, 'desc', candidates);
   })();
 
   const semantic: Promise<Row[]> = Promise.resolve(opts.embedding).then(async (embedding) => {
