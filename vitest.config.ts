@@ -13,6 +13,9 @@ if (!process.env.TEST_DATABASE_URL) {
 
 export default defineConfig({
   test: {
+    // Most test files wait on a database, a socket or a child process rather than the CPU: four at
+    // once on a two-core machine ran the suite in ≈ 10.5 min against ≈ 18.5 min with the default two.
+    maxWorkers: 4,
     projects: [
       {
         test: {
