@@ -4,6 +4,7 @@ import {
   type KnowledgeSource,
   KnowledgeSourceSchema,
 } from '@assistente/contracts';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
 import { type ConfluenceStandin, startConfluenceStandin } from '../../test/confluence-standin.ts';
@@ -216,5 +217,19 @@ describe('Confluence', () => {
     // A new token mends it.
     await api('PUT', `${BASE}/${id}`, { confluence: { apiToken: 'revoked-and-replaced' } });
     expect((await syncNow(id)).status).toBe('idle');
+  });
+
+  it('upkeep the database refuses after a sync fails no sync', async () => {
+    // The merge names the full-text index: under another name, the database refuses it.
+    await t.ctx.db.execute(sql`alter index knowledge_chunks_search_vector_idx rename to kc_search_renamed`);
+    try {
+      cf.putPage('ENG', { id: '2', title: 'On-call', body: '<p>Dora is on call.</p>' });
+      const s = await syncNow(id);
+      expect(s).toMatchObject({ status: 'idle', documents: 4 });
+      expect(s.error).toBeUndefined();
+    } finally {
+      await t.ctx.db.execute(sql`alter index kc_search_renamed rename to knowledge_chunks_search_vector_idx`);
+    }
+    expect((await searchKnowledge(t.ctx, a.domain.id, [id], 'dora', 1))[0]?.title).toBe('On-call');
   });
 });

@@ -171,7 +171,10 @@ export function createSync(ctx: AppContext, ingest: Ingest, openToken: (row: Sou
     try {
       if (claimed.kind === 'confluence') {
         await syncConfluence(claimed);
-        await tidyChunks(ctx.db, ctx.dbKind, { statistics: true });
+        // Upkeep: a database that refuses it (a role that does not own the index) fails no sync.
+        await tidyChunks(ctx.db, ctx.dbKind, { statistics: true }).catch((err: unknown) =>
+          ctx.log.warn({ err }, 'knowledge index not tidied'),
+        );
       } else {
         for (const doc of await store.retryFailedUploads(claimed.domainId, claimed.id)) {
           publishDocument(ctx, doc);
