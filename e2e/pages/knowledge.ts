@@ -6,10 +6,15 @@ export async function chatWithSantitoKnowing(page: Page, santito: string, option
   await page.getByRole('button', { name: 'Novo santito' }).first().click();
   const form = page.getByRole('dialog', { name: 'Novo santito' });
   await form.getByRole('textbox', { name: 'Nome' }).fill(santito);
-  await form.getByRole('combobox', { name: 'Conhecimento' }).click();
-  await page.getByRole('option', { name: option }).click();
-  // Picked (a pill in the field), not just clicked: a busy phone may drop the tap.
-  await expect(form.getByText(option, { exact: true })).toBeVisible();
+  // Picked (a pill in the field), not just clicked: on a phone the field sits at the bottom of the
+  // screen and its list may still be moving into place when the option is tapped; then again.
+  const picked = form.getByText(option, { exact: true });
+  await expect(async () => {
+    if (await picked.isVisible()) return;
+    await form.getByRole('combobox', { name: 'Conhecimento' }).click();
+    await page.getByRole('option', { name: option }).click({ timeout: 5_000 });
+    await expect(picked).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
   await form.getByRole('textbox', { name: 'Nome' }).click();
   await form.getByRole('button', { name: 'Criar santito' }).click();
   await expect(form).toHaveCount(0);
