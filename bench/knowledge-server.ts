@@ -107,7 +107,7 @@ async function seed(
   }
   await ctx.db.execute(sql`drop table bench_pool`);
   // The state a sync leaves (upkeep.ts), with PostgreSQL's autovacuum ANALYZE ahead of its time.
-  await tidyChunks(ctx.db, bench.databaseKind, { statistics: true });
+  await tidyChunks(ctx, { statistics: true });
   if (bench.databaseKind === 'postgres') await ctx.db.execute(sql`analyze knowledge_chunks`);
   return { insertMs: inserted, ms: performance.now() - t0, vectors };
 }

@@ -92,6 +92,9 @@ export const knowledgeDocuments = pgTable(
  * `real[]` works on every PostgreSQL; the full-text index beside it serves the keyword half of
  * hybrid retrieval.
  */
+/** The chunks' full-text index, named where upkeep and tests refer to it (knowledge/upkeep.ts). */
+export const KNOWLEDGE_SEARCH_INDEX = 'knowledge_chunks_search_vector_idx';
+
 export const knowledgeChunks = pgTable(
   'knowledge_chunks',
   {
@@ -124,6 +127,6 @@ export const knowledgeChunks = pgTable(
   (t) => [
     index('knowledge_chunks_source_idx').on(t.sourceId),
     index('knowledge_chunks_document_idx').on(t.documentId, t.ord),
-    index('knowledge_chunks_search_vector_idx').using('gin', t.search),
+    index(KNOWLEDGE_SEARCH_INDEX).using('gin', t.search),
   ],
 );

@@ -13,7 +13,7 @@ import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
 import { postFile, TINY_PNG } from '../chats/test-helpers.ts';
 import { searchKnowledge } from './indexer.ts';
 import { makeDocx, makePdf } from './test/documents.ts';
-import { pendingSearchPages } from './test/pending.ts';
+import { mergePendingSearch } from './upkeep.ts';
 
 const BASE = '/api/v1/integration/knowledge';
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
@@ -93,7 +93,7 @@ describe('uploading documents to a files source', () => {
     }
     await t.ctx.services.knowledge.ingest.idle();
     // Once the uploads are indexed, their chunks are merged into the full-text index.
-    expect(await pendingSearchPages(t)).toBe(0);
+    expect(await mergePendingSearch(t.ctx.db)).toBe(0);
     const listed = await documents(filesId);
     expect(listed.map((d) => [d.title, d.status, d.error])).toEqual(
       files.map(([name]) => [name.replace(/\.\w+$/, ''), 'ready', undefined]),

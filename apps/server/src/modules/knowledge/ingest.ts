@@ -79,12 +79,10 @@ export function createIngest(ctx: AppContext) {
   /** Once the queue is drained: one tidy for a batch of uploads (idle() waits for it too). */
   function tidy(): void {
     written = false;
-    const run = tidyChunks(ctx.db, ctx.dbKind, { statistics: false })
-      .catch((err: unknown) => ctx.log.warn({ err }, 'knowledge index not tidied'))
-      .finally(() => {
-        running.delete(run);
-        pump();
-      });
+    const run = tidyChunks(ctx, { statistics: false }).finally(() => {
+      running.delete(run);
+      pump();
+    });
     running.add(run);
   }
 

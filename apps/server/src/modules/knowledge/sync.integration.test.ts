@@ -6,12 +6,13 @@ import {
 } from '@assistente/contracts';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KNOWLEDGE_SEARCH_INDEX } from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
 import { type ConfluenceStandin, startConfluenceStandin } from '../../test/confluence-standin.ts';
 import { makeDomain, makeUser, type TestDomain, type TestUser } from '../../test/factories.ts';
 import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
 import { searchKnowledge } from './indexer.ts';
-import { pendingSearchPages } from './test/pending.ts';
+import { mergePendingSearch } from './upkeep.ts';
 
 const BASE = '/api/v1/integration/knowledge';
 
@@ -141,7 +142,7 @@ describe('Confluence', () => {
       `${cf.url}/wiki/spaces/ENG/pages/1/Deploy+guide`,
     );
     // Its chunks merged into the full-text index, not left in the list every question reads.
-    expect(await pendingSearchPages(t)).toBe(0);
+    expect(await mergePendingSearch(t.ctx.db)).toBe(0);
     const hits = await searchKnowledge(t.ctx, a.domain.id, [id], 'how do we ship on fridays', 1);
     expect(hits[0]?.title).toBe('Deploy guide');
     expect(hits[0]?.text).toContain('make ship');
@@ -221,14 +222,18 @@ describe('Confluence', () => {
 
   it('upkeep the database refuses after a sync fails no sync', async () => {
     // The merge names the full-text index: under another name, the database refuses it.
-    await t.ctx.db.execute(sql`alter index knowledge_chunks_search_vector_idx rename to kc_search_renamed`);
+    await t.ctx.db.execute(
+      sql`alter index ${sql.identifier(KNOWLEDGE_SEARCH_INDEX)} rename to kc_search_renamed`,
+    );
     try {
       cf.putPage('ENG', { id: '2', title: 'On-call', body: '<p>Dora is on call.</p>' });
       const s = await syncNow(id);
       expect(s).toMatchObject({ status: 'idle', documents: 4 });
       expect(s.error).toBeUndefined();
     } finally {
-      await t.ctx.db.execute(sql`alter index kc_search_renamed rename to knowledge_chunks_search_vector_idx`);
+      await t.ctx.db.execute(
+        sql`alter index kc_search_renamed rename to ${sql.identifier(KNOWLEDGE_SEARCH_INDEX)}`,
+      );
     }
     expect((await searchKnowledge(t.ctx, a.domain.id, [id], 'dora', 1))[0]?.title).toBe('On-call');
   });

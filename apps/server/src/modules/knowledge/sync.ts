@@ -171,10 +171,7 @@ export function createSync(ctx: AppContext, ingest: Ingest, openToken: (row: Sou
     try {
       if (claimed.kind === 'confluence') {
         await syncConfluence(claimed);
-        // Upkeep: a database that refuses it (a role that does not own the index) fails no sync.
-        await tidyChunks(ctx.db, ctx.dbKind, { statistics: true }).catch((err: unknown) =>
-          ctx.log.warn({ err }, 'knowledge index not tidied'),
-        );
+        await tidyChunks(ctx, { statistics: true });
       } else {
         for (const doc of await store.retryFailedUploads(claimed.domainId, claimed.id)) {
           publishDocument(ctx, doc);
