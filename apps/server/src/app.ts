@@ -1,5 +1,4 @@
 import formbody from '@fastify/formbody';
-import websocket from '@fastify/websocket';
 import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { bootstrapFirstRun } from './bootstrap.ts';
@@ -14,7 +13,7 @@ import { containsNul, NUL_MESSAGE } from './lib/nul.ts';
 import { createRedisClient, redisReady } from './lib/redis.ts';
 import { createScheduler } from './lib/scheduler.ts';
 import { accountsRoutes } from './modules/accounts/index.ts';
-import { agentsRoutes, websocketOptions } from './modules/agents/index.ts';
+import { agentsRoutes } from './modules/agents/index.ts';
 import { apiKeysRoutes, openAiRoutes } from './modules/apikeys/index.ts';
 import { chatsRoutes } from './modules/chats/index.ts';
 import { codeassistRoutes } from './modules/codeassist/index.ts';
@@ -173,7 +172,6 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
     done();
   });
   await app.register(formbody);
-  await app.register(websocket, websocketOptions);
   await registerSecurity(app, ctx);
 
   app.get('/healthz', async () => ({ status: 'ok' }));

@@ -183,6 +183,20 @@ describe('handshake and auth', () => {
     expect(s.frames[0]?.type).toBe('ready');
   });
 
+  it('answers an upgrade to any other path with 404; a query does not change the path', async () => {
+    for (const path of ['/api/v1/chats', '/api/v1/agents/chat/x', '/nowhere', '/']) {
+      await expect(
+        TestSocket.open(wsUrl.replace('/api/v1/agents/chat/', path), {
+          origin: ORIGIN,
+          token: alice.idToken,
+        }),
+      ).rejects.toThrow('handshake refused: 404');
+    }
+    const s = await TestSocket.open(`${wsUrl}?v=1`, { origin: ORIGIN, token: alice.idToken });
+    open.push(s);
+    expect(s.frames[0]?.type).toBe('ready');
+  });
+
   it('refuses a handshake from another origin', async () => {
     await expect(
       TestSocket.open(wsUrl, { origin: 'https://evil.example', token: alice.idToken }),

@@ -1,3 +1,2 @@
 export { agentsRoutes } from './routes.ts';
 export { type AgentsService, CONTROL_CHANNEL, createAgentsService } from './service.ts';
-export { websocketOptions } from './websocket.ts';

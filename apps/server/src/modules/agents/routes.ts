@@ -9,10 +9,11 @@ import { isAppOrigin } from '../../lib/origin.ts';
 import { errorResponses } from '../../plugins/routes.ts';
 import { VIRTUAL_ACCOUNT_CHANGED } from '../embedded/index.ts';
 import { AgentSocket } from './socket.ts';
+import { registerAgentsWebsocket } from './websocket.ts';
 
 /**
- * The agents websocket `GET /api/v1/agents/chat/` (DESIGN §5). Needs @fastify/websocket registered
- * on the app. A missing Origin is a non-browser client (the editor extension): the token in the
+ * The agents websocket `GET /api/v1/agents/chat/` (DESIGN §5), with @fastify/websocket in its
+ * own scope (the app's only websocket). A missing Origin is a non-browser client (the editor extension): the token in the
  * auth frame is what authenticates, never a cookie.
  */
 export async function agentsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -66,8 +67,13 @@ export async function agentsRoutes(app: FastifyInstance, ctx: AppContext): Promi
     }
   };
 
+  const urls = ['/agents/chat/', '/agents/chat'];
+  await registerAgentsWebsocket(
+    app,
+    urls.map((u) => app.prefix + u),
+  );
   const r = app.withTypeProvider<ZodTypeProvider>();
-  for (const url of ['/agents/chat/', '/agents/chat']) {
+  for (const url of urls) {
     // `wsHandler` rather than `websocket: true`: the latter makes @fastify/websocket hide the route
     // from the OpenAPI document. `handler` answers a plain GET as `websocket: true` would.
     r.route({
