@@ -31,10 +31,39 @@ describe('security headers', () => {
     await app.close();
   });
 
+  it("gives the services' answers the data set, without a document's policies", async () => {
+    const app = await appWith('http://localhost:3000');
+    app.get('/api/v1/y', async () => ({ ok: true }));
+    app.get('/api/docs/', async () => 'page');
+    for (const url of [
+      '/api/v1/y',
+      '/api/v1/missing',
+      '/identity/v1/x',
+      '/v1/models',
+      '/securetoken.googleapis.com/v1/token',
+    ]) {
+      const res = await app.inject(url);
+      expect(res.headers['content-security-policy'], url).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['cross-origin-opener-policy']).toBeUndefined();
+      expect(res.headers['x-xss-protection']).toBeUndefined();
+    }
+    // The API's reference page is a page.
+    const docs = await app.inject('/api/docs/');
+    expect(docs.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(docs.headers['cross-origin-opener-policy']).toBe('same-origin');
+    await app.close();
+  });
+
   it('adds HSTS only when served over https', async () => {
     const app = await appWith('https://chat.acme.com');
-    const res = await app.inject('/x');
-    expect(res.headers['strict-transport-security']).toContain('max-age=31536000');
+    for (const url of ['/x', '/api/v1/x']) {
+      const res = await app.inject(url);
+      expect(res.headers['strict-transport-security'], url).toContain('max-age=31536000');
+    }
     await app.close();
   });
 

@@ -21,6 +21,18 @@ function limitKey(request: FastifyRequest): string {
 
 const DYNAMIC_PREFIXES = ['/api/', '/identity', '/securetoken.googleapis.com/'];
 
+/** Paths that belong to services, never to the web app. */
+const SERVICE_PREFIXES = [
+  '/api/',
+  '/identity/',
+  '/identitytoolkit.googleapis.com/',
+  '/securetoken.googleapis.com/',
+];
+export const isServicePath = (p: string) => SERVICE_PREFIXES.some((prefix) => p.startsWith(prefix));
+
+/** Answers that are data for scripts and clients, never a page (the API's reference page is one). */
+const isDataPath = (p: string) => (isServicePath(p) && !p.startsWith('/api/docs')) || p.startsWith('/v1/');
+
 /**
  * The web app's own files and pages (precomputed, cheap) are not rate limited: one page load
  * fetches dozens of them, and a whole organisation behind one NAT address shares the IP bucket.
@@ -31,7 +43,7 @@ export function isWebRead(request: { method: string; url: string }): boolean {
 }
 
 /**
- * The security headers of every response, as helmet's defaults with our CSP. Computed once:
+ * The security headers of pages and files, as helmet's defaults with our CSP. Computed once:
  * helmet rebuilds the CSP string on every request, a measurable share of an API call. Routes
  * that need another policy (the embedded pages' frame-ancestors) overwrite the header.
  */
@@ -51,17 +63,30 @@ export function securityHeaders(publicUrl: string): Record<string, string> {
     "connect-src 'self' ws: wss:",
   ].join(';');
   return {
+    ...dataSecurityHeaders(publicUrl),
     'content-security-policy': csp,
     'cross-origin-opener-policy': 'same-origin',
-    'cross-origin-resource-policy': 'same-origin',
     'origin-agent-cluster': '?1',
-    'referrer-policy': 'no-referrer',
-    'x-content-type-options': 'nosniff',
     'x-dns-prefetch-control': 'off',
     'x-download-options': 'noopen',
-    'x-frame-options': 'DENY',
     'x-permitted-cross-domain-policies': 'none',
     'x-xss-protection': '0',
+  };
+}
+
+/**
+ * The security headers of the services' answers (JSON and files for scripts, OWASP's set for a
+ * REST API): a document's policies (opener, agent cluster, prefetch, legacy browsers' switches)
+ * would cost every API call for answers no browser renders as a page. A file a browser could
+ * open (an attachment) still gets nosniff, no framing and a CSP allowing nothing.
+ */
+export function dataSecurityHeaders(publicUrl: string): Record<string, string> {
+  return {
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    'cross-origin-resource-policy': 'same-origin',
+    'referrer-policy': 'no-referrer',
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
     ...(publicUrl.startsWith('https://')
       ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' }
       : {}),
@@ -78,9 +103,10 @@ export const noStore: onSendHookHandler = (_request, reply, payload, done) => {
 };
 
 export async function registerSecurity(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const headers = securityHeaders(ctx.config.publicUrl);
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headers);
+  const pages = securityHeaders(ctx.config.publicUrl);
+  const data = dataSecurityHeaders(ctx.config.publicUrl);
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(isDataPath(request.url) ? data : pages);
     done();
   });
   if (ctx.config.RATE_LIMITS === 'on') {

@@ -17,17 +17,9 @@ import type { AppContext } from '../context.ts';
 import { AppError } from '../lib/errors.ts';
 import { appOrigin } from '../lib/origin.ts';
 import { identityToolkitBody } from './errors.ts';
-import { securityHeaders } from './security.ts';
+import { isServicePath, securityHeaders } from './security.ts';
 
 const BOT_RE = /bot|crawl|spider|slurp|facebookexternalhit|embedly|preview/i;
-/** Paths that belong to services, never to the web app: no trailing-slash redirect, JSON 404s. */
-const API_PREFIXES = [
-  '/api/',
-  '/identity/',
-  '/identitytoolkit.googleapis.com/',
-  '/securetoken.googleapis.com/',
-];
-const isApiPath = (p: string) => API_PREFIXES.some((prefix) => p.startsWith(prefix));
 
 /** The runtime config for a page opened at `base` (PUBLIC_URL, or the address the browser used). */
 export function runtimeConfig(ctx: AppContext, buildId: string, base: string): RuntimeConfig {
@@ -80,7 +72,7 @@ export async function registerWeb(app: FastifyInstance, ctx: AppContext): Promis
   app.addHook('onRequest', (request, reply, done) => {
     if (request.method === 'GET' || request.method === 'HEAD') {
       const [pathname, query] = splitUrl(request.url);
-      if (pathname !== '/' && pathname.endsWith('/') && !isApiPath(pathname)) {
+      if (pathname !== '/' && pathname.endsWith('/') && !isServicePath(pathname)) {
         const target = (pathname.replace(/\/+$/, '') || '/') + (query ? `?${query}` : '');
         reply.redirect(target, 308);
         return;
@@ -159,7 +151,7 @@ export async function registerWeb(app: FastifyInstance, ctx: AppContext): Promis
 
   app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
     const [pathname] = splitUrl(request.url);
-    if (isApiPath(pathname) || (request.method !== 'GET' && request.method !== 'HEAD')) {
+    if (isServicePath(pathname) || (request.method !== 'GET' && request.method !== 'HEAD')) {
       const err = new AppError('NOT_FOUND', `Route ${request.method} ${pathname} not found`);
       // Under /identity every answer is in Identity Toolkit's envelope (DESIGN §3), a missing route's too.
       if (pathname.startsWith('/identity/'))
