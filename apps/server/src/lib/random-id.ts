@@ -18,6 +18,17 @@ function nextByte(): number {
   return pool[used++] as number;
 }
 
+/** `bytes` random bytes (at most the pool's size) as base64url: secrets made on hot paths. */
+export function randomBase64url(bytes: number): string {
+  if (used + bytes > pool.length) {
+    randomFillSync(pool);
+    used = 0;
+  }
+  const out = pool.toString('base64url', used, used + bytes);
+  used += bytes;
+  return out;
+}
+
 /**
  * `length` uniformly random base62 characters (crypto RNG, no modulo bias: the low six bits of a
  * byte, drawn again when they are 62 or 63). For ids made on hot paths.

@@ -182,13 +182,21 @@ export async function visitorRoutes(app: FastifyInstance, ctx: AppContext): Prom
         },
       },
     },
-    async (request, reply) => {
-      await allowSite(ctx, request.params.id, request, reply);
+    (request, reply) => {
       const ua = request.headers['user-agent'];
-      return visitors.startSession(request.params.id, request.headers.origin, request.body ?? {}, {
-        ip: request.ip ?? null,
-        userAgent: typeof ua === 'string' ? ua : null,
-      });
+      const origin = request.headers.origin;
+      return visitors.startSession(
+        request.params.id,
+        origin,
+        request.body ?? {},
+        { ip: request.ip ?? null, userAgent: typeof ua === 'string' ? ua : null },
+        // CORS as the preflight's (allowSite), set once the site is known to be allowed: the
+        // visitor's errors after that (a bad signature) are readable by the site's script.
+        () => {
+          reply.header('access-control-allow-origin', origin);
+          reply.header('vary', 'Origin');
+        },
+      );
     },
   );
 

@@ -20,7 +20,7 @@ import type {
 import { AppError, unauthenticated } from '../../lib/errors.ts';
 import { randomBase62 } from '../../lib/random-id.ts';
 import { isPremiumDomain } from '../accounts/caller-state.ts';
-import type { SessionMeta, VisitorSubject } from '../identity/types.ts';
+import type { MintedVisitor, SessionMeta } from '../identity/types.ts';
 import { invalidVisitorSignature, originNotAllowed, virtualAccountNotFound } from './errors.ts';
 import { createVisitorLimiter } from './limits.ts';
 import { VIRTUAL_ACCOUNT_CHANGED } from './service.ts';
@@ -224,13 +224,14 @@ export function visitorsService(ctx: AppContext) {
    */
   async function storeSession(
     s: EmbedState,
-    subject: VisitorSubject,
+    subject: MintedVisitor,
     session: { sessionId: string; authTime: Date },
     meta: Omit<SessionMeta, 'kind'>,
     email: string | null,
   ): Promise<boolean> {
     await visitorUser(s, subject.uid, subject.displayName);
-    if (!(await ctx.identity.storeVisitorSession(subject, session, meta))) return false;
+    const account = { ...subject, email: visitorEmail(subject.uid) };
+    if (!(await ctx.identity.storeVisitorSession(account, session, meta))) return false;
     const parts = parseVisitorUid(subject.uid);
     if (parts) {
       await store.touchVisitor({
@@ -245,17 +246,22 @@ export function visitorsService(ctx: AppContext) {
   }
 
   return {
-    /** POST /api/v1/embedded/{id}/session: checks the site, then the visitor, then opens a session. */
+    /**
+     * POST /api/v1/embedded/{id}/session: checks the site (then calls `siteAllowed`), then the
+     * visitor, then opens a session.
+     */
     async startSession(
       id: string,
       origin: string | undefined,
       body: EmbeddedSessionRequest,
       client: { ip: string | null; userAgent: string | null },
+      siteAllowed: () => void,
     ): Promise<EmbeddedSession> {
       const s = await embed(id);
       if (!usable(s)) throw virtualAccountNotFound();
       // Deny by default: no Origin (not a browser, or a privacy-stripped request) is no site at all.
       if (!origin || !s.row.allowedOrigins.includes(origin)) throw originNotAllowed();
+      siteAllowed();
 
       let visitorId: string;
       let displayName = '';
@@ -285,7 +291,7 @@ export function visitorsService(ctx: AppContext) {
       }
 
       const uid = visitorUid(s.row.id, visitorId);
-      const subject = { uid, email: visitorEmail(uid), displayName };
+      const subject = { uid, displayName };
       const tokens = ctx.identity.mintVisitorSession(subject);
       const meta = sessionMeta(s, client);
       // A signed visitor is stored at once, with what the site says of them; an anonymous one on
@@ -362,11 +368,7 @@ export function visitorsService(ctx: AppContext) {
         // A minted session's first use stores it. Its token is an hour old at most, and a session
         // that ended since has a row saying so, which storing leaves alone.
         if (status === 'absent') {
-          const subject = {
-            uid: claims.sub,
-            email: visitorEmail(claims.sub),
-            displayName: claims.name ?? '',
-          };
+          const subject = { uid: claims.sub, displayName: claims.name ?? '' };
           const session = { sessionId: claims.sid, authTime: new Date(claims.auth_time * 1000) };
           if (!(await storeSession(s, subject, session, { name: s.row.displayName }, null))) throw ended();
         }

@@ -1,5 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { randomBase62 } from '../../lib/random-id.ts';
+import { hash } from 'node:crypto';
+import { randomBase62, randomBase64url } from '../../lib/random-id.ts';
 
 /** A Firebase-like uid: 28 random base62 characters (~166 bits). */
 export const newUid = () => randomBase62(28);
@@ -8,7 +8,7 @@ export const newUid = () => randomBase62(28);
 export const newSessionId = () => randomBase62(24);
 
 /** An opaque secret of 256 random bits (refresh tokens, out-of-band codes), base64url. */
-export const newSecret = () => randomBytes(32).toString('base64url');
+export const newSecret = () => randomBase64url(32);
 
 /** What is stored for a secret: its SHA-256, so a database leak gives no usable token. */
-export const hashSecret = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('base64url');
+export const hashSecret = (secret: string) => hash('sha256', secret, 'base64url');

@@ -2,7 +2,7 @@ import { createHmac, generateKeyPairSync } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { decodeProtectedHeader } from 'jose';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { keyFilePath, loadSigningKey, SigningKeyError } from './keys.ts';
 import { TokenSigner } from './tokens.ts';
@@ -140,8 +140,21 @@ describe('TokenSigner', () => {
     const dir = tempDir();
     const key = await loadSigningKey({ dataDir: dir });
     const visitors = new TokenSigner(key, 'https://x/identity', 'embedded', 'visitor');
-    const token = visitors.signIdToken(subject);
+    const token = visitors.signVisitorToken(subject);
     expect(decodeProtectedHeader(token).alg).toBe('HS256');
+    // What the visitor resolver reads, and no email (a visitor's is a made-up address).
+    expect(decodeJwt(token)).toEqual({
+      name: 'Ana',
+      auth_time: expect.any(Number),
+      sid: 's1',
+      iss: 'https://x/identity',
+      aud: 'embedded',
+      sub: 'u1',
+      iat: expect.any(Number),
+      exp: expect.any(Number),
+    });
+    // Each signer signs its own kind only.
+    expect(() => visitors.signIdToken(subject)).toThrow(/visitor tokens only/);
     expect(visitors.jwks().keys).toEqual([]);
     // Another replica with the same key derives the same secret; another key does not verify it.
     const replica = new TokenSigner(

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   EMBEDDED_AUDIENCE,
   type IdTokenClaims,
@@ -27,11 +27,12 @@ import {
   Quota,
   RedisCounterStore,
 } from './throttle.ts';
-import { ID_TOKEN_TTL_SECONDS, TokenSigner, visitorSecret } from './tokens.ts';
+import { ID_TOKEN_TTL_SECONDS, TokenSigner } from './tokens.ts';
 import type {
   IdentityAccount,
   IdentityService,
   IdpHandoffInput,
+  MintedVisitor,
   MintedVisitorSession,
   SessionInfo,
   SessionMeta,
@@ -161,8 +162,6 @@ export class IdentityServiceImpl implements IdentityService {
     readonly signer: TokenSigner,
     /** Embedded chats' visitors: their tokens say `aud: embedded` (DESIGN §11). */
     private readonly visitorSigner: TokenSigner,
-    /** Derives a minted visitor session's first refresh token from its id (see mintVisitorSession). */
-    private readonly visitorRefreshKey: Buffer,
     /** Verified instead when there is no account, so unknown emails take as long as known ones. */
     private readonly dummyHash: string,
     counters: CounterStore,
@@ -220,8 +219,7 @@ export class IdentityServiceImpl implements IdentityService {
         )
       : new MemoryCounterStore();
     const visitorSigner = new TokenSigner(key, signer.issuer, EMBEDDED_AUDIENCE, 'visitor');
-    const visitorRefreshKey = visitorSecret(key, 'refresh-token');
-    return new IdentityServiceImpl(deps, signer, visitorSigner, visitorRefreshKey, dummyHash, counters, {
+    return new IdentityServiceImpl(deps, signer, visitorSigner, dummyHash, counters, {
       ...DEFAULT_LIMITS,
       ...opts.limits,
     });
@@ -317,37 +315,25 @@ export class IdentityServiceImpl implements IdentityService {
     return this.openSession(account, meta, new Date());
   }
 
-  mintVisitorSession(visitor: VisitorSubject, now = new Date()): MintedVisitorSession {
+  mintVisitorSession(visitor: MintedVisitor, now = new Date()): MintedVisitorSession {
     const displayName = visitor.displayName.trim().slice(0, MAX_DISPLAY_NAME_LENGTH);
-    const sessionId = newSessionId();
-    const idToken = this.visitorSigner.signIdToken(
-      {
-        uid: visitor.uid,
-        email: visitor.email,
-        emailVerified: false,
-        displayName,
-        sessionId,
-        authTime: now,
-      },
+    // The session's id is the hash of its first refresh token, as the refresh-token table keeps it:
+    // the session needs no row until it is used, and its id token carries only the hash. (Deriving
+    // the token from the id instead took an HMAC, a third of a public session call's crypto.)
+    const refreshToken = newSecret();
+    const sessionId = hashSecret(refreshToken);
+    const idToken = this.visitorSigner.signVisitorToken(
+      { uid: visitor.uid, displayName, sessionId, authTime: now },
       now,
     );
     return {
       idToken,
-      refreshToken: this.visitorRefreshToken(sessionId),
+      refreshToken,
       expiresIn: String(ID_TOKEN_TTL_SECONDS),
       sessionId,
       uid: visitor.uid,
       authTime: now,
     };
-  }
-
-  /**
-   * A minted session's first refresh token: an HMAC of its id under a key only this service
-   * holds (derived from its signing key), so it needs no row until the session is stored, and as
-   * much entropy as a random one. Once used it rotates to random ones like any other.
-   */
-  private visitorRefreshToken(sessionId: string): string {
-    return createHmac('sha256', this.visitorRefreshKey).update(sessionId).digest('base64url');
   }
 
   async storeVisitorSession(
@@ -375,7 +361,8 @@ export class IdentityServiceImpl implements IdentityService {
         authTime: session.authTime,
         lastUsedAt: now,
       },
-      hashSecret(this.visitorRefreshToken(session.sessionId)),
+      // A minted session's id is its first refresh token's hash (mintVisitorSession).
+      session.sessionId,
     );
     // Stored now (or by a request that raced this one, or long ago and since ended): ask afresh.
     this.cache.forget(session.sessionId);
@@ -903,16 +890,17 @@ export class IdentityServiceImpl implements IdentityService {
     session: SessionRow,
     refreshToken: string,
   ): Promise<TokenPair> {
-    // A visitor's session keeps minting visitor tokens, whoever refreshes it.
-    const signer = session.kind === 'embedded' ? this.visitorSigner : this.signer;
-    const idToken = signer.signIdToken({
+    const subject = {
       uid: account.uid,
-      email: account.email,
-      emailVerified: account.emailVerified,
       displayName: account.displayName,
       sessionId: session.id,
       authTime: session.authTime,
-    });
+    };
+    // A visitor's session keeps minting visitor tokens, whoever refreshes it.
+    const idToken =
+      session.kind === 'embedded'
+        ? this.visitorSigner.signVisitorToken(subject)
+        : this.signer.signIdToken({ ...subject, email: account.email, emailVerified: account.emailVerified });
     return {
       idToken,
       refreshToken,

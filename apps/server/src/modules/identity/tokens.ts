@@ -1,19 +1,24 @@
-import { createHmac, hkdfSync, KeyObject, sign } from 'node:crypto';
+import { hkdfSync, KeyObject, sign } from 'node:crypto';
 import { type IdTokenClaims, IdTokenClaimsSchema } from '@assistente/contracts';
 import { type CryptoKey, type JWK, errors as joseErrors, jwtVerify } from 'jose';
+import { hmacSha256 } from '../../lib/hmac.ts';
 import type { SigningKey } from './keys.ts';
 
 export const ID_TOKEN_TTL_SECONDS = 3600;
 /** Clock skew accepted between replicas. */
 const CLOCK_TOLERANCE_SECONDS = 10;
 
-export interface IdTokenSubject {
+/** Whom a visitor's id token names: the embed's visitor and their session. */
+export interface VisitorTokenSubject {
   uid: string;
-  email: string;
-  emailVerified: boolean;
   displayName: string;
   sessionId: string;
   authTime: Date;
+}
+
+export interface IdTokenSubject extends VisitorTokenSubject {
+  email: string;
+  emailVerified: boolean;
 }
 
 export type TokenCheck = { ok: true; claims: IdTokenClaims } | { ok: false; reason: 'expired' | 'invalid' };
@@ -57,20 +62,20 @@ function asymmetric(key: SigningKey): JwtKey {
  * verifies visitor tokens (nothing outside reads them against the JWKS), and a site's visitors may
  * open sessions by the thousand a second: an HMAC costs a tenth of an ECDSA signature.
  */
-export function visitorSecret(key: SigningKey, purpose: 'id-token' | 'refresh-token'): Buffer {
+function visitorSecret(key: SigningKey): Buffer {
   const d = KeyObject.from(key.privateKey).export({ format: 'jwk' }).d;
   if (!d) throw new Error('the identity key has no private part');
   return Buffer.from(
-    hkdfSync('sha256', Buffer.from(d, 'base64url'), Buffer.alloc(0), `assistente visitor ${purpose} v1`, 32),
+    hkdfSync('sha256', Buffer.from(d, 'base64url'), Buffer.alloc(0), 'assistente visitor id-token v1', 32),
   );
 }
 
 function symmetric(key: SigningKey): JwtKey {
-  const secret = visitorSecret(key, 'id-token');
+  const secret = visitorSecret(key);
   return {
     alg: 'HS256',
     kid: `${key.kid}-visitors`,
-    sign: (data) => createHmac('sha256', secret).update(data).digest(),
+    sign: hmacSha256(secret),
     verifyKey: new Uint8Array(secret),
   };
 }
@@ -80,6 +85,7 @@ export class TokenSigner {
   private readonly key: JwtKey;
   /** The encoded JOSE header: the same for every token of this signer. */
   private readonly header: string;
+  private readonly kind: 'user' | 'visitor';
 
   constructor(
     key: SigningKey,
@@ -88,6 +94,7 @@ export class TokenSigner {
     /** `visitor`: embedded chats' tokens, HMAC-signed (see `visitorSecret`). */
     kind: 'user' | 'visitor' = 'user',
   ) {
+    this.kind = kind;
     this.key = kind === 'visitor' ? symmetric(key) : asymmetric(key);
     this.header = b64url({ alg: this.key.alg, kid: this.key.kid, typ: 'JWT' });
   }
@@ -98,8 +105,9 @@ export class TokenSigner {
 
   /** Claims as Firebase puts them, plus `sid` (the session) so services can honour revocation at once. */
   signIdToken(s: IdTokenSubject, now = new Date()): string {
+    if (this.kind !== 'user') throw new Error('a visitor signer signs visitor tokens only');
     const iat = seconds(now);
-    const payload = b64url({
+    return this.sign({
       email: s.email,
       email_verified: s.emailVerified,
       name: s.displayName,
@@ -113,7 +121,30 @@ export class TokenSigner {
       iat,
       exp: iat + ID_TOKEN_TTL_SECONDS,
     });
-    const signed = `${this.header}.${payload}`;
+  }
+
+  /**
+   * A visitor's token: read by this service only (no Firebase SDK, no other service), so it holds
+   * what the visitor resolver reads and no more. A shorter token is less to sign and send on a
+   * public call that sites make for every visitor.
+   */
+  signVisitorToken(s: VisitorTokenSubject, now = new Date()): string {
+    if (this.kind !== 'visitor') throw new Error('a user signer signs user tokens only');
+    const iat = seconds(now);
+    return this.sign({
+      name: s.displayName,
+      auth_time: seconds(s.authTime),
+      sid: s.sessionId,
+      iss: this.issuer,
+      aud: this.audience,
+      sub: s.uid,
+      iat,
+      exp: iat + ID_TOKEN_TTL_SECONDS,
+    });
+  }
+
+  private sign(claims: IdTokenClaims): string {
+    const signed = `${this.header}.${b64url(claims)}`;
     return `${signed}.${this.key.sign(signed).toString('base64url')}`;
   }
 

@@ -29,10 +29,14 @@ export interface TokenPair {
   uid: string;
 }
 
-export interface VisitorSubject {
+/** Whom a minted visitor session is for: their token holds no email. */
+export interface MintedVisitor {
   uid: string;
-  email: string;
   displayName: string;
+}
+
+export interface VisitorSubject extends MintedVisitor {
+  email: string;
 }
 
 export interface MintedVisitorSession extends TokenPair {
@@ -77,7 +81,7 @@ export interface IdentityService {
    * until then `sessionStatus` says `absent` and the refresh token is unknown (the embedded page
    * then asks for a new session: nothing was stored, so nothing is lost).
    */
-  mintVisitorSession(visitor: VisitorSubject, now?: Date): MintedVisitorSession;
+  mintVisitorSession(visitor: MintedVisitor, now?: Date): MintedVisitorSession;
   /**
    * Stores a minted visitor session (idempotent, several replicas may race); whether it is live
    * afterwards: false when it ended since, or the visitor is blocked.
