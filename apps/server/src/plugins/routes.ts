@@ -10,7 +10,9 @@ import swaggerUi from '@fastify/swagger-ui';
 import type {
   FastifyContextConfig,
   FastifyInstance,
+  FastifyRequest,
   FastifySchema,
+  HookHandlerDoneFunction,
   onRequestHookHandler,
   RouteOptions,
 } from 'fastify';
@@ -66,23 +68,25 @@ function callerHook(callers: CallerResolvers, needs: FastifyContextConfig): onRe
   if (kinds.length === 0) return undefined;
   // `public` in a list: the caller is optional, but a token, when sent, must be good.
   const optional = Array.isArray(auth) && auth.includes('public');
+  // Made once per route: a closure made per request costs an allocation (and, under the
+  // TypeScript loader the benches run, a defineProperty naming it: ≈ 1 µs of a cached request).
+  const admit = (request: FastifyRequest, caller: AnyCaller, done: HookHandlerDoneFunction) => {
+    try {
+      checkRouteNeeds(caller, needs);
+    } catch (err) {
+      return done(err as Error);
+    }
+    request.caller = caller;
+    done();
+  };
   return (request, _reply, done) => {
     const token = bearerToken(request);
     if (!token) return done(optional ? undefined : unauthenticated());
-    const admit = (caller: AnyCaller) => {
-      try {
-        checkRouteNeeds(caller, needs);
-      } catch (err) {
-        return done(err as Error);
-      }
-      request.caller = caller;
-      done();
-    };
     // Most requests find everything cached: answer them without a promise.
     const cached = callers.peek(kinds, token);
-    if (cached) return admit(cached);
+    if (cached) return admit(request, cached, done);
     if (!wellFormedToken(token)) return done(unauthenticated());
-    callers.resolve(kinds, token).then(admit, done);
+    callers.resolve(kinds, token).then((caller) => admit(request, caller, done), done);
   };
 }
 
