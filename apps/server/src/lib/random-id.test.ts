@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { randomBase62 } from './random-id.ts';
+import { randomBase62, randomBase64url } from './random-id.ts';
 
 describe('randomBase62', () => {
   it('gives the length asked, in base62 characters only, never the same twice', () => {
@@ -21,5 +21,19 @@ describe('randomBase62', () => {
     // bytes taken modulo 62 would draw eight characters 25% more often and score in the thousands.
     const chi = [...counts.values()].reduce((sum, n) => sum + (n - expected) ** 2 / expected, 0);
     expect(chi).toBeLessThan(120);
+  });
+});
+
+describe('randomBase64url', () => {
+  it('gives the bytes asked as base64url, never the same twice, across pool refills', () => {
+    // 2,000 × 32 bytes: the 4 KB pool is refilled over a dozen times.
+    const secrets = Array.from({ length: 2000 }, () => randomBase64url(32));
+    for (const s of secrets) expect(Buffer.from(s, 'base64url')).toHaveLength(32);
+    expect(new Set(secrets).size).toBe(secrets.length);
+  });
+
+  it('refuses more than the pool holds rather than give fewer bytes', () => {
+    expect(randomBase64url(4096)).toHaveLength(5462);
+    expect(() => randomBase64url(4097)).toThrow(RangeError);
   });
 });

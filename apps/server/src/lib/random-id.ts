@@ -20,6 +20,7 @@ function nextByte(): number {
 
 /** `bytes` random bytes (at most the pool's size) as base64url: secrets made on hot paths. */
 export function randomBase64url(bytes: number): string {
+  if (bytes > pool.length) throw new RangeError(`randomBase64url draws at most ${pool.length} bytes`);
   if (used + bytes > pool.length) {
     randomFillSync(pool);
     used = 0;
