@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from './client.ts';
+import { connectionLost, openDatabase } from './client.ts';
 
 describe('migrations', () => {
   it('run on PGlite and leave every table in place', async () => {
@@ -62,3 +62,22 @@ describe('migrations', () => {
       }
     });
 });
+
+// Only in the PostgreSQL test project (CI), so it never shows up as skipped.
+if (process.env.TEST_DATABASE_URL && process.env.TEST_DB === 'postgres')
+  describe('a statement on a dead connection', () => {
+    it('counts pg refusing it unsent, on a client it saw close, as a lost connection (retried)', async () => {
+      const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await client.connect();
+      await client.end();
+      const err: unknown = await client.query('select 1').catch((e: unknown) => e);
+      expect(String((err as Error).message)).toMatch(/is not queryable/);
+      expect(connectionLost(err)).toBe(true);
+      // A statement the server refused is no lost connection: it is not run again.
+      const refused = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await refused.connect();
+      const bad: unknown = await refused.query('select * from no_such_table').catch((e: unknown) => e);
+      await refused.end();
+      expect(connectionLost(bad)).toBe(false);
+    });
+  });

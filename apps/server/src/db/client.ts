@@ -53,11 +53,13 @@ const CONNECTION_LOST = new Set([
   'ECONNRESET',
   'EPIPE',
 ]);
-const connectionLost = (err: unknown): boolean => {
+export const connectionLost = (err: unknown): boolean => {
   const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
   return (
     (typeof code === 'string' && CONNECTION_LOST.has(code)) ||
-    (typeof message === 'string' && message.startsWith('Connection terminated'))
+    (typeof message === 'string' &&
+      // pg refuses a statement, without sending it, on a client it already saw die or close.
+      (message.startsWith('Connection terminated') || message.endsWith('and is not queryable')))
   );
 };
 
