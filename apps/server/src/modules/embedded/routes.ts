@@ -9,7 +9,7 @@ import {
   VirtualAccountUpdateSchema,
   VirtualAccountWithSecretSchema,
 } from '@assistente/contracts';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
@@ -132,15 +132,12 @@ export async function virtualAccountRoutes(app: FastifyInstance, ctx: AppContext
 }
 
 /**
- * CORS for the session call, which the launcher script makes from the host page: an allowed site's
- * Origin is echoed (never `*`, and no credentials: the answer is the only token it gets).
+ * CORS for the calls the launcher script makes from the host page: an allowed site's Origin is
+ * echoed (never `*`, and no credentials: a session answer is the only token the site gets).
  */
-async function allowSite(ctx: AppContext, id: string, request: FastifyRequest, reply: FastifyReply) {
-  const origin = request.headers.origin;
-  if (await ctx.services.visitors.allowsOrigin(id, origin)) {
-    reply.header('access-control-allow-origin', origin);
-    reply.header('vary', 'Origin');
-  }
+function echoSite(reply: FastifyReply, origin: string | undefined) {
+  reply.header('access-control-allow-origin', origin);
+  reply.header('vary', 'Origin');
 }
 
 /**
@@ -154,7 +151,8 @@ export async function visitorRoutes(app: FastifyInstance, ctx: AppContext): Prom
   const tags = ['embedded'];
 
   r.options('/:id/session', { schema: { hide: true, params: IdParams } }, async (request, reply) => {
-    await allowSite(ctx, request.params.id, request, reply);
+    const origin = request.headers.origin;
+    if (await visitors.allowsOrigin(request.params.id, origin)) echoSite(reply, origin);
     reply.header('access-control-allow-methods', 'POST');
     reply.header('access-control-allow-headers', 'content-type');
     reply.header('access-control-max-age', '600');
@@ -190,12 +188,9 @@ export async function visitorRoutes(app: FastifyInstance, ctx: AppContext): Prom
         origin,
         request.body ?? {},
         { ip: request.ip ?? null, userAgent: typeof ua === 'string' ? ua : null },
-        // CORS as the preflight's (allowSite), set once the site is known to be allowed: the
-        // visitor's errors after that (a bad signature) are readable by the site's script.
-        () => {
-          reply.header('access-control-allow-origin', origin);
-          reply.header('vary', 'Origin');
-        },
+        // Set once the site is known to be allowed: the visitor's errors after that (a bad
+        // signature) are readable by the site's script.
+        () => echoSite(reply, origin),
       );
     },
   );
@@ -214,8 +209,7 @@ export async function visitorRoutes(app: FastifyInstance, ctx: AppContext): Prom
     async (request, reply) => {
       const origin = request.headers.origin;
       const look = await visitors.launcher(request.params.id, origin);
-      reply.header('access-control-allow-origin', origin);
-      reply.header('vary', 'Origin');
+      echoSite(reply, origin);
       return look;
     },
   );

@@ -236,6 +236,8 @@ describe('visitor sessions: who the visitor is', () => {
       const res = await call('POST', url, { origin: SITE }, visitor === undefined ? {} : { visitor });
       expect(res.statusCode, JSON.stringify(visitor)).toBe(401);
       expect(codeOf(res)).toBe('INVALID_VISITOR_SIGNATURE');
+      // The site is allowed: its script can read why its visitor was refused.
+      expect(res.headers['access-control-allow-origin']).toBe(SITE);
     };
     await refused(undefined);
     await refused({ ...good, id: 'cliente-43' });
