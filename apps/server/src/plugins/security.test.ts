@@ -15,6 +15,14 @@ async function appWith(publicUrl: string) {
   return app;
 }
 
+/** On every answer, page or data. */
+const HARDENING = {
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-resource-policy': 'same-origin',
+};
+
 describe('security headers', () => {
   it('sends a strict CSP and the hardening headers on every response, errors included', async () => {
     const app = await appWith('http://localhost:3000');
@@ -23,9 +31,7 @@ describe('security headers', () => {
       expect(res.headers['content-security-policy'], url).toContain("frame-ancestors 'none'");
       expect(res.headers['content-security-policy']).toContain("script-src 'self'");
       expect(res.headers['content-security-policy']).toContain("object-src 'none'");
-      expect(res.headers['x-content-type-options']).toBe('nosniff');
-      expect(res.headers['x-frame-options']).toBe('DENY');
-      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers).toMatchObject(HARDENING);
       expect(res.headers['strict-transport-security']).toBeUndefined();
     }
     await app.close();
@@ -44,10 +50,7 @@ describe('security headers', () => {
     ]) {
       const res = await app.inject(url);
       expect(res.headers['content-security-policy'], url).toBe("default-src 'none'; frame-ancestors 'none'");
-      expect(res.headers['x-content-type-options']).toBe('nosniff');
-      expect(res.headers['x-frame-options']).toBe('DENY');
-      expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
-      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers).toMatchObject(HARDENING);
       expect(res.headers['cross-origin-opener-policy']).toBeUndefined();
       expect(res.headers['x-xss-protection']).toBeUndefined();
     }

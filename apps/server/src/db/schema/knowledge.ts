@@ -87,14 +87,14 @@ export const knowledgeDocuments = pgTable(
   ],
 );
 
+/** The chunks' full-text index, named where upkeep and tests refer to it (knowledge/upkeep.ts). */
+export const KNOWLEDGE_SEARCH_INDEX = 'knowledge_chunks_search_vector_idx';
+
 /**
  * A piece of a document with its embedding, unit-length so cosine similarity is a dot product.
  * `real[]` works on every PostgreSQL; the full-text index beside it serves the keyword half of
  * hybrid retrieval.
  */
-/** The chunks' full-text index, named where upkeep and tests refer to it (knowledge/upkeep.ts). */
-export const KNOWLEDGE_SEARCH_INDEX = 'knowledge_chunks_search_vector_idx';
-
 export const knowledgeChunks = pgTable(
   'knowledge_chunks',
   {

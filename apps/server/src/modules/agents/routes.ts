@@ -12,9 +12,9 @@ import { AgentSocket } from './socket.ts';
 import { registerAgentsWebsocket } from './websocket.ts';
 
 /**
- * The agents websocket `GET /api/v1/agents/chat/` (DESIGN §5), with @fastify/websocket in its
- * own scope (the app's only websocket). A missing Origin is a non-browser client (the editor extension): the token in the
- * auth frame is what authenticates, never a cookie.
+ * The agents websocket `GET /api/v1/agents/chat/` (DESIGN §5), with @fastify/websocket in its own
+ * scope (the app's only websocket). A missing Origin is a non-browser client (the editor
+ * extension): the token in the auth frame is what authenticates, never a cookie.
  */
 export async function agentsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const agents = ctx.services.agents;
