@@ -16,7 +16,6 @@ import { useLocalePath } from '../../../ui/hooks/useLocalePath.ts';
 import { setUi } from '../../../ui/uiStore.ts';
 import { useChatsList, useDeleteChat, usePinChat, useRenameChat } from '../hooks/useChatsList.ts';
 import { useFixedVirtual } from '../hooks/useFixedVirtual.ts';
-import { offerUndo } from '../lib/undo.ts';
 import { ChatListItem } from './ChatListItem.tsx';
 import classes from './ChatsSidebar.module.css';
 
@@ -72,9 +71,7 @@ export function ChatsSidebar({
   );
   const onDelete = useCallback(
     (chat: Chat) => {
-      remove.mutate(chat.chatId, {
-        onSuccess: () => offerUndo(chat.chatId, chat.title),
-      });
+      remove.mutate(chat);
       if (chat.chatId === activeId) navigate(lp(newChatPath()));
     },
     [remove.mutate, activeId, navigate, lp],

@@ -7,6 +7,7 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import type { Page } from '../../../lib/http/paging.ts';
+import { offerUndo } from '../lib/undo.ts';
 import { chatsApi } from './chatsApi.ts';
 
 type ListData = InfiniteData<Page<Chat>, string | null>;
@@ -121,11 +122,17 @@ export function usePinChat() {
   });
 }
 
+/**
+ * Deletes a chat and offers its undo. The offer is made here, in the mutation's own callback: one
+ * passed to `mutate` is dropped when its component unmounts first — on a phone, deleting the open
+ * chat closes the list that made the call, and the offer was lost whenever the answer came later.
+ */
 export function useDeleteChat() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (chatId: string) => chatsApi().deleteChat(chatId),
-    onMutate: (chatId) => chatListCache.remove(client, chatId),
+    mutationFn: (chat: Pick<Chat, 'chatId' | 'title'>) => chatsApi().deleteChat(chat.chatId),
+    onMutate: (chat) => chatListCache.remove(client, chat.chatId),
+    onSuccess: (_deleted, chat) => offerUndo(chat.chatId, chat.title),
     onError: () => client.invalidateQueries({ queryKey: chatKeys.lists() }),
   });
 }
