@@ -19,12 +19,15 @@ describe('Markdown before its renderer has loaded', () => {
     expect(pending?.textContent).toBe('**negrito** e `código`\n\n<img src="x" onerror="window.__xss = 1">');
     expect(container.querySelector('strong, code, img')).toBeNull();
 
-    // The renderer is fetched after that paint, and the answer is rendered in place.
-    await waitFor(() => expect(container.querySelector('strong')?.textContent).toBe('negrito'));
+    // The renderer is fetched after that paint, and the answer is rendered in place. Its first
+    // import is transformed cold here: seconds on a loaded machine, beyond waitFor's 1 s default.
+    await waitFor(() => expect(container.querySelector('strong')?.textContent).toBe('negrito'), {
+      timeout: 20_000,
+    });
     expect(container.querySelector('code')?.textContent).toBe('código');
     expect(container.querySelector('[data-markdown="pending"]')).toBeNull();
     expect(container.querySelector('img')).toBeNull();
     expect(screen.queryByText(/onerror/)).toBeTruthy();
     expect(rendererChunk.get()).not.toBeNull();
-  });
+  }, 30_000);
 });
