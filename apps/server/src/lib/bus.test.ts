@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { itWithRedis, testRedisUrl } from '../test/redis.ts';
 import { type Bus, createLocalBus, createRedisBus, subscribeLive } from './bus.ts';
 
 /** Resolves with the first message on `channel` of `bus`, published by `from` until it arrives. */
@@ -88,18 +89,16 @@ describe('bus', () => {
     await slow.close();
   });
 
-  // Defined only where Redis is configured (always in CI), so it never shows up as skipped.
-  if (process.env.REDIS_URL)
-    it('fans out between two replicas through Redis and keeps prefixes apart', async () => {
-      const url = process.env.REDIS_URL!;
-      const prefix = `t${randomBytes(4).toString('hex')}:`;
-      const a = createRedisBus(url, prefix);
-      const b = createRedisBus(url, prefix);
-      const other = createRedisBus(url, `${prefix}other:`);
-      const strangers: unknown[] = [];
-      other.subscribe('ch', (m) => strangers.push(m));
-      expect(await roundTrip(a, b)).toEqual([{ uid: 'u1' }]);
-      expect(strangers).toEqual([]);
-      await Promise.all([a.close(), b.close(), other.close()]);
-    });
+  itWithRedis('fans out between two replicas through Redis and keeps prefixes apart', async () => {
+    const url = testRedisUrl ?? '';
+    const prefix = `t${randomBytes(4).toString('hex')}:`;
+    const a = createRedisBus(url, prefix);
+    const b = createRedisBus(url, prefix);
+    const other = createRedisBus(url, `${prefix}other:`);
+    const strangers: unknown[] = [];
+    other.subscribe('ch', (m) => strangers.push(m));
+    expect(await roundTrip(a, b)).toEqual([{ uid: 'u1' }]);
+    expect(strangers).toEqual([]);
+    await Promise.all([a.close(), b.close(), other.close()]);
+  });
 });

@@ -15,6 +15,7 @@ import { chats, messages, agents as santitos, streamedContent, users } from '../
 import { buildTestApp, startReplica, type TestApp } from '../../test/app.ts';
 import { makeDomain, makeSantito, makeUser, type TestDomain, type TestUser } from '../../test/factories.ts';
 import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
+import { describeWithRedis } from '../../test/redis.ts';
 import { multipartFile, TINY_PNG } from '../chats/test-helpers.ts';
 import { noProvider } from '../providers/errors.ts';
 import { NO_PROVIDER_MESSAGE } from '../providers/index.ts';
@@ -811,57 +812,56 @@ describe('revocation is immediate', () => {
 
 // Two replicas behind a load balancer: one user's tabs land on different processes, joined by
 // Redis (CI sets REDIS_URL for every test project). Without Redis one process is the whole app.
-if (process.env.REDIS_URL)
-  describe('across replicas (Redis)', () => {
-    let replica: Built;
-    let replicaUrl: string;
-    beforeAll(async () => {
-      ({ built: replica, wsUrl: replicaUrl } = await startReplica(t));
-    });
-    afterAll(async () => {
-      await replica?.app.close();
-    });
-    const connectToReplica = async (who: TestUser) => {
-      const s = await TestSocket.open(replicaUrl, { origin: ORIGIN, token: who.idToken });
-      open.push(s);
-      return s;
-    };
-
-    it('a tab on another replica sees the stream live, and can stop the next one', async () => {
-      const here = await connect(alice);
-      const there = await connectToReplica(alice);
-      const r = await exchange(here, { content: 'Across replicas' });
-      await there.next('message.done', (f) => f.messageId === r.assistant.messageId);
-      expect(there.textOf(r.assistant.messageId)).toBe(ANSWER);
-
-      fx.setScript({ text: ANSWER, delayMs: 50 });
-      here.send({ type: 'chat.send', requestId: 'across-stop', chatId: r.chatId, content: 'Again' });
-      const started = await there.next(
-        'message.created',
-        (f) => f.requestId === 'across-stop' && f.message.role === 'assistant',
-      );
-      there.send({ type: 'chat.stop', chatId: r.chatId });
-      const row = await waitForStored(started.message.messageId);
-      expect(row?.status).toBe('stopped');
-    });
-
-    it('deactivating a user on one replica closes their socket on the other at once', async () => {
-      const victim = await makeUser(t.ctx, { domain: dom });
-      const there = await connectToReplica(victim);
-      const url = `/api/v1/user/${encodeURIComponent(victim.user.id)}`;
-      const current = (await t.app.inject({ method: 'GET', url, headers: admin.headers })).json();
-      const res = await t.app.inject({
-        method: 'PUT',
-        url,
-        headers: admin.headers,
-        payload: { ...current, active: false },
-      });
-      expect(res.statusCode).toBe(200);
-      // Deactivation disables the identity account too: whichever of the two the replica's check
-      // meets first closes the socket, as forbidden (4403) or as no longer authenticated (4401).
-      expect([4401, 4403]).toContain((await there.closed).code);
-    });
+describeWithRedis('across replicas (Redis)', () => {
+  let replica: Built;
+  let replicaUrl: string;
+  beforeAll(async () => {
+    ({ built: replica, wsUrl: replicaUrl } = await startReplica(t));
   });
+  afterAll(async () => {
+    await replica?.app.close();
+  });
+  const connectToReplica = async (who: TestUser) => {
+    const s = await TestSocket.open(replicaUrl, { origin: ORIGIN, token: who.idToken });
+    open.push(s);
+    return s;
+  };
+
+  it('a tab on another replica sees the stream live, and can stop the next one', async () => {
+    const here = await connect(alice);
+    const there = await connectToReplica(alice);
+    const r = await exchange(here, { content: 'Across replicas' });
+    await there.next('message.done', (f) => f.messageId === r.assistant.messageId);
+    expect(there.textOf(r.assistant.messageId)).toBe(ANSWER);
+
+    fx.setScript({ text: ANSWER, delayMs: 50 });
+    here.send({ type: 'chat.send', requestId: 'across-stop', chatId: r.chatId, content: 'Again' });
+    const started = await there.next(
+      'message.created',
+      (f) => f.requestId === 'across-stop' && f.message.role === 'assistant',
+    );
+    there.send({ type: 'chat.stop', chatId: r.chatId });
+    const row = await waitForStored(started.message.messageId);
+    expect(row?.status).toBe('stopped');
+  });
+
+  it('deactivating a user on one replica closes their socket on the other at once', async () => {
+    const victim = await makeUser(t.ctx, { domain: dom });
+    const there = await connectToReplica(victim);
+    const url = `/api/v1/user/${encodeURIComponent(victim.user.id)}`;
+    const current = (await t.app.inject({ method: 'GET', url, headers: admin.headers })).json();
+    const res = await t.app.inject({
+      method: 'PUT',
+      url,
+      headers: admin.headers,
+      payload: { ...current, active: false },
+    });
+    expect(res.statusCode).toBe(200);
+    // Deactivation disables the identity account too: whichever of the two the replica's check
+    // meets first closes the socket, as forbidden (4403) or as no longer authenticated (4401).
+    expect([4401, 4403]).toContain((await there.closed).code);
+  });
+});
 
 describe('no provider', () => {
   it('answers NO_PROVIDER with a message for an Admin, and stores nothing', async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Built } from '../../app.ts';
 import { startReplica, type TestApp } from '../../test/app.ts';
 import { makeUser, type TestUser } from '../../test/factories.ts';
+import { describeWithRedis } from '../../test/redis.ts';
 import { type AgentsTestApp, startAgentsTestApp } from './test-app.ts';
 import { TestSocket } from './test-client.ts';
 
@@ -92,51 +93,50 @@ describe('per-user limits', () => {
 });
 
 // Two replicas behind a load balancer share one user's limits through Redis (CI sets REDIS_URL).
-if (process.env.REDIS_URL)
-  describe('per-user limits across replicas (Redis)', () => {
-    let replica: Built;
-    let replicaUrl: string;
-    beforeAll(async () => {
-      ({ built: replica, wsUrl: replicaUrl } = await startReplica(t));
-    });
-    afterAll(async () => {
-      await replica?.app.close();
-    });
-
-    it('two replicas run no more of one user’s answers at once than AGENT_MAX_CONCURRENT', async () => {
-      const here = await TestSocket.open(wsUrl, { origin: ORIGIN, token: dave.idToken });
-      const there = await TestSocket.open(replicaUrl, { origin: ORIGIN, token: dave.idToken });
-      const sent = [
-        [here, 'h1'],
-        [here, 'h2'],
-        [there, 't1'],
-        [there, 't2'],
-      ] as const;
-      for (const [s, id] of sent) s.send({ type: 'chat.send', requestId: id, chatId: null, content: id });
-      const outcomes = await Promise.all(
-        sent.map(([s, id]) =>
-          Promise.race([
-            s.next('error', (f) => f.requestId === id).then((f) => f.code),
-            s
-              .next('message.created', (f) => f.requestId === id && f.message.role === 'assistant')
-              .then((f) => f.message.messageId),
-          ]),
-        ),
-      );
-      // The limit is 2: two answers ran, two sends were refused, whichever replica they reached.
-      expect(outcomes.filter((o) => o === 'TOO_MANY_GENERATIONS')).toHaveLength(2);
-      const answered = outcomes.filter((o) => o !== 'TOO_MANY_GENERATIONS');
-      expect(answered).toHaveLength(2);
-      for (const [s, id] of sent) {
-        const i = sent.findIndex(([, x]) => x === id);
-        if (outcomes[i] !== 'TOO_MANY_GENERATIONS')
-          await s.next('message.done', (f) => f.messageId === outcomes[i]);
-      }
-      // Finished answers give their slots back, whichever replica ran them.
-      const key = `${t.ctx.keyPrefix}agents:running:${dave.user.id}`;
-      for (let i = 0; i < 50 && (await t.ctx.redis?.zcard(key)) !== 0; i++)
-        await new Promise((r) => setTimeout(r, 20));
-      expect(await t.ctx.redis?.zcard(key)).toBe(0);
-      await Promise.all([here.close(), there.close()]);
-    });
+describeWithRedis('per-user limits across replicas (Redis)', () => {
+  let replica: Built;
+  let replicaUrl: string;
+  beforeAll(async () => {
+    ({ built: replica, wsUrl: replicaUrl } = await startReplica(t));
   });
+  afterAll(async () => {
+    await replica?.app.close();
+  });
+
+  it('two replicas run no more of one user’s answers at once than AGENT_MAX_CONCURRENT', async () => {
+    const here = await TestSocket.open(wsUrl, { origin: ORIGIN, token: dave.idToken });
+    const there = await TestSocket.open(replicaUrl, { origin: ORIGIN, token: dave.idToken });
+    const sent = [
+      [here, 'h1'],
+      [here, 'h2'],
+      [there, 't1'],
+      [there, 't2'],
+    ] as const;
+    for (const [s, id] of sent) s.send({ type: 'chat.send', requestId: id, chatId: null, content: id });
+    const outcomes = await Promise.all(
+      sent.map(([s, id]) =>
+        Promise.race([
+          s.next('error', (f) => f.requestId === id).then((f) => f.code),
+          s
+            .next('message.created', (f) => f.requestId === id && f.message.role === 'assistant')
+            .then((f) => f.message.messageId),
+        ]),
+      ),
+    );
+    // The limit is 2: two answers ran, two sends were refused, whichever replica they reached.
+    expect(outcomes.filter((o) => o === 'TOO_MANY_GENERATIONS')).toHaveLength(2);
+    const answered = outcomes.filter((o) => o !== 'TOO_MANY_GENERATIONS');
+    expect(answered).toHaveLength(2);
+    for (const [s, id] of sent) {
+      const i = sent.findIndex(([, x]) => x === id);
+      if (outcomes[i] !== 'TOO_MANY_GENERATIONS')
+        await s.next('message.done', (f) => f.messageId === outcomes[i]);
+    }
+    // Finished answers give their slots back, whichever replica ran them.
+    const key = `${t.ctx.keyPrefix}agents:running:${dave.user.id}`;
+    for (let i = 0; i < 50 && (await t.ctx.redis?.zcard(key)) !== 0; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(await t.ctx.redis?.zcard(key)).toBe(0);
+    await Promise.all([here.close(), there.close()]);
+  });
+});

@@ -16,6 +16,7 @@ import { type ConfluenceStandin, startConfluenceStandin } from '../../test/confl
 import { EventStreamReader, type ReadEvent } from '../../test/event-stream.ts';
 import { makeDomain, makeUser, type TestDomain, type TestUser } from '../../test/factories.ts';
 import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
+import { describeWithRedis } from '../../test/redis.ts';
 import { postFile } from '../chats/test-helpers.ts';
 
 const BASE = '/api/v1/integration/knowledge';
@@ -335,56 +336,55 @@ describe('knowledge events (GET …/knowledge/events)', () => {
   });
 
   // Two replicas behind a load balancer, joined by Redis (CI sets REDIS_URL for every test project).
-  if (process.env.REDIS_URL)
-    describe('across replicas (Redis)', () => {
-      let replica: Built;
-      beforeAll(async () => {
-        ({ built: replica } = await startReplica(t));
-      });
-      afterAll(async () => {
-        await replica?.app.close();
-      });
-
-      it('a stream on one replica follows a sync running on the other', async () => {
-        const made = await inject('POST', BASE, admin, {
-          kind: 'confluence',
-          displayName: 'Wiki elsewhere',
-          confluence: { baseUrl: `${cf.url}/wiki`, email: cf.email, apiToken: cf.token, spaces: ['ENG'] },
-        });
-        const sourceId = KnowledgeSourceSchema.parse(made.json()).sourceId;
-        const here = await watch(admin);
-        // Wait out the first sync (started on this replica), then sync again on the other one.
-        await expect
-          .poll(
-            async () =>
-              KnowledgeSourceSchema.parse((await inject('GET', `${BASE}/${sourceId}`, admin)).json()).status,
-            {
-              timeout: 30_000,
-            },
-          )
-          .toBe('idle');
-        cf.putPage('ENG', { id: '1', title: 'Page 1', body: '<p>Runbook step 1, revised.</p>' });
-        const from = here.events.length;
-        const res = await replica.app.inject({
-          method: 'POST',
-          url: `${BASE}/${sourceId}/sync`,
-          headers: admin.headers,
-        });
-        expect(res.statusCode, res.body).toBe(202);
-        // The first sync's last events may still be on their way (its status was read from the
-        // database): everything of the second sync comes after its own 'syncing'.
-        const started = await here.next(isEvent({ type: 'source', sourceId, status: 'syncing' }), { from });
-        await here.next(isEvent({ type: 'document', sourceId, status: 'ready' }), { from: started.index });
-        const last = await here.next(isEvent({ type: 'source', sourceId, status: 'idle' }), {
-          from: started.index,
-          timeoutMs: 30_000,
-        });
-        const progress = eventsOf(here, started.index, last.index)
-          .filter((e) => e.type === 'source' && e.sourceId === sourceId && e.progress)
-          .map((e) => e.type === 'source' && e.progress);
-        expect(progress.at(-1)).toEqual({ done: 4, total: 4 });
-      });
+  describeWithRedis('across replicas (Redis)', () => {
+    let replica: Built;
+    beforeAll(async () => {
+      ({ built: replica } = await startReplica(t));
     });
+    afterAll(async () => {
+      await replica?.app.close();
+    });
+
+    it('a stream on one replica follows a sync running on the other', async () => {
+      const made = await inject('POST', BASE, admin, {
+        kind: 'confluence',
+        displayName: 'Wiki elsewhere',
+        confluence: { baseUrl: `${cf.url}/wiki`, email: cf.email, apiToken: cf.token, spaces: ['ENG'] },
+      });
+      const sourceId = KnowledgeSourceSchema.parse(made.json()).sourceId;
+      const here = await watch(admin);
+      // Wait out the first sync (started on this replica), then sync again on the other one.
+      await expect
+        .poll(
+          async () =>
+            KnowledgeSourceSchema.parse((await inject('GET', `${BASE}/${sourceId}`, admin)).json()).status,
+          {
+            timeout: 30_000,
+          },
+        )
+        .toBe('idle');
+      cf.putPage('ENG', { id: '1', title: 'Page 1', body: '<p>Runbook step 1, revised.</p>' });
+      const from = here.events.length;
+      const res = await replica.app.inject({
+        method: 'POST',
+        url: `${BASE}/${sourceId}/sync`,
+        headers: admin.headers,
+      });
+      expect(res.statusCode, res.body).toBe(202);
+      // The first sync's last events may still be on their way (its status was read from the
+      // database): everything of the second sync comes after its own 'syncing'.
+      const started = await here.next(isEvent({ type: 'source', sourceId, status: 'syncing' }), { from });
+      await here.next(isEvent({ type: 'document', sourceId, status: 'ready' }), { from: started.index });
+      const last = await here.next(isEvent({ type: 'source', sourceId, status: 'idle' }), {
+        from: started.index,
+        timeoutMs: 30_000,
+      });
+      const progress = eventsOf(here, started.index, last.index)
+        .filter((e) => e.type === 'source' && e.sourceId === sourceId && e.progress)
+        .map((e) => e.type === 'source' && e.progress);
+      expect(progress.at(-1)).toEqual({ done: 4, total: 4 });
+    });
+  });
 });
 
 describe('closing the server', () => {
