@@ -22,7 +22,7 @@ export function prefetchRenderer(): void {
 
 /**
  * Model output as Markdown (GFM), sanitised: raw HTML shows as text, only safe link schemes,
- * remote images behind a click. Code highlighting and math load on first need.
+ * remote images as links to open. Code highlighting and math load on first need.
  *
  * Until the renderer's chunk has arrived (a moment, on the first answer after a page load) the
  * answer shows as its plain text, which is as inert as a user's message; it is then re-rendered.
