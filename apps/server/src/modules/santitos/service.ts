@@ -13,6 +13,7 @@ import type { Caller } from '../../lib/caller.ts';
 import { forbidden, invalidField } from '../../lib/errors.ts';
 import { cursorsFor, type Page } from '../../lib/paging.ts';
 import type { AccountCaller } from '../../lib/policy.ts';
+import { type AuditMeta, auditedTransaction, changedFields } from '../audit/index.ts';
 import { sourceRefs } from '../knowledge/index.ts';
 import {
   assertRoomLeft,
@@ -28,6 +29,11 @@ import { authorize, can } from './policy.ts';
 import { type SantitoPatch, santitosStore } from './store.ts';
 
 type SantitoCreateBody = z.output<typeof SantitoCreateSchema>;
+
+type AuditedSantito = Pick<
+  SantitoRow,
+  'name' | 'description' | 'instructions' | 'model' | 'starters' | 'knowledge' | 'visibility' | 'departmentId'
+>;
 
 /** The list's order (name, case-insensitive, then id): its cursors' tag. */
 const SANTITO_CURSOR_TAG = 'santitos:name:asc';
@@ -70,16 +76,37 @@ export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) 
   async function checkKnowledge(caller: Caller, knowledge: ReadonlyArray<{ kind: string; ref: string }>) {
     const refs = sourceRefs(knowledge);
     if (refs.length === 0) return;
-    const found = await ctx.services.knowledge.existingSourceIds(caller.domain.id, refs);
+    const found = await ctx.services.knowledge.sourceNames(caller.domain.id, refs);
     if (refs.some((ref) => !found.has(ref))) {
       throw invalidField('knowledge', 'No such knowledge source in your organisation');
     }
   }
 
   async function checkDepartment(caller: Caller, departmentId: string): Promise<void> {
-    if (!(await store.departmentInDomain(caller, departmentId))) {
+    if ((await store.departmentName(caller, departmentId)) === undefined) {
       throw invalidField('departmentId', 'No such department in your organisation');
     }
+  }
+
+  /**
+   * What the audit log keeps of a santito: its instructions (the system prompt of every chat with
+   * it) and the rest of what steers an answer, with sources and department by name, as a reader
+   * knows them. Read before the change's transaction opens, so it takes no second connection.
+   */
+  async function audited(caller: Caller, santito: AuditedSantito): Promise<Record<string, unknown>> {
+    const refs = sourceRefs(santito.knowledge);
+    const sources = refs.length > 0 ? await ctx.services.knowledge.sourceNames(caller.domain.id, refs) : null;
+    const department = santito.departmentId ? await store.departmentName(caller, santito.departmentId) : null;
+    return {
+      displayName: santito.name,
+      description: santito.description,
+      instructions: santito.instructions,
+      model: santito.model,
+      starters: santito.starters,
+      knowledge: santito.knowledge.map((k) => sources?.get(k.ref) ?? (k.title || k.ref)),
+      visibility: santito.visibility,
+      department: department ?? null,
+    };
   }
 
   /** Deletes a replaced avatar image; a failure leaves an orphan object behind, never an error. */
@@ -113,7 +140,7 @@ export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) 
       return toSantito(await visible(caller, id), caller);
     },
 
-    async create(caller: Caller, body: SantitoCreateBody): Promise<Santito> {
+    async create(caller: Caller, body: SantitoCreateBody, meta: AuditMeta): Promise<Santito> {
       assertPremium(caller);
       authorize(caller, 'create', null, 'Only Editors and Admins can create santitos');
       const departmentId = body.visibility === 'department' ? (body.departmentId ?? null) : null;
@@ -121,7 +148,7 @@ export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) 
       if (body.model) await checkModel(caller, body.model);
       await checkKnowledge(caller, body.knowledge);
       const now = new Date();
-      const row = await store.insert(caller, {
+      const values = {
         id: randomUUID(),
         name: body.name,
         description: body.description,
@@ -134,11 +161,28 @@ export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) 
         departmentId,
         createdAt: now,
         updatedAt: now,
-      });
+      };
+      const after = await audited(caller, values);
+      const row = await auditedTransaction(
+        ctx.db,
+        caller,
+        meta,
+        (tx) => tx,
+        async (tx) => ({
+          result: await store.insert(caller, values, tx),
+          audit: {
+            action: 'santito.create',
+            targetType: 'santito',
+            targetId: values.id,
+            domainId: caller.domain.id,
+            after,
+          },
+        }),
+      );
       return toSantito(row, caller);
     },
 
-    async update(caller: Caller, id: string, body: SantitoUpdate): Promise<Santito> {
+    async update(caller: Caller, id: string, body: SantitoUpdate, meta: AuditMeta): Promise<Santito> {
       const current = await editable(caller, id);
       const patch: SantitoPatch = {};
       if (body.name !== undefined) patch.name = body.name;
@@ -174,17 +218,60 @@ export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) 
       }
       patch.visibility = visibility;
       patch.departmentId = departmentId;
-      const row = await store.update(caller, id, patch);
-      if (!row) throw santitoNotFound();
+      const diff = changedFields(
+        await audited(caller, current),
+        await audited(caller, { ...current, ...patch }),
+      );
+      const row = await auditedTransaction(
+        ctx.db,
+        caller,
+        meta,
+        (tx) => tx,
+        async (tx) => {
+          const updated = await store.update(caller, id, patch, tx);
+          if (!updated) throw santitoNotFound();
+          return {
+            result: updated,
+            audit: {
+              action: 'santito.update',
+              targetType: 'santito',
+              targetId: id,
+              domainId: updated.domainId,
+              // The name on both sides names the santito in the log even when it did not change.
+              before: { displayName: current.name, ...diff.before },
+              after: { displayName: updated.name, ...diff.after },
+            },
+          };
+        },
+      );
       if (body.avatar !== undefined && hasAvatarImage(current) && current.avatar)
         await dropImage(current.avatar);
       return toSantito(row, caller);
     },
 
-    async remove(caller: Caller, id: string): Promise<void> {
-      await editable(caller, id);
-      const row = await store.remove(caller, id);
-      if (!row) throw santitoNotFound();
+    async remove(caller: Caller, id: string, meta: AuditMeta): Promise<void> {
+      const current = await editable(caller, id);
+      const before = await audited(caller, current);
+      const row = await auditedTransaction(
+        ctx.db,
+        caller,
+        meta,
+        (tx) => tx,
+        async (tx) => {
+          const removed = await store.remove(caller, id, tx);
+          if (!removed) throw santitoNotFound();
+          return {
+            result: removed,
+            audit: {
+              action: 'santito.delete',
+              targetType: 'santito',
+              targetId: id,
+              domainId: removed.domainId,
+              before,
+            },
+          };
+        },
+      );
       if (hasAvatarImage(row) && row.avatar) await dropImage(row.avatar);
     },
 
