@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import { lazyModule, useLazyModule } from '../../../ui/lazyModule.ts';
 import classes from './Markdown.module.css';
+import type { CitedSources } from './MarkdownRenderer.tsx';
 
 /**
  * The Markdown renderer (micromark, GFM, the HTML tree → React elements, the code block and link
@@ -31,9 +32,12 @@ export function prefetchRenderer(): void {
 export const Markdown = memo(function Markdown({
   content,
   streaming = false,
+  citations,
 }: {
   content: string;
   streaming?: boolean;
+  /** Memoised by the caller: a new object renders every block again. */
+  citations?: CitedSources | undefined;
 }) {
   const renderer = useLazyModule(rendererChunk, true, true);
   if (!renderer) {
@@ -43,7 +47,7 @@ export const Markdown = memo(function Markdown({
       </div>
     );
   }
-  return <renderer.RenderedMarkdown content={content} streaming={streaming} />;
+  return <renderer.RenderedMarkdown content={content} streaming={streaming} citations={citations} />;
 });
 
 /** A user's own message: plain text, never interpreted (line breaks kept). */

@@ -1,9 +1,11 @@
+import type { Citation } from '@assistente/contracts';
 import { IconPhoto } from '@tabler/icons-react';
 import type { Element, ElementContent } from 'hast';
 import { memo, type ReactNode, useMemo } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { CopyIconButton } from '../../../ui/CopyIconButton.tsx';
 import { lazyModule, useLazyModule } from '../../../ui/lazyModule.ts';
+import { citationPlugin } from './citations.ts';
 import { type ElementComponents, hastToReact } from './hastToReact.ts';
 import classes from './Markdown.module.css';
 import { type MarkdownPlugin, markdownToHast } from './pipeline.ts';
@@ -104,6 +106,12 @@ const Block = memo(function Block({ text, plugins }: { text: string; plugins: re
 
 const NO_PLUGINS: readonly MarkdownPlugin[] = [];
 
+/** An answer's sources: its `[n]` markers link to the n-th. */
+export interface CitedSources {
+  messageId: string;
+  sources: readonly Citation[];
+}
+
 /**
  * Model output as Markdown (GFM), sanitised: raw HTML shows as text, only safe link schemes,
  * remote images as links to open. Code highlighting and math load on first need. While an answer
@@ -112,18 +120,26 @@ const NO_PLUGINS: readonly MarkdownPlugin[] = [];
 export const RenderedMarkdown = memo(function RenderedMarkdown({
   content,
   streaming = false,
+  citations,
 }: {
   content: string;
   streaming?: boolean;
+  citations?: CitedSources | undefined;
 }) {
   const needsCode = hasFencedCode(content);
   const needsMath = hasMath(content);
   const highlight = useLazyModule(highlightChunk, needsCode);
   const math = useLazyModule(mathChunk, needsMath);
   const plugins = useMemo<readonly MarkdownPlugin[]>(() => {
-    const list = [...(math ? [math.mathPlugin] : []), ...(highlight ? [highlight.highlightPlugin] : [])];
+    const list = [
+      ...(math ? [math.mathPlugin] : []),
+      ...(highlight ? [highlight.highlightPlugin] : []),
+      ...(citations && citations.sources.length > 0
+        ? [citationPlugin(citations.sources, citations.messageId)]
+        : []),
+    ];
     return list.length > 0 ? list : NO_PLUGINS;
-  }, [highlight, math]);
+  }, [highlight, math, citations]);
   const text = math ? normalizeMathDelimiters(content) : content;
   const blocks = streaming ? splitBlocks(text) : [text];
 
