@@ -9,5 +9,6 @@ describe('formatSize', () => {
     expect(formatSize(13 * 1024 + 300, 'pt-BR')).toBe('13 kB');
     expect(formatSize(20 * 1024 * 1024, 'en')).toBe('20 MB');
     expect(formatSize(812, 'pt-BR')).toBe('812 bytes');
+    expect(formatSize(70, 'en')).toBe('70 bytes');
   });
 });

@@ -23,11 +23,13 @@ const MB = 1024 * 1024;
 
 /** A file size in the interface language (`812 bytes`, `4,2 kB`, `2,5 MB` in pt-BR). */
 export function formatSize(bytes: number, locale: string): string {
-  const [value, unit] = bytes < KB ? [bytes, 'byte'] : bytes < MB ? [bytes / KB, 'kilobyte'] : [bytes / MB, 'megabyte'];
+  const [value, unit] =
+    bytes < KB ? [bytes, 'byte'] : bytes < MB ? [bytes / KB, 'kilobyte'] : [bytes / MB, 'megabyte'];
   return new Intl.NumberFormat(locale, {
     style: 'unit',
     unit,
-    unitDisplay: 'short',
+    // The short byte is "byte" in English even for many: the long form is as short and right.
+    unitDisplay: unit === 'byte' ? 'long' : 'short',
     maximumFractionDigits: value < 10 ? 1 : 0,
   }).format(value);
 }

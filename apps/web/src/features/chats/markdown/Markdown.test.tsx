@@ -100,7 +100,7 @@ describe('Markdown (model output)', () => {
     expect(container.querySelector('img')).toBeNull();
     expect(screen.queryByRole('button')).toBeNull();
     const link = screen.getByRole('link', {
-      name: /Abrir imagem de images\.example\.com em nova aba ?· a cat/,
+      name: /Abrir imagem de images\.example\.com em nova aba · a cat/,
     });
     expect(link.getAttribute('href')).toBe('https://images.example.com/cat.png');
     expect(link.getAttribute('target')).toBe('_blank');

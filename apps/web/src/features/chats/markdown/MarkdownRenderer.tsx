@@ -82,9 +82,11 @@ function RemoteImage({ props }: Props) {
   if (!src) return alt ? <span>[{alt}]</span> : null;
   return (
     <a href={src} className={classes.imageLink} target="_blank" rel="noopener noreferrer nofollow">
-      <IconPhoto size={16} stroke={1.6} aria-hidden />
-      <span>{t('chats.markdown.open_image', { host: hostOf(src) })}</span>
-      {alt ? <span>· {alt}</span> : null}
+      <IconPhoto size={16} stroke={1.6} aria-hidden className={classes.imageLinkIcon} />
+      <span>
+        {t('chats.markdown.open_image', { host: hostOf(src) })}
+        {alt ? ` · ${alt}` : ''}
+      </span>
     </a>
   );
 }
