@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type AuditAction,
   AvatarTypes,
   type Santito,
   type SantitoCreateSchema,
@@ -9,11 +10,12 @@ import {
 } from '@assistente/contracts';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import type { Tx } from '../../db/client.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { forbidden, invalidField } from '../../lib/errors.ts';
 import { cursorsFor, type Page } from '../../lib/paging.ts';
 import type { AccountCaller } from '../../lib/policy.ts';
-import { type AuditMeta, auditedTransaction, changedFields } from '../audit/index.ts';
+import { type AuditMeta, type AuditRecord, auditedTransaction, changedFields } from '../audit/index.ts';
 import { sourceRefs } from '../knowledge/index.ts';
 import {
   assertRoomLeft,
@@ -109,6 +111,34 @@ export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) 
     };
   }
 
+  /**
+   * Runs a change of santito `id` and writes its audit entry in one transaction: both happen, or
+   * neither. A santito gone meanwhile (`run` finds none) is a 404 and logs nothing.
+   */
+  function change(
+    caller: Caller,
+    meta: AuditMeta,
+    action: Extract<AuditAction, `santito.${string}`>,
+    id: string,
+    logged: Pick<AuditRecord, 'before' | 'after'>,
+    run: (tx: Tx) => Promise<SantitoRow | undefined>,
+  ): Promise<SantitoRow> {
+    return auditedTransaction(
+      ctx.db,
+      caller,
+      meta,
+      (tx) => tx,
+      async (tx) => {
+        const row = await run(tx);
+        if (!row) throw santitoNotFound();
+        return {
+          result: row,
+          audit: { action, targetType: 'santito', targetId: id, domainId: row.domainId, ...logged },
+        };
+      },
+    );
+  }
+
   /** Deletes a replaced avatar image; a failure leaves an orphan object behind, never an error. */
   const dropImage = (key: string) => deleteStored(ctx, 'agents', [key]);
 
@@ -163,21 +193,8 @@ export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) 
         updatedAt: now,
       };
       const after = await audited(caller, values);
-      const row = await auditedTransaction(
-        ctx.db,
-        caller,
-        meta,
-        (tx) => tx,
-        async (tx) => ({
-          result: await store.insert(caller, values, tx),
-          audit: {
-            action: 'santito.create',
-            targetType: 'santito',
-            targetId: values.id,
-            domainId: caller.domain.id,
-            after,
-          },
-        }),
+      const row = await change(caller, meta, 'santito.create', values.id, { after }, (tx) =>
+        store.insert(caller, values, tx),
       );
       return toSantito(row, caller);
     },
@@ -222,27 +239,17 @@ export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) 
         await audited(caller, current),
         await audited(caller, { ...current, ...patch }),
       );
-      const row = await auditedTransaction(
-        ctx.db,
-        caller,
-        meta,
-        (tx) => tx,
-        async (tx) => {
-          const updated = await store.update(caller, id, patch, tx);
-          if (!updated) throw santitoNotFound();
-          return {
-            result: updated,
-            audit: {
-              action: 'santito.update',
-              targetType: 'santito',
-              targetId: id,
-              domainId: updated.domainId,
-              // The name on both sides names the santito in the log even when it did not change.
-              before: { displayName: current.name, ...diff.before },
-              after: { displayName: updated.name, ...diff.after },
-            },
-          };
-        },
+      // The name on both sides names the santito in the log even when it did not change.
+      const names = {
+        before: { displayName: current.name },
+        after: { displayName: patch.name ?? current.name },
+      };
+      const logged = {
+        before: { ...names.before, ...diff.before },
+        after: { ...names.after, ...diff.after },
+      };
+      const row = await change(caller, meta, 'santito.update', id, logged, (tx) =>
+        store.update(caller, id, patch, tx),
       );
       if (body.avatar !== undefined && hasAvatarImage(current) && current.avatar)
         await dropImage(current.avatar);
@@ -252,25 +259,8 @@ export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) 
     async remove(caller: Caller, id: string, meta: AuditMeta): Promise<void> {
       const current = await editable(caller, id);
       const before = await audited(caller, current);
-      const row = await auditedTransaction(
-        ctx.db,
-        caller,
-        meta,
-        (tx) => tx,
-        async (tx) => {
-          const removed = await store.remove(caller, id, tx);
-          if (!removed) throw santitoNotFound();
-          return {
-            result: removed,
-            audit: {
-              action: 'santito.delete',
-              targetType: 'santito',
-              targetId: id,
-              domainId: removed.domainId,
-              before,
-            },
-          };
-        },
+      const row = await change(caller, meta, 'santito.delete', id, { before }, (tx) =>
+        store.remove(caller, id, tx),
       );
       if (hasAvatarImage(row) && row.avatar) await dropImage(row.avatar);
     },
