@@ -261,6 +261,52 @@ test('a file is attached with upload progress and sent with the message', async 
   expect(download.suggestedFilename()).toBe('notas.txt');
 });
 
+// A 1×1 PNG padded after its end to 1.5 kB: a size written with a decimal comma in pt-BR.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+const paddedPng = Buffer.concat([PNG, Buffer.alloc(1536 - PNG.length)]);
+
+/** The image has been decoded (the page's CSP let it load): a blocked or broken one has no width. */
+async function expectShown(image: Locator): Promise<void> {
+  await expect(image).toHaveAttribute('src', /^blob:/);
+  await expect
+    .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+    .toBe(1);
+}
+
+test('an image attached from the home page opens a new chat with its thumbnail, kept when sent', async ({
+  page,
+}, info) => {
+  const chats = new ChatsPage(page, isMobile(info));
+  const home = page.getByTestId('home-new-chat');
+  const draft = `Descreva a imagem ${tag()}`;
+  await home.getByTestId('composer-input').fill(draft);
+  await expect(home.getByRole('button', { name: 'Anexar arquivos' })).toBeVisible();
+  await home
+    .getByTestId('file-input')
+    .setInputFiles({ name: 'foto.png', mimeType: 'image/png', buffer: paddedPng });
+
+  // The new chat has the file uploading or uploaded, and the text typed beside it.
+  await page.waitForURL(/\/chats$/);
+  const chip = page.getByTestId('upload-chip');
+  await expect(chip).toHaveAttribute('data-status', 'done');
+  await expect(chip).toContainText('1,5 kB');
+  await expectShown(chip.getByTestId('upload-thumbnail'));
+  await expect(chats.composer).toHaveValue(draft);
+  await shot(page, info, 'image-attached');
+
+  await chats.waitOnline();
+  await chats.composer.press('Enter');
+  await page.waitForURL(/\/chats\/[0-9a-f-]{36}$/);
+  const sent = chats.messages.first().getByTestId('attachment');
+  await expect(sent).toContainText('foto.png');
+  await expect(sent).toContainText('1,5 kB');
+  await expectShown(sent.getByTestId('attachment-thumbnail'));
+  await chats.waitAnswerDone();
+});
+
 /** The chats API as the signed-in person of this project sees it (listing, messages). */
 async function chatsApiOf(request: APIRequestContext, info: TestInfo) {
   const person = isMobile(info) ? chatPeople.chatFlowMobile : chatPeople.chatFlowDesktop;

@@ -33,6 +33,9 @@ export const AuditActions = [
   'sso.create',
   'sso.update',
   'sso.delete',
+  'santito.create',
+  'santito.update',
+  'santito.delete',
 ] as const;
 export const AuditActionSchema = z.enum(AuditActions);
 export type AuditAction = z.infer<typeof AuditActionSchema>;
@@ -46,6 +49,7 @@ export const AuditTargetTypes = [
   'virtual_account',
   'knowledge',
   'ssoProvider',
+  'santito',
 ] as const;
 export const AuditTargetTypeSchema = z.enum(AuditTargetTypes);
 export type AuditTargetType = z.infer<typeof AuditTargetTypeSchema>;
@@ -85,7 +89,7 @@ export type AuditQuery = z.infer<typeof AuditQuerySchema>;
 
 /**
  * Every field an audit entry's before/after may name: the fields of the records it tracks (users,
- * domains, departments, AI providers) and the few a change adds. The web has a text for each.
+ * domains, departments, AI providers, santitos) and the few a change adds. The web has a text for each.
  */
 export const AuditFields: readonly string[] = [
   ...new Set([
@@ -116,5 +120,12 @@ export const AuditFields: readonly string[] = [
     'domains',
     'autoProvision',
     'defaultRole',
+    // Santitos: their instructions are the system prompt of every chat with them.
+    'description',
+    'instructions',
+    'model',
+    'starters',
+    'knowledge',
+    'visibility',
   ]),
 ];

@@ -159,10 +159,22 @@ export type ChatExportFormat = z.infer<typeof ChatExportFormatSchema>;
  * (404 unless a message of this chat); without it, the branch of the newest message. `locale`: the
  * screen's language, for the Markdown's labels (then the saved language, then Accept-Language).
  */
+/** Whether this runtime knows `zone` as an IANA time zone (`America/Sao_Paulo`). */
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export const ChatExportQuerySchema = z.object({
   format: ChatExportFormatSchema.default('md'),
   leaf: MessageIdSchema.optional(),
   locale: z.string().max(35).optional(),
+  /** The reader's IANA time zone: the Markdown's dates are written in it (UTC without one). */
+  timeZone: z.string().max(64).refine(isTimeZone, 'timeZone must be an IANA time zone').optional(),
 });
 export type ChatExportQuery = z.infer<typeof ChatExportQuerySchema>;
 

@@ -17,3 +17,19 @@ export function formatRelative(iso: string, locale: string, now: number = Date.n
   if (abs < 30 * 86_400) return format.format(Math.round(seconds / 86_400), 'day');
   return formatDateTime(iso, locale);
 }
+
+const KB = 1024;
+const MB = 1024 * 1024;
+
+/** A file size in the interface language (`812 bytes`, `4,2 kB`, `2,5 MB` in pt-BR). */
+export function formatSize(bytes: number, locale: string): string {
+  const [value, unit] =
+    bytes < KB ? [bytes, 'byte'] : bytes < MB ? [bytes / KB, 'kilobyte'] : [bytes / MB, 'megabyte'];
+  return new Intl.NumberFormat(locale, {
+    style: 'unit',
+    unit,
+    // The short byte is "byte" in English even for many: the long form is as short and right.
+    unitDisplay: unit === 'byte' ? 'long' : 'short',
+    maximumFractionDigits: value < 10 ? 1 : 0,
+  }).format(value);
+}

@@ -553,6 +553,19 @@ describe('export', () => {
     }
   });
 
+  it('dates the Markdown in the reader’s time zone; a zone that is not one is refused (400)', async () => {
+    const { chat } = await makeChat(t.ctx, alice, { messages: ['q', 'a'] });
+    const inZone = await call('GET', `/api/v1/chats/${chat.id}/export?format=md&timeZone=Asia/Tokyo`, alice);
+    expect(inZone.statusCode).toBe(200);
+    expect(inZone.body).toMatch(/^_Exportado em .+ \(Asia\/Tokyo\)_$/m);
+    expect(inZone.body).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:/);
+    for (const zone of ['Mars/Olympus', 'UTC+3', '%00']) {
+      const bad = await call('GET', `/api/v1/chats/${chat.id}/export?format=md&timeZone=${zone}`, alice);
+      expect(bad.statusCode).toBe(400);
+      expect(errorOf(bad).code).toBe('VALIDATION_FAILED');
+    }
+  });
+
   it('labels the Markdown in the caller’s language: screen, then saved, then browser; pt-BR else', async () => {
     const service = t.ctx.services.chats;
     const speaker = await makeUser(t.ctx, { locale: 'en' });

@@ -51,32 +51,55 @@ export function currentBranch(messages: readonly Message[], leafId?: string): Me
   return branch.reverse();
 }
 
-/**
- * Markdown of one branch, labelled in the reader's language; message texts are Markdown already.
- * Answers name their model as people read it (`providerLabels`: provider id → the provider's name).
- */
+/** How a Markdown export is written: for whom (language, time zone) and from where (absolute links). */
+export interface MarkdownExportOptions {
+  now: Date;
+  locale: Locale;
+  /** The reader's IANA time zone; UTC without one. */
+  timeZone?: string | undefined;
+  /** The server's public URL: a file read later, elsewhere, has no page to resolve `/api/…` against. */
+  baseUrl: string;
+  /** Provider id → the provider's name, so answers name their model as people read it. */
+  providerLabels?: ReadonlyMap<string, string>;
+}
+
+/** A link of the export: absolute, with what would end a Markdown link's destination escaped. */
+function exportLink(url: string, baseUrl: string): string {
+  const absolute = url.startsWith('/') && !url.startsWith('//') ? `${baseUrl}${url}` : url;
+  return absolute.replace(
+    /[()\s]/g,
+    (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+  );
+}
+
+/** Markdown of one branch, for its reader (language, time zone); message texts are Markdown already. */
 export function toMarkdownExport(
   chat: Chat,
   branch: readonly Message[],
-  now: Date,
-  locale: Locale,
-  providerLabels: ReadonlyMap<string, string> = new Map(),
+  options: MarkdownExportOptions,
 ): string {
+  const { locale, baseUrl, providerLabels = new Map<string, string>() } = options;
+  const timeZone = options.timeZone ?? 'UTC';
   const t = EXPORT_TEXTS[locale];
   const model = (id: string) => modelDisplayName(id, providerLabels.get(providerOf(id)));
-  const out = [`# ${chat.title.trim() || t.untitled}`, '', `_${t.exportedAt(now.toISOString())}_`, ''];
+  const stamp = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone });
+  const exportedAt = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone });
+  const out = [
+    `# ${chat.title.trim() || t.untitled}`,
+    '',
+    `_${t.exportedAt(`${exportedAt.format(options.now)} (${timeZone})`)}_`,
+    '',
+  ];
   for (const m of branch) {
     const who = m.role === 'user' ? t.user : `${t.assistant}${m.model ? ` (${model(m.model)})` : ''}`;
     const note = m.status === 'complete' ? '' : ` _(${t.status[m.status]})_`;
-    out.push(`## ${who}${note}`, '', `_${m.createdAt}_`, '', m.content.trimEnd(), '');
+    out.push(`## ${who}${note}`, '', `_${stamp.format(new Date(m.createdAt))}_`, '', m.content.trimEnd(), '');
     for (const a of m.attachments ?? []) out.push(`- 📎 ${a.name} (${a.contentType}, ${a.size} bytes)`);
     if (m.attachments?.length) out.push('');
     if (m.citations?.length) {
       out.push(`**${t.sources}**`, '');
       m.citations.forEach((c, i) => {
-        out.push(
-          `${i + 1}. [${c.title.replace(/[[\]]/g, '')}](${c.url.replace(/[()\s]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)})`,
-        );
+        out.push(`${i + 1}. [${c.title.replace(/[[\]]/g, '')}](${exportLink(c.url, baseUrl)})`);
       });
       out.push('');
     }

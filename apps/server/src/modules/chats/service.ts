@@ -445,7 +445,13 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
         : {
             fileName: exportFileName(chat, 'md'),
             contentType: 'text/markdown; charset=utf-8',
-            body: toMarkdownExport(chat, branch, now, callerLocale(caller, hints), providerLabels),
+            body: toMarkdownExport(chat, branch, {
+              now,
+              locale: callerLocale(caller, hints),
+              timeZone: query.timeZone,
+              baseUrl: ctx.config.publicUrl,
+              ...(providerLabels ? { providerLabels } : {}),
+            }),
           };
     },
 

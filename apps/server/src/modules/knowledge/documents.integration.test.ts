@@ -1,4 +1,5 @@
 import {
+  AuditEntrySchema,
   ErrorBodySchema,
   type KnowledgeDocument,
   KnowledgeDocumentSchema,
@@ -203,6 +204,37 @@ describe('uploading documents to a files source', () => {
     expect(await searchKnowledge(t.ctx, a.domain.id, [filesId], 'canteen', 3)).toSatisfy(
       (hits: { title: string }[]) => hits.every((h) => h.title !== 'lunch'),
     );
+  });
+});
+
+describe('audit', () => {
+  it('a document’s upload and deletion are logged under its source’s name, not only its id', async () => {
+    const up = await upload('memo.txt', 'text/plain', 'Quarterly memo.');
+    expect(up.statusCode, up.body).toBe(201);
+    const { documentId } = KnowledgeDocumentSchema.parse(up.json());
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: `${BASE}/${filesId}/documents/${documentId}`,
+      headers: admin.headers,
+    });
+    expect(del.statusCode).toBe(204);
+    const res = await t.app.inject({
+      url: `/api/v1/audit?targetType=knowledge&targetId=${filesId}&limit=200`,
+      headers: admin.headers,
+    });
+    expect(res.statusCode).toBe(200);
+    const mine = AuditEntrySchema.array()
+      .parse(res.json())
+      .filter((e) => e.after?.documentId === documentId || e.before?.documentId === documentId);
+    expect(mine.map((e) => e.action).sort()).toEqual([
+      'knowledge.document.delete',
+      'knowledge.document.upload',
+    ]);
+    for (const entry of mine) {
+      expect(entry.before?.displayName).toBe('Handbook');
+      expect(entry.after?.displayName).toBe('Handbook');
+    }
+    await t.ctx.services.knowledge.ingest.idle();
   });
 });
 

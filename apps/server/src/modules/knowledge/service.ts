@@ -104,6 +104,18 @@ const audited = (row: SourceRow) => ({
   ...(row.kind === 'confluence' ? { keySet: Boolean(row.apiTokenEnc) } : {}),
 });
 
+/**
+ * A document's audit entry names its source on both sides, as a source's own change does: the log
+ * shows the name instead of the source's id, and the unchanged name is not listed as a change.
+ */
+function documentAudit(
+  source: SourceRow,
+  change: { before?: Record<string, unknown>; after?: Record<string, unknown> },
+): { before: Record<string, unknown>; after: Record<string, unknown> } {
+  const named = { displayName: source.displayName };
+  return { before: { ...named, ...change.before }, after: { ...named, ...change.after } };
+}
+
 /** The knowledge sources service (DESIGN §12): Admin API over a domain's sources and documents. */
 export function knowledgeService(
   ctx: AppContext,
@@ -408,7 +420,14 @@ export function knowledgeService(
             targetType: 'knowledge',
             targetId: id,
             domainId,
-            after: { documentId, title: inserted.title, contentType: stored.contentType, size: stored.size },
+            ...documentAudit(source, {
+              after: {
+                documentId,
+                title: inserted.title,
+                contentType: stored.contentType,
+                size: stored.size,
+              },
+            }),
           });
           return inserted;
         },
@@ -418,9 +437,9 @@ export function knowledgeService(
       return toDocument(row);
     },
 
-    /** Which of `ids` are sources of the domain. */
-    async existingSourceIds(domainId: string, ids: string[]): Promise<Set<string>> {
-      return new Set((await store.existing(domainId, ids)).map((r) => r.id));
+    /** The names of those of `ids` that are sources of the domain, by id. */
+    async sourceNames(domainId: string, ids: string[]): Promise<Map<string, string>> {
+      return new Map((await store.existing(domainId, ids)).map((r) => [r.id, r.displayName]));
     },
 
     /** The caller's domain's sources, for the santito editor (Editors and above). */
@@ -471,7 +490,7 @@ export function knowledgeService(
       domain?: string,
     ): Promise<string | null> {
       const domainId = await adminDomain(caller, domain);
-      await sourceOf(domainId, id);
+      const source = await sourceOf(domainId, id);
       const doc = await store.findDocument(domainId, id, documentId);
       if (!doc) throw notFound('Document not found');
       await inTransaction(caller, meta, async (s) => {
@@ -483,7 +502,7 @@ export function knowledgeService(
             targetType: 'knowledge',
             targetId: id,
             domainId,
-            before: { documentId, title: doc.title },
+            ...documentAudit(source, { before: { documentId, title: doc.title } }),
           },
         };
       });

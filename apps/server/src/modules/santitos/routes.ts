@@ -14,6 +14,7 @@ import { callerOf } from '../../lib/caller.ts';
 import { sendPage } from '../../lib/paging.ts';
 import { BinaryBody, errorResponses } from '../../plugins/routes.ts';
 import { noStore } from '../../plugins/security.ts';
+import { auditMeta } from '../audit/index.ts';
 import { readSingleUpload, sendStoredObject } from '../storage/index.ts';
 
 const IdParams = z.object({ id: z.string().min(1).max(100) });
@@ -56,7 +57,9 @@ export async function santitosRoutes(app: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await service.create(callerOf(request, 'user'), request.body)),
+      reply
+        .status(201)
+        .send(await service.create(callerOf(request, 'user'), request.body, auditMeta(request))),
   );
 
   r.get(
@@ -85,7 +88,8 @@ export async function santitosRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: SantitoSchema, ...errorResponses('NOT_FOUND', 'CONFLICT') },
       },
     },
-    async (request) => service.update(callerOf(request, 'user'), request.params.id, request.body),
+    async (request) =>
+      service.update(callerOf(request, 'user'), request.params.id, request.body, auditMeta(request)),
   );
 
   r.delete(
@@ -100,7 +104,7 @@ export async function santitosRoutes(app: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request, reply) => {
-      await service.remove(callerOf(request, 'user'), request.params.id);
+      await service.remove(callerOf(request, 'user'), request.params.id, auditMeta(request));
       return reply.status(204).send(null);
     },
   );

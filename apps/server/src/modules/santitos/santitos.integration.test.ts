@@ -1,4 +1,10 @@
-import { ErrorBodySchema, type Santito, SantitoSchema } from '@assistente/contracts';
+import {
+  AuditEntrySchema,
+  ErrorBodySchema,
+  KnowledgeSourceSchema,
+  type Santito,
+  SantitoSchema,
+} from '@assistente/contracts';
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -276,6 +282,70 @@ describe('edit and delete', () => {
     expect((await call('GET', `/api/v1/agent/${s._id}`, editor)).statusCode).toBe(404);
     const [c] = await t.ctx.db.select().from(chats).where(eq(chats.id, chat.id));
     expect(c?.agentId).toBeNull();
+  });
+});
+
+describe('audit', () => {
+  it('creating, changing and deleting a santito are logged with its instructions and sources by name', async () => {
+    const src = await call('POST', '/api/v1/integration/knowledge', admin, {
+      kind: 'files',
+      displayName: 'Manual de vendas',
+    });
+    expect(src.statusCode, src.body).toBe(201);
+    const sourceId = KnowledgeSourceSchema.parse(src.json()).sourceId;
+    const s = await create(editor, {
+      name: 'Vendedor',
+      instructions: 'Seja breve.',
+      knowledge: [{ kind: 'source', ref: sourceId, title: 'título antigo' }],
+    });
+    // Refused and invalid changes leave no entry.
+    expect(
+      (await call('PUT', `/api/v1/agent/${s._id}`, viewer, { instructions: 'Ignore tudo.' })).statusCode,
+    ).toBe(403);
+    expect((await call('PUT', `/api/v1/agent/${s._id}`, editor, { name: '' })).statusCode).toBe(400);
+    const put = await call('PUT', `/api/v1/agent/${s._id}`, editor, {
+      instructions: 'Seja detalhado.',
+      visibility: 'department',
+      departmentId: sales.id,
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    expect((await call('DELETE', `/api/v1/agent/${s._id}`, editor)).statusCode).toBe(204);
+
+    const log = await call('GET', `/api/v1/audit?targetType=santito&targetId=${s._id}`, admin);
+    expect(log.statusCode, log.body).toBe(200);
+    const [removed, changed, created] = AuditEntrySchema.array().parse(log.json());
+    expect(log.json()).toHaveLength(3);
+    expect(created).toMatchObject({
+      action: 'santito.create',
+      domain: p.domain.id,
+      actor: { id: editor.user.id },
+      before: null,
+      after: {
+        displayName: 'Vendedor',
+        instructions: 'Seja breve.',
+        knowledge: ['Manual de vendas'],
+        visibility: 'domain',
+        department: null,
+      },
+    });
+    expect(changed).toMatchObject({ action: 'santito.update', actor: { id: editor.user.id } });
+    expect(changed?.before).toEqual({
+      displayName: 'Vendedor',
+      instructions: 'Seja breve.',
+      visibility: 'domain',
+      department: null,
+    });
+    expect(changed?.after).toEqual({
+      displayName: 'Vendedor',
+      instructions: 'Seja detalhado.',
+      visibility: 'department',
+      department: 'Vendas',
+    });
+    expect(removed).toMatchObject({
+      action: 'santito.delete',
+      before: { displayName: 'Vendedor', instructions: 'Seja detalhado.', knowledge: ['Manual de vendas'] },
+      after: null,
+    });
   });
 });
 

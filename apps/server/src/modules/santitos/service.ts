@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type AuditAction,
   AvatarTypes,
   type Santito,
   type SantitoCreateSchema,
@@ -9,10 +10,12 @@ import {
 } from '@assistente/contracts';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import type { Tx } from '../../db/client.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { forbidden, invalidField } from '../../lib/errors.ts';
 import { cursorsFor, type Page } from '../../lib/paging.ts';
 import type { AccountCaller } from '../../lib/policy.ts';
+import { type AuditMeta, type AuditRecord, auditedTransaction, changedFields } from '../audit/index.ts';
 import { sourceRefs } from '../knowledge/index.ts';
 import {
   assertRoomLeft,
@@ -28,6 +31,11 @@ import { authorize, can } from './policy.ts';
 import { type SantitoPatch, santitosStore } from './store.ts';
 
 type SantitoCreateBody = z.output<typeof SantitoCreateSchema>;
+
+type AuditedSantito = Pick<
+  SantitoRow,
+  'name' | 'description' | 'instructions' | 'model' | 'starters' | 'knowledge' | 'visibility' | 'departmentId'
+>;
 
 /** The list's order (name, case-insensitive, then id): its cursors' tag. */
 const SANTITO_CURSOR_TAG = 'santitos:name:asc';
@@ -70,16 +78,65 @@ export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) 
   async function checkKnowledge(caller: Caller, knowledge: ReadonlyArray<{ kind: string; ref: string }>) {
     const refs = sourceRefs(knowledge);
     if (refs.length === 0) return;
-    const found = await ctx.services.knowledge.existingSourceIds(caller.domain.id, refs);
+    const found = await ctx.services.knowledge.sourceNames(caller.domain.id, refs);
     if (refs.some((ref) => !found.has(ref))) {
       throw invalidField('knowledge', 'No such knowledge source in your organisation');
     }
   }
 
   async function checkDepartment(caller: Caller, departmentId: string): Promise<void> {
-    if (!(await store.departmentInDomain(caller, departmentId))) {
+    if ((await store.departmentName(caller, departmentId)) === undefined) {
       throw invalidField('departmentId', 'No such department in your organisation');
     }
+  }
+
+  /**
+   * What the audit log keeps of a santito: its instructions (the system prompt of every chat with
+   * it) and the rest of what steers an answer, with sources and department by name, as a reader
+   * knows them. Read before the change's transaction opens, so it takes no second connection.
+   */
+  async function audited(caller: Caller, santito: AuditedSantito): Promise<Record<string, unknown>> {
+    const refs = sourceRefs(santito.knowledge);
+    const sources = refs.length > 0 ? await ctx.services.knowledge.sourceNames(caller.domain.id, refs) : null;
+    const department = santito.departmentId ? await store.departmentName(caller, santito.departmentId) : null;
+    return {
+      displayName: santito.name,
+      description: santito.description,
+      instructions: santito.instructions,
+      model: santito.model,
+      starters: santito.starters,
+      knowledge: santito.knowledge.map((k) => sources?.get(k.ref) ?? (k.title || k.ref)),
+      visibility: santito.visibility,
+      department: department ?? null,
+    };
+  }
+
+  /**
+   * Runs a change of santito `id` and writes its audit entry in one transaction: both happen, or
+   * neither. A santito gone meanwhile (`run` finds none) is a 404 and logs nothing.
+   */
+  function change(
+    caller: Caller,
+    meta: AuditMeta,
+    action: Extract<AuditAction, `santito.${string}`>,
+    id: string,
+    logged: Pick<AuditRecord, 'before' | 'after'>,
+    run: (tx: Tx) => Promise<SantitoRow | undefined>,
+  ): Promise<SantitoRow> {
+    return auditedTransaction(
+      ctx.db,
+      caller,
+      meta,
+      (tx) => tx,
+      async (tx) => {
+        const row = await run(tx);
+        if (!row) throw santitoNotFound();
+        return {
+          result: row,
+          audit: { action, targetType: 'santito', targetId: id, domainId: row.domainId, ...logged },
+        };
+      },
+    );
   }
 
   /** Deletes a replaced avatar image; a failure leaves an orphan object behind, never an error. */
@@ -113,7 +170,7 @@ export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) 
       return toSantito(await visible(caller, id), caller);
     },
 
-    async create(caller: Caller, body: SantitoCreateBody): Promise<Santito> {
+    async create(caller: Caller, body: SantitoCreateBody, meta: AuditMeta): Promise<Santito> {
       assertPremium(caller);
       authorize(caller, 'create', null, 'Only Editors and Admins can create santitos');
       const departmentId = body.visibility === 'department' ? (body.departmentId ?? null) : null;
@@ -121,7 +178,7 @@ export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) 
       if (body.model) await checkModel(caller, body.model);
       await checkKnowledge(caller, body.knowledge);
       const now = new Date();
-      const row = await store.insert(caller, {
+      const values = {
         id: randomUUID(),
         name: body.name,
         description: body.description,
@@ -134,11 +191,15 @@ export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) 
         departmentId,
         createdAt: now,
         updatedAt: now,
-      });
+      };
+      const after = await audited(caller, values);
+      const row = await change(caller, meta, 'santito.create', values.id, { after }, (tx) =>
+        store.insert(caller, values, tx),
+      );
       return toSantito(row, caller);
     },
 
-    async update(caller: Caller, id: string, body: SantitoUpdate): Promise<Santito> {
+    async update(caller: Caller, id: string, body: SantitoUpdate, meta: AuditMeta): Promise<Santito> {
       const current = await editable(caller, id);
       const patch: SantitoPatch = {};
       if (body.name !== undefined) patch.name = body.name;
@@ -174,17 +235,33 @@ export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) 
       }
       patch.visibility = visibility;
       patch.departmentId = departmentId;
-      const row = await store.update(caller, id, patch);
-      if (!row) throw santitoNotFound();
+      const diff = changedFields(
+        await audited(caller, current),
+        await audited(caller, { ...current, ...patch }),
+      );
+      // The name on both sides names the santito in the log even when it did not change.
+      const names = {
+        before: { displayName: current.name },
+        after: { displayName: patch.name ?? current.name },
+      };
+      const logged = {
+        before: { ...names.before, ...diff.before },
+        after: { ...names.after, ...diff.after },
+      };
+      const row = await change(caller, meta, 'santito.update', id, logged, (tx) =>
+        store.update(caller, id, patch, tx),
+      );
       if (body.avatar !== undefined && hasAvatarImage(current) && current.avatar)
         await dropImage(current.avatar);
       return toSantito(row, caller);
     },
 
-    async remove(caller: Caller, id: string): Promise<void> {
-      await editable(caller, id);
-      const row = await store.remove(caller, id);
-      if (!row) throw santitoNotFound();
+    async remove(caller: Caller, id: string, meta: AuditMeta): Promise<void> {
+      const current = await editable(caller, id);
+      const before = await audited(caller, current);
+      const row = await change(caller, meta, 'santito.delete', id, { before }, (tx) =>
+        store.remove(caller, id, tx),
+      );
       if (hasAvatarImage(row) && row.avatar) await dropImage(row.avatar);
     },
 

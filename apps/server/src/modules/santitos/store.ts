@@ -96,8 +96,9 @@ export function santitosStore(db: Db) {
     async insert(
       caller: Caller,
       values: Omit<SantitoRow, 'domainId' | 'authorId' | 'active' | 'avatarSize' | 'avatarContentType'>,
+      tx: Db | Tx = db,
     ): Promise<SantitoRow> {
-      const [row] = await db
+      const [row] = await tx
         .insert(agents)
         .values({ ...values, domainId: caller.domain.id, authorId: caller.user.id })
         .returning();
@@ -118,21 +119,22 @@ export function santitosStore(db: Db) {
       return row;
     },
 
-    async remove(caller: Caller, id: string): Promise<SantitoRow | undefined> {
-      const [row] = await db
+    async remove(caller: Caller, id: string, tx: Db | Tx = db): Promise<SantitoRow | undefined> {
+      const [row] = await tx
         .delete(agents)
         .where(and(eq(agents.id, id), editableBy(caller)))
         .returning();
       return row;
     },
 
-    async departmentInDomain(caller: Caller, departmentId: string): Promise<boolean> {
+    /** The department's name, or undefined when it is not one of the caller's domain. */
+    async departmentName(caller: Caller, departmentId: string): Promise<string | undefined> {
       const [row] = await db
-        .select({ id: departments.id })
+        .select({ name: departments.displayName })
         .from(departments)
         .where(and(eq(departments.id, departmentId), eq(departments.domainId, caller.domain.id)))
         .limit(1);
-      return row !== undefined;
+      return row?.name;
     },
   };
 }

@@ -53,20 +53,29 @@ describe('exportPath', () => {
     const q2 = message('q2', 'a1', 'user');
     const a2 = message('a2', 'q2', 'assistant');
     const agents = tabWith([q1, a1, q1e, a1e, q2, a2]);
-    expect(query(exportPath(CHAT_ID, 'md'))).toEqual({ format: 'md', locale: 'pt-BR', leaf: 'a2' });
+    const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    expect(query(exportPath(CHAT_ID, 'md'))).toEqual({ format: 'md', locale: 'pt-BR', timeZone, leaf: 'a2' });
 
     agents.store.dispatch({ type: 'select', chatId: CHAT_ID, parentKey: ROOT, childId: 'q1e' });
     expect(exportPath(CHAT_ID, 'json')).toBe(
-      `/api/v1/chats/${CHAT_ID}/export?format=json&locale=pt-BR&leaf=a1e`,
+      `/api/v1/chats/${CHAT_ID}/export?format=json&locale=pt-BR&timeZone=${encodeURIComponent(timeZone)}&leaf=a1e`,
     );
   });
 
-  it('takes an explicit leaf and language; sends no leaf for a chat this tab has not loaded', () => {
+  it('takes an explicit leaf, language and time zone; sends no leaf for a chat this tab has not loaded', () => {
     tabWith([]);
-    expect(query(exportPath(CHAT_ID, 'md', 'a1', 'en'))).toEqual({ format: 'md', locale: 'en', leaf: 'a1' });
-    expect(query(exportPath('22222222-2222-4222-8222-222222222222', 'md', undefined, 'es'))).toEqual({
+    expect(query(exportPath(CHAT_ID, 'md', 'a1', 'en', 'America/Sao_Paulo'))).toEqual({
+      format: 'md',
+      locale: 'en',
+      timeZone: 'America/Sao_Paulo',
+      leaf: 'a1',
+    });
+    expect(
+      query(exportPath('22222222-2222-4222-8222-222222222222', 'md', undefined, 'es', 'Europe/Madrid')),
+    ).toEqual({
       format: 'md',
       locale: 'es',
+      timeZone: 'Europe/Madrid',
     });
   });
 });

@@ -51,15 +51,17 @@ export type ChatsApi = ReturnType<typeof createChatsApi>;
 export const attachmentsPath = (chatId: string) => `${chatPath(chatId)}/attachments`;
 /**
  * The export download of the branch this tab shows (the server cannot know which version of each
- * message is on screen) with its labels in the screen's language. Both default to this tab's state.
+ * message is on screen) with its labels in the screen's language and its dates in the reader's
+ * time zone. All default to this tab's state.
  */
 export function exportPath(
   chatId: string,
   format: 'md' | 'json',
   leaf: string | null = shownLeafId(chatId),
   locale: string = currentLanguage(),
+  timeZone: string = Intl.DateTimeFormat().resolvedOptions().timeZone,
 ): string {
-  const query = new URLSearchParams({ format, locale } satisfies Omit<ChatExportQuery, 'leaf'>);
+  const query = new URLSearchParams({ format, locale, timeZone } satisfies Omit<ChatExportQuery, 'leaf'>);
   if (leaf) query.set('leaf', leaf);
   return `${chatPath(chatId)}/export?${query}`;
 }

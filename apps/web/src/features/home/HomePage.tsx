@@ -137,6 +137,7 @@ export default function HomePage() {
             return true;
           }}
           onStop={() => {}}
+          onAttach={(files, draft) => navigate(lp(newChatPath()), { state: { files, draft } })}
           placeholder={t('home.new_chat_placeholder')}
         />
       </div>

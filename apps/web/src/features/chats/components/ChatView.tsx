@@ -59,6 +59,10 @@ export interface ChatViewProps {
   agentId?: string | null;
   /** A message to send at once (the home page's new-chat box). */
   initialMessage?: string | null;
+  /** Files to attach at once, with the text typed beside them (the home page's box). */
+  initialFiles?: File[] | null;
+  initialDraft?: string;
+  /** The initial message was sent, or the initial files taken. */
   onInitialMessageSent?: () => void;
   /** Shown inside another site's iframe (DESIGN §11): the embed's santito and texts, no settings. */
   embed?: EmbedChatOptions;
@@ -84,6 +88,8 @@ export function ChatView({
   chatId,
   agentId = null,
   initialMessage = null,
+  initialFiles = null,
+  initialDraft = '',
   onInitialMessageSent,
   embed,
 }: ChatViewProps) {
@@ -302,6 +308,15 @@ export function ChatView({
     send(initialMessage, []);
     onInitialMessageSent?.();
   }, [initialMessage, connection, send, onInitialMessageSent]);
+
+  const { add: addUploads } = uploads;
+  const initialTaken = useRef(false);
+  useEffect(() => {
+    if (!initialFiles || initialTaken.current) return;
+    initialTaken.current = true;
+    addUploads(initialFiles);
+    onInitialMessageSent?.();
+  }, [initialFiles, addUploads, onInitialMessageSent]);
 
   const actionsRef = useRef<MessageActions | null>(null);
   actionsRef.current = {
@@ -566,6 +581,7 @@ export function ChatView({
               uploads={embed && !embed.allowAttachments ? undefined : uploads}
               autoFocus={!mobile}
               santitoName={santito?.name}
+              initialText={chatId ? '' : initialDraft}
             />
             <ComposerHint className={classes.hint} />
           </div>

@@ -6,11 +6,12 @@ import {
   IconPaperclip,
   IconPlayerStopFilled,
 } from '@tabler/icons-react';
-import { type KeyboardEvent, type Ref, useImperativeHandle, useRef, useState } from 'react';
+import { type KeyboardEvent, type Ref, useEffect, useImperativeHandle, useRef, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { Tooltip } from '../../../ui/DeferredFloating.tsx';
+import { formatSize } from '../../../ui/format.ts';
 import type { UploadItem } from '../hooks/useUploads.ts';
-import { formatSize } from '../lib/format.ts';
+import { hasThumbnail } from '../lib/thumbnails.ts';
 import { prefetchRenderer } from '../markdown/Markdown.tsx';
 import classes from './Composer.module.css';
 
@@ -39,6 +40,11 @@ export interface ComposerProps {
   onSend: (text: string, attachmentIds: string[]) => boolean;
   onStop: () => void;
   uploads?: ComposerUploads;
+  /**
+   * Without `uploads`: files picked here go elsewhere to be uploaded (the home page's box opens a
+   * new chat with them), with the text typed so far.
+   */
+  onAttach?: (files: File[], text: string) => void;
   placeholder?: string;
   /** The santito the chat is with: the box says who is asked (unless `placeholder` says more). */
   santitoName?: string;
@@ -56,8 +62,24 @@ export function isSendKey(
   return event.key === 'Enter' && !event.shiftKey && !event.altKey && event.nativeEvent?.isComposing !== true;
 }
 
+/** A picked image as the browser already has it: an object URL, revoked when the chip goes away. */
+function useLocalThumbnail(file: File | undefined): string | null {
+  const [src, setSrc] = useState<string | null>(null);
+  useEffect(() => {
+    if (!file || !hasThumbnail(file.type)) return;
+    const url = URL.createObjectURL(file);
+    setSrc(url);
+    return () => {
+      URL.revokeObjectURL(url);
+      setSrc(null);
+    };
+  }, [file]);
+  return src;
+}
+
 function UploadChip({ item, onRemove }: { item: UploadItem; onRemove: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const thumbnail = useLocalThumbnail(item.status === 'error' ? undefined : item.file);
   const errorText = item.error
     ? 'key' in item.error
       ? t(item.error.key, item.error.vars)
@@ -72,6 +94,8 @@ function UploadChip({ item, onRemove }: { item: UploadItem; onRemove: () => void
     >
       {item.status === 'error' ? (
         <IconAlertCircle size={15} className={classes.chipErrorIcon} aria-hidden />
+      ) : thumbnail ? (
+        <img src={thumbnail} alt="" className={classes.chipThumb} data-testid="upload-thumbnail" />
       ) : (
         <IconFile size={15} aria-hidden />
       )}
@@ -91,7 +115,7 @@ function UploadChip({ item, onRemove }: { item: UploadItem; onRemove: () => void
           </Text>
         ) : (
           <Text size="xs" c="dimmed">
-            {formatSize(item.size)}
+            {formatSize(item.size, i18n.language)}
           </Text>
         )}
       </div>
@@ -112,6 +136,7 @@ export function Composer({
   onSend,
   onStop,
   uploads,
+  onAttach,
   placeholder,
   santitoName,
   autoFocus,
@@ -127,6 +152,7 @@ export function Composer({
     [],
   );
   const fileInput = useRef<HTMLInputElement>(null);
+  const takeFiles = uploads ? uploads.add : onAttach ? (files: File[]) => onAttach(files, text) : null;
   const uploadErrors = uploads?.items.some((i) => i.status === 'error') ?? false;
   const canSend =
     !offline &&
@@ -160,7 +186,7 @@ export function Composer({
         </div>
       ) : null}
       <Group gap={6} align="flex-end" wrap="nowrap" className={classes.row}>
-        {uploads ? (
+        {takeFiles ? (
           <>
             <input
               ref={fileInput}
@@ -169,7 +195,7 @@ export function Composer({
               hidden
               onChange={(e) => {
                 const files = Array.from(e.currentTarget.files ?? []);
-                if (files.length > 0) uploads.add(files);
+                if (files.length > 0) takeFiles(files);
                 e.currentTarget.value = '';
               }}
               data-testid="file-input"

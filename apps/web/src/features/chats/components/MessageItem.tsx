@@ -8,14 +8,16 @@ import {
   IconPlayerStopFilled,
   IconRefresh,
 } from '@tabler/icons-react';
-import { memo, useState } from 'react';
+import { memo, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { CopyIconButton } from '../../../ui/CopyIconButton.tsx';
 import { Tooltip } from '../../../ui/DeferredFloating.tsx';
-import { downloadFile } from '../../auth/index.ts';
+import { formatSize } from '../../../ui/format.ts';
+import { downloadFile, useFetchedImage } from '../../auth/index.ts';
 import { Citations } from '../../knowledge/index.ts';
 import { attachmentsPath } from '../api.ts';
-import { formatSize } from '../lib/format.ts';
+import { hasThumbnail } from '../lib/thumbnails.ts';
+import { citationAnchor, citedNumbers } from '../markdown/citations.ts';
 import { Markdown, PlainText } from '../markdown/Markdown.tsx';
 import { ErrorNotice } from './ErrorNotice.tsx';
 import classes from './MessageItem.module.css';
@@ -41,27 +43,34 @@ export interface MessageItemProps {
   parentKey?: string | undefined;
 }
 
+function AttachmentChip({ attachment: a }: { attachment: Attachment }) {
+  const { t, i18n } = useTranslation();
+  const path = `${attachmentsPath(a.chatId)}/${encodeURIComponent(a.attachmentId)}`;
+  const thumbnail = useFetchedImage(hasThumbnail(a.contentType) ? path : null, 'chats');
+  return (
+    <button
+      type="button"
+      className={classes.attachment}
+      title={t('chats.attachments.download', { name: a.name })}
+      onClick={() => void downloadFile(path, a.name).catch(() => undefined)}
+      data-testid="attachment"
+    >
+      {thumbnail ? (
+        <img src={thumbnail} alt="" className={classes.attachmentThumb} data-testid="attachment-thumbnail" />
+      ) : (
+        <IconFile size={15} stroke={1.6} aria-hidden />
+      )}
+      <span className={classes.attachmentName}>{a.name}</span>
+      <span className={classes.attachmentSize}>{formatSize(a.size, i18n.language)}</span>
+    </button>
+  );
+}
+
 function AttachmentChips({ attachments }: { attachments: Attachment[] }) {
-  const { t } = useTranslation();
   return (
     <Group gap={6} className={classes.attachments}>
       {attachments.map((a) => (
-        <button
-          key={a.attachmentId}
-          type="button"
-          className={classes.attachment}
-          title={t('chats.attachments.download', { name: a.name })}
-          onClick={() =>
-            void downloadFile(
-              `${attachmentsPath(a.chatId)}/${encodeURIComponent(a.attachmentId)}`,
-              a.name,
-            ).catch(() => undefined)
-          }
-        >
-          <IconFile size={15} stroke={1.6} aria-hidden />
-          <span className={classes.attachmentName}>{a.name}</span>
-          <span className={classes.attachmentSize}>{formatSize(a.size)}</span>
-        </button>
+        <AttachmentChip key={a.attachmentId} attachment={a} />
       ))}
     </Group>
   );
@@ -135,6 +144,18 @@ export const MessageItem = memo(function MessageItem({
   const [draft, setDraft] = useState(message.content);
   const user = message.role === 'user';
   const streaming = message.status === 'streaming';
+  const { messageId, content, citations } = message;
+  const cited = useMemo(
+    () => (citations?.length ? { messageId, sources: citations } : undefined),
+    [messageId, citations],
+  );
+  // The sources the answer cites; when it cites none, every source it was given.
+  const shownSources = useMemo(() => {
+    const count = citations?.length ?? 0;
+    const numbers = citedNumbers(content, count);
+    return numbers.length > 0 ? numbers : Array.from({ length: count }, (_, i) => i + 1);
+  }, [content, citations]);
+  const anchorOf = useCallback((n: number) => citationAnchor(messageId, n), [messageId]);
 
   const branchNav =
     siblingCount && siblingCount > 1 && parentKey ? (
@@ -229,7 +250,7 @@ export const MessageItem = memo(function MessageItem({
       aria-busy={streaming || undefined}
     >
       {message.content ? (
-        <Markdown content={message.content} streaming={streaming} />
+        <Markdown content={message.content} streaming={streaming} citations={cited} />
       ) : streaming ? (
         <span className={classes.typing} role="status" aria-label={t('chats.message.thinking')}>
           <span />
@@ -237,7 +258,9 @@ export const MessageItem = memo(function MessageItem({
           <span />
         </span>
       ) : null}
-      {message.citations?.length && !streaming ? <Citations citations={message.citations} /> : null}
+      {message.citations?.length && !streaming ? (
+        <Citations citations={message.citations} shown={shownSources} anchorOf={anchorOf} />
+      ) : null}
       {message.status === 'stopped' ? (
         <Text size="xs" c="dimmed" mt={4} className={classes.note}>
           <IconPlayerStopFilled size={11} /> {t('chats.message.stopped')}

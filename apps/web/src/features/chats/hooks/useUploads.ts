@@ -1,6 +1,8 @@
 import { type Attachment, AttachmentLimits } from '@assistente/contracts';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { loadedRuntimeConfig } from '../../../lib/config/runtimeConfig.ts';
+import { currentLanguage } from '../../../lib/i18n/index.ts';
+import { formatSize } from '../../../ui/format.ts';
 import { authorizedRequest } from '../../auth/index.ts';
 import { attachmentsPath } from '../api.ts';
 import { UploadError, uploadFile } from '../lib/upload.ts';
@@ -10,17 +12,14 @@ export interface UploadItem {
   key: string;
   name: string;
   size: number;
+  /** The picked file, while this page has it (the composer shows an image's thumbnail from it). */
+  file?: File;
   /** 0…1 */
   progress: number;
   status: 'uploading' | 'done' | 'error';
   attachment?: Attachment;
   /** A translation key (with its values), or the server's message. */
   error?: { key: string; vars?: Record<string, string> } | { message: string };
-}
-
-/** "20 MB": whole megabytes as people read file sizes. */
-function formatMegabytes(bytes: number): string {
-  return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
 }
 
 let keys = 0;
@@ -61,7 +60,10 @@ export function useUploads(ensureChat: () => Promise<string>) {
             size: file.size,
             progress: 0,
             status: 'error',
-            error: { key: 'chats.attachments.too_large', vars: { size: formatMegabytes(maxBytes) } },
+            error: {
+              key: 'chats.attachments.too_large',
+              vars: { size: formatSize(maxBytes, currentLanguage()) },
+            },
           });
           continue;
         }
@@ -76,7 +78,7 @@ export function useUploads(ensureChat: () => Promise<string>) {
           });
           continue;
         }
-        added.push({ key, name: file.name, size: file.size, progress: 0, status: 'uploading' });
+        added.push({ key, name: file.name, size: file.size, file, progress: 0, status: 'uploading' });
         const controller = new AbortController();
         controllers.current.set(key, controller);
         void (async () => {

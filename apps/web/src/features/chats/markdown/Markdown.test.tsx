@@ -1,4 +1,4 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadTestTexts, renderWithProviders } from '../../../test/render.tsx';
 import { Markdown, PlainText, rendererChunk } from './Markdown.tsx';
@@ -95,14 +95,16 @@ describe('Markdown (model output)', () => {
     expect(container.querySelector('a[href="/chats"]')?.getAttribute('target')).toBeNull();
   });
 
-  it('does not load a remote image until the user asks', () => {
+  it('offers a remote image as a link to open in a new tab, never as an image the CSP would block', () => {
     const { container } = renderMarkdown('![a cat](https://images.example.com/cat.png)');
     expect(container.querySelector('img')).toBeNull();
-    const button = screen.getByRole('button', { name: /Carregar imagem de images\.example\.com/ });
-    fireEvent.click(button);
-    const img = container.querySelector('img');
-    expect(img?.getAttribute('src')).toBe('https://images.example.com/cat.png');
-    expect(img?.getAttribute('referrerpolicy')).toBe('no-referrer');
+    expect(screen.queryByRole('button')).toBeNull();
+    const link = screen.getByRole('link', {
+      name: /Abrir imagem de images\.example\.com em nova aba · a cat/,
+    });
+    expect(link.getAttribute('href')).toBe('https://images.example.com/cat.png');
+    expect(link.getAttribute('target')).toBe('_blank');
+    expect(link.getAttribute('rel')).toContain('noreferrer');
   });
 
   it('never offers images from data: or javascript: URLs', () => {
@@ -110,7 +112,7 @@ describe('Markdown (model output)', () => {
       '![x](data:image/svg+xml;base64,PHN2Zy8+) ![y](javascript:alert(1))',
     );
     expect(container.querySelector('img')).toBeNull();
-    expect(screen.queryByRole('button', { name: /Carregar imagem/ })).toBeNull();
+    expect(screen.queryByRole('link', { name: /Abrir imagem/ })).toBeNull();
   });
 
   it('renders code blocks with a copy button', () => {

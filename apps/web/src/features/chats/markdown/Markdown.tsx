@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import { lazyModule, useLazyModule } from '../../../ui/lazyModule.ts';
 import classes from './Markdown.module.css';
+import type { CitedSources } from './MarkdownRenderer.tsx';
 
 /**
  * The Markdown renderer (micromark, GFM, the HTML tree → React elements, the code block and link
@@ -22,7 +23,7 @@ export function prefetchRenderer(): void {
 
 /**
  * Model output as Markdown (GFM), sanitised: raw HTML shows as text, only safe link schemes,
- * remote images behind a click. Code highlighting and math load on first need.
+ * remote images as links to open. Code highlighting and math load on first need.
  *
  * Until the renderer's chunk has arrived (a moment, on the first answer after a page load) the
  * answer shows as its plain text, which is as inert as a user's message; it is then re-rendered.
@@ -31,9 +32,12 @@ export function prefetchRenderer(): void {
 export const Markdown = memo(function Markdown({
   content,
   streaming = false,
+  citations,
 }: {
   content: string;
   streaming?: boolean;
+  /** Memoised by the caller: a new object renders every block again. */
+  citations?: CitedSources | undefined;
 }) {
   const renderer = useLazyModule(rendererChunk, true, true);
   if (!renderer) {
@@ -43,7 +47,7 @@ export const Markdown = memo(function Markdown({
       </div>
     );
   }
-  return <renderer.RenderedMarkdown content={content} streaming={streaming} />;
+  return <renderer.RenderedMarkdown content={content} streaming={streaming} citations={citations} />;
 });
 
 /** A user's own message: plain text, never interpreted (line breaks kept). */

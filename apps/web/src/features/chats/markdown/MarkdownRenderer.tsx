@@ -1,9 +1,11 @@
+import type { Citation } from '@assistente/contracts';
 import { IconPhoto } from '@tabler/icons-react';
 import type { Element, ElementContent } from 'hast';
-import { memo, type ReactNode, useMemo, useState } from 'react';
+import { memo, type ReactNode, useMemo } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { CopyIconButton } from '../../../ui/CopyIconButton.tsx';
 import { lazyModule, useLazyModule } from '../../../ui/lazyModule.ts';
+import { citationPlugin } from './citations.ts';
 import { type ElementComponents, hastToReact } from './hastToReact.ts';
 import classes from './Markdown.module.css';
 import { type MarkdownPlugin, markdownToHast } from './pipeline.ts';
@@ -68,40 +70,24 @@ function hostOf(src: string): string {
   }
 }
 
-/** Remote images load only after the user asks (no tracking pixels, nothing leaks on render). */
+/**
+ * An image in an answer is always remote (only http(s) sources survive sanitising), and the page's
+ * own CSP allows images from this origin only, so it is offered as a link that opens in a new tab:
+ * nothing is fetched on render (no tracking pixels) and nothing is proxied through the server.
+ */
 function RemoteImage({ props }: Props) {
   const { t } = useTranslation();
-  const [shown, setShown] = useState(false);
-  const [failed, setFailed] = useState(false);
   const src = typeof props.src === 'string' ? props.src : '';
   const alt = typeof props.alt === 'string' ? props.alt : '';
   if (!src) return alt ? <span>[{alt}]</span> : null;
-  const host = hostOf(src);
-  if (!shown) {
-    return (
-      <button type="button" className={classes.imagePlaceholder} onClick={() => setShown(true)}>
-        <IconPhoto size={16} stroke={1.6} aria-hidden />
-        <span>{t('chats.markdown.load_image', { host })}</span>
-        {alt ? <span>· {alt}</span> : null}
-      </button>
-    );
-  }
-  if (failed) {
-    return (
-      <a href={src} target="_blank" rel="noopener noreferrer nofollow">
-        {t('chats.markdown.open_image', { host })}
-      </a>
-    );
-  }
   return (
-    <img
-      src={src}
-      alt={alt}
-      className={classes.image}
-      referrerPolicy="no-referrer"
-      loading="lazy"
-      onError={() => setFailed(true)}
-    />
+    <a href={src} className={classes.imageLink} target="_blank" rel="noopener noreferrer nofollow">
+      <IconPhoto size={16} stroke={1.6} aria-hidden className={classes.imageLinkIcon} />
+      <span>
+        {t('chats.markdown.open_image', { host: hostOf(src) })}
+        {alt ? ` · ${alt}` : ''}
+      </span>
+    </a>
   );
 }
 
@@ -122,26 +108,40 @@ const Block = memo(function Block({ text, plugins }: { text: string; plugins: re
 
 const NO_PLUGINS: readonly MarkdownPlugin[] = [];
 
+/** An answer's sources: its `[n]` markers link to the n-th. */
+export interface CitedSources {
+  messageId: string;
+  sources: readonly Citation[];
+}
+
 /**
  * Model output as Markdown (GFM), sanitised: raw HTML shows as text, only safe link schemes,
- * remote images behind a click. Code highlighting and math load on first need. While an answer
+ * remote images as links to open. Code highlighting and math load on first need. While an answer
  * streams it is rendered block by block, so only the growing last block is parsed again.
  */
 export const RenderedMarkdown = memo(function RenderedMarkdown({
   content,
   streaming = false,
+  citations,
 }: {
   content: string;
   streaming?: boolean;
+  citations?: CitedSources | undefined;
 }) {
   const needsCode = hasFencedCode(content);
   const needsMath = hasMath(content);
   const highlight = useLazyModule(highlightChunk, needsCode);
   const math = useLazyModule(mathChunk, needsMath);
   const plugins = useMemo<readonly MarkdownPlugin[]>(() => {
-    const list = [...(math ? [math.mathPlugin] : []), ...(highlight ? [highlight.highlightPlugin] : [])];
+    const list = [
+      ...(math ? [math.mathPlugin] : []),
+      ...(highlight ? [highlight.highlightPlugin] : []),
+      ...(citations && citations.sources.length > 0
+        ? [citationPlugin(citations.sources, citations.messageId)]
+        : []),
+    ];
     return list.length > 0 ? list : NO_PLUGINS;
-  }, [highlight, math]);
+  }, [highlight, math, citations]);
   const text = math ? normalizeMathDelimiters(content) : content;
   const blocks = streaming ? splitBlocks(text) : [text];
 

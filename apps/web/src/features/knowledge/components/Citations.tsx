@@ -21,10 +21,25 @@ async function openDocument(url: string, title: string): Promise<void> {
   setTimeout(() => URL.revokeObjectURL(href), 10_000);
 }
 
-/** The numbered sources under an answer: `[n]` in the text is the n-th link here. */
-export function Citations({ citations }: { citations: readonly Citation[] }) {
+/**
+ * The numbered sources under an answer: `[n]` in the text is the n-th source, and `shown` (1-based
+ * numbers) are those listed, keeping their numbers; `anchorOf(n)` is the id of the n-th's entry.
+ */
+export function Citations({
+  citations,
+  shown,
+  anchorOf,
+}: {
+  citations: readonly Citation[];
+  shown: readonly number[];
+  anchorOf: (n: number) => string;
+}) {
   const { t } = useTranslation();
-  if (citations.length === 0) return null;
+  const listed = shown.flatMap((n) => {
+    const c = citations[n - 1];
+    return c ? [{ n, c }] : [];
+  });
+  if (listed.length === 0) return null;
   return (
     <Stack
       gap={2}
@@ -37,8 +52,8 @@ export function Citations({ citations }: { citations: readonly Citation[] }) {
         {t('knowledge.citations.title')}
       </Text>
       <ol style={{ margin: 0, paddingInlineStart: 20 }}>
-        {citations.map((c) => (
-          <li key={c.url} style={{ fontSize: 'var(--mantine-font-size-sm)' }}>
+        {listed.map(({ n, c }) => (
+          <li key={n} value={n} id={anchorOf(n)} style={{ fontSize: 'var(--mantine-font-size-sm)' }}>
             {isExternal(c.url) ? (
               <Anchor href={c.url} target="_blank" rel="noopener noreferrer" size="sm">
                 {c.title} <IconExternalLink size={12} aria-hidden />

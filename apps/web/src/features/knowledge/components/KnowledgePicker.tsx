@@ -1,5 +1,6 @@
 import { KNOWLEDGE_SOURCE_REF_KIND, type SantitoKnowledge } from '@assistente/contracts';
 import { MultiSelect } from '@mantine/core';
+import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { useKnowledgeChoices } from '../hooks/useKnowledge.ts';
 
@@ -16,6 +17,7 @@ export function KnowledgePicker({
 }) {
   const { t } = useTranslation();
   const choices = useKnowledgeChoices();
+  const [search, setSearch] = useState('');
   const selected = value.filter((k) => k.kind === KNOWLEDGE_SOURCE_REF_KIND).map((k) => k.ref);
   const others = value.filter((k) => k.kind !== KNOWLEDGE_SOURCE_REF_KIND);
   const data = (choices.data ?? []).map((c) => ({
@@ -36,7 +38,14 @@ export function KnowledgePicker({
       data={data}
       value={selected}
       searchable
-      nothingFoundMessage={t('knowledge.picker.none')}
+      searchValue={search}
+      onSearchChange={setSearch}
+      // A search that matches nothing is not a domain without sources.
+      nothingFoundMessage={
+        data.length === 0
+          ? t('knowledge.picker.none')
+          : t('knowledge.picker.no_match', { query: search.trim() })
+      }
       onChange={(refs) =>
         onChange([
           ...others,

@@ -1,7 +1,6 @@
 import type { Santito } from '@assistente/contracts';
 import { IconSparkles } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
-import { fetchBlob } from '../../auth/index.ts';
+import { useFetchedImage } from '../../auth/index.ts';
 import classes from './SantitoAvatar.module.css';
 
 /** A santito's face: its emoji, its uploaded image (fetched with the session's token), or a sparkle. */
@@ -12,26 +11,7 @@ export function SantitoAvatar({
   santito: Pick<Santito, 'avatar' | 'avatarUrl' | 'name'>;
   size?: number;
 }) {
-  const [src, setSrc] = useState<string | null>(null);
-  const path = santito.avatar ? null : santito.avatarUrl;
-
-  useEffect(() => {
-    if (!path) return;
-    let url: string | null = null;
-    let live = true;
-    fetchBlob(path, 'accounts')
-      .then(({ blob }) => {
-        if (!live) return;
-        url = URL.createObjectURL(blob);
-        setSrc(url);
-      })
-      .catch(() => undefined);
-    return () => {
-      live = false;
-      if (url) URL.revokeObjectURL(url);
-      setSrc(null);
-    };
-  }, [path]);
+  const src = useFetchedImage(santito.avatar ? null : santito.avatarUrl, 'accounts');
 
   return (
     <span className={classes.avatar} style={{ width: size, height: size, fontSize: size * 0.55 }} aria-hidden>

@@ -18,6 +18,21 @@ describe('audit log helpers', () => {
     expect(changedRows(t, { before: null, after: { displayName: 'Vendas' } })).toEqual([
       { field: 'displayName', label: '<audit.fields.displayName>', before: '—', after: 'Vendas' },
     ]);
+    // A santito's change: its visibility translated, its knowledge sources listed by name.
+    expect(
+      changedRows(t, {
+        before: { displayName: 'Suporte', visibility: 'domain', knowledge: [] },
+        after: { displayName: 'Suporte', visibility: 'department', knowledge: ['Handbook', 'FAQ'] },
+      }),
+    ).toEqual([
+      {
+        field: 'visibility',
+        label: '<audit.fields.visibility>',
+        before: '<santitos.visibility.domain>',
+        after: '<santitos.visibility.department>',
+      },
+      { field: 'knowledge', label: '<audit.fields.knowledge>', before: '—', after: 'Handbook, FAQ' },
+    ]);
     // A field this version does not know still shows, by its name.
     expect(changedRows(t, { before: null, after: { futureField: 'x' } })[0]?.label).toBe('futureField');
   });

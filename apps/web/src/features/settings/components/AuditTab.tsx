@@ -44,12 +44,21 @@ export function dayStart(value: string, days = 0): string | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
-/** A recorded value in the reader's language: roles and yes/no translated, the rest as stored. */
+/**
+ * A recorded value in the reader's language: roles, a santito's visibility and yes/no translated,
+ * lists of names one after another, the rest as stored.
+ */
 function show(t: Translate, field: string, value: unknown): string {
   if (value === undefined || value === null) return '—';
   if (typeof value === 'boolean') return t(value ? 'common.yes' : 'common.no');
   if (field === 'role' && typeof value === 'string' && (Roles as readonly string[]).includes(value)) {
     return t(`roles.${value}`);
+  }
+  if (field === 'visibility' && (value === 'domain' || value === 'department')) {
+    return t(`santitos.visibility.${value}`);
+  }
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) {
+    return value.length === 0 ? '—' : value.join(', ');
   }
   if (typeof value === 'string') return value === '' ? '""' : value;
   return JSON.stringify(value);
