@@ -11,8 +11,9 @@ import { buildTestApp, type TestApp } from '../../test/app.ts';
 import { makeDomain, makeUser, type TestDomain, type TestUser } from '../../test/factories.ts';
 import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
 import { postFile, TINY_PNG } from '../chats/test-helpers.ts';
+import { MAX_CHUNKS } from './bounds.ts';
 import { searchKnowledge } from './indexer.ts';
-import { makeDocx, makePdf } from './test/documents.ts';
+import { flate, makeDocx, makePdf } from './test/documents.ts';
 import { mergePendingSearch } from './upkeep.ts';
 
 const BASE = '/api/v1/integration/knowledge';
@@ -126,6 +127,47 @@ describe('uploading documents to a files source', () => {
     const broken = (await documents(filesId)).find((d) => d.title === 'broken');
     expect(broken?.status).toBe('error');
     expect(broken?.error).toBeTruthy();
+  });
+
+  it('document bombs are refused unread, marked failed with the reason, and index nothing', async () => {
+    const bombs: Array<[string, string, Buffer, RegExp]> = [
+      // A few kilobytes each, unpacking to what would have taken the server's memory.
+      [
+        'zip-bomb.docx',
+        DOCX,
+        makeDocx('Bomb', ['x'], { deflate: true, padding: 128 * 1024 * 1024 }),
+        /unpacks to more than 32 MB of text markup/,
+      ],
+      [
+        'flate-bomb.pdf',
+        'application/pdf',
+        makePdf([], { contents: { dict: '/Filter /FlateDecode', data: flate(128 * 1024 * 1024) } }),
+        /PDF unpacks to more than 64 MB/,
+      ],
+      // Small enough to read, but cut into more passages than a document may have.
+      [
+        'headings.md',
+        'text/markdown',
+        Buffer.from('# h\n\nx\n\n'.repeat(MAX_CHUNKS + 1)),
+        /at most 2000 are indexed/,
+      ],
+    ];
+    for (const [name, type, data] of bombs) {
+      const res = await upload(name, type, data);
+      expect(res.statusCode, `${name}: ${res.body}`).toBe(201);
+    }
+    await t.ctx.services.knowledge.ingest.idle();
+    const listed = await documents(filesId);
+    for (const [name, , , reason] of bombs) {
+      const doc = listed.find((d) => d.title === name.replace(/\.\w+$/, ''));
+      expect(doc?.status, name).toBe('error');
+      expect(doc?.error, name).toMatch(reason);
+      const chunks = await t.ctx.db
+        .select()
+        .from(knowledgeChunks)
+        .where(eq(knowledgeChunks.documentId, doc!.documentId));
+      expect(chunks, name).toEqual([]);
+    }
   });
 
   it('refuses other types, oversize files and bad bodies, storing nothing', async () => {
