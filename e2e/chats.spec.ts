@@ -313,6 +313,26 @@ async function loadedHome(page: Page): Promise<void> {
 
 const textFile = (name: string) => ({ name, mimeType: 'text/plain', buffer: Buffer.from(`${name}\n`) });
 
+test('the answer says which attached file its model could read only in part', async ({ page }, info) => {
+  const chats = new ChatsPage(page, isMobile(info));
+  await chats.openNew();
+  // Longer than the text a model is given of one file.
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'longo.txt',
+    mimeType: 'text/plain',
+    buffer: Buffer.from(`${'Linha de relatório.\n'.repeat(12_000)}`),
+  });
+  await expect(page.getByTestId('upload-chip')).toHaveAttribute('data-status', 'done');
+  await chats.send(`Resuma o relatório ${tag()}`);
+  await chats.waitAnswerDone();
+  const note = chats.messages.last().getByTestId('attachment-reading');
+  await expect(note).toHaveText('O modelo leu só o início de longo.txt: o arquivo é longo demais para ele.');
+  await shot(page, info, 'attachment-read-partly');
+  // Stored with the answer: still there once the chat is opened again.
+  await page.reload();
+  await expect(chats.messages.last().getByTestId('attachment-reading')).toHaveCount(1);
+});
+
 test('files attached at once in a new chat all go to one chat, sent with the message', async ({
   page,
   request,
