@@ -328,9 +328,12 @@ test('the answer says which attached file its model could read only in part', as
   const note = chats.messages.last().getByTestId('attachment-reading');
   await expect(note).toHaveText('O modelo leu só o início de longo.txt: o arquivo é longo demais para ele.');
   await shot(page, info, 'attachment-read-partly');
-  // Stored with the answer: still there once the chat is opened again.
-  await page.reload();
-  await expect(chats.messages.last().getByTestId('attachment-reading')).toHaveCount(1);
+  // Stored with the answer: still there once the chat is opened again, in the reader's language.
+  await page.goto(`/es${new URL(page.url()).pathname}`);
+  await expect(chats.messages.last().getByTestId('attachment-reading')).toHaveText(
+    'El modelo leyó solo el comienzo de longo.txt: el archivo es demasiado largo para él.',
+  );
+  await shot(page, info, 'attachment-read-partly-es');
 });
 
 test('files attached at once in a new chat all go to one chat, sent with the message', async ({

@@ -90,6 +90,23 @@ async function restChat(who: TestUser, body: object = {}): Promise<Chat> {
 }
 
 /** Sends and waits for the whole exchange: user message, answer start, answer end. */
+/** Uploads files to alice's chat, answering their attachment ids in order. */
+async function attachAll(chatId: string, files: Array<[string, string, Buffer]>): Promise<string[]> {
+  const ids: string[] = [];
+  for (const [name, type, data] of files) {
+    const body = await multipartFile(name, type, data);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/chats/${chatId}/attachments`,
+      headers: { ...alice.headers, ...body.headers },
+      payload: body.payload,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    ids.push((res.json() as { attachmentId: string }).attachmentId);
+  }
+  return ids;
+}
+
 async function exchange(s: TestSocket, frame: Record<string, unknown>) {
   const requestId = (frame.requestId as string | undefined) ?? rid();
   const from = s.frames.length;
@@ -438,21 +455,10 @@ describe('chat.send', () => {
 
   it('passes images as image parts and inlines text files', async () => {
     const chat = await restChat(alice);
-    const ids: string[] = [];
-    for (const [name, type, data] of [
+    const ids = await attachAll(chat.chatId, [
       ['dot.png', 'image/png', TINY_PNG],
       ['notes.txt', 'text/plain', Buffer.from('The secret word is pineapple.')],
-    ] as const) {
-      const body = await multipartFile(name, type, data);
-      const res = await t.app.inject({
-        method: 'POST',
-        url: `/api/v1/chats/${chat.chatId}/attachments`,
-        headers: { ...alice.headers, ...body.headers },
-        payload: body.payload,
-      });
-      expect(res.statusCode).toBe(201);
-      ids.push((res.json() as { attachmentId: string }).attachmentId);
-    }
+    ]);
     const s = await connect(alice);
     const r = await exchange(s, { chatId: chat.chatId, content: 'Look at these', attachments: ids });
     expect(r.user.attachments?.map((a) => a.name)).toEqual(['dot.png', 'notes.txt']);
@@ -471,24 +477,13 @@ describe('chat.send', () => {
 
   it('gives an OpenAI-compatible model the text of attached PDF and DOCX files, cut at the cap with a note', async () => {
     const chat = await restChat(alice);
-    const ids: string[] = [];
     const long = `${'w'.repeat(MAX_INLINE_CHARS)}TAIL-NOT-SENT`;
-    for (const [name, type, data] of [
+    const ids = await attachAll(chat.chatId, [
       ['refunds.pdf', 'application/pdf', makePdf(['Refunds are paid within seven days.'])],
       ['travel.docx', DOCX, makeDocx('Travel', ['Book flights through the travel portal.'])],
       ['long.docx', DOCX, makeDocx('Long', [long], { deflate: true })],
       ['bomb.docx', DOCX, makeDocx('Bomb', ['x'], { deflate: true, padding: 40 * 1024 * 1024 })],
-    ] as const) {
-      const body = await multipartFile(name, type, data);
-      const res = await t.app.inject({
-        method: 'POST',
-        url: `/api/v1/chats/${chat.chatId}/attachments`,
-        headers: { ...alice.headers, ...body.headers },
-        payload: body.payload,
-      });
-      expect(res.statusCode, res.body).toBe(201);
-      ids.push((res.json() as { attachmentId: string }).attachmentId);
-    }
+    ]);
     const s = await connect(alice);
     const r = await exchange(s, { chatId: chat.chatId, content: 'Read these', attachments: ids });
     const body = fx.chatRequests()[0]?.body as {
