@@ -4,7 +4,7 @@ import {
   KnowledgeDocumentSchema,
   KnowledgeSourceSchema,
 } from '@assistente/contracts';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, knowledgeChunks, knowledgeDocuments } from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
@@ -13,6 +13,8 @@ import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
 import { postFile, TINY_PNG } from '../chats/test-helpers.ts';
 import { MAX_CHUNKS } from './bounds.ts';
 import { searchKnowledge } from './indexer.ts';
+import { newDocumentId } from './service-ids.ts';
+import { knowledgeStore } from './store.ts';
 import { flate, makeDocx, makePdf } from './test/documents.ts';
 import { mergePendingSearch } from './upkeep.ts';
 
@@ -109,6 +111,33 @@ describe('uploading documents to a files source', () => {
     );
     expect(source.documents).toBe(5);
     expect(source.chunks).toBeGreaterThanOrEqual(5);
+  });
+
+  it('a source counts its documents waiting for or in indexing, and none once they are done', async () => {
+    const source = async () =>
+      KnowledgeSourceSchema.strict().parse(
+        (await t.app.inject({ url: `${BASE}/${filesId}`, headers: admin.headers })).json(),
+      );
+    const before = await source();
+    expect(before.indexing).toBeUndefined();
+    // Rows as an upload and the indexer leave them, without a file for the indexer to pick up.
+    const store = knowledgeStore(t.ctx.db);
+    for (const status of ['pending', 'indexing'] as const)
+      await store.insertDocument({
+        id: newDocumentId(),
+        domainId: a.domain.id,
+        sourceId: filesId,
+        title: status,
+        url: '',
+        status,
+        contentType: 'text/plain',
+        size: 1,
+      });
+    expect(await source()).toMatchObject({ documents: before.documents + 2, indexing: 2 });
+    await t.ctx.db
+      .delete(knowledgeDocuments)
+      .where(inArray(knowledgeDocuments.title, ['pending', 'indexing']));
+    expect((await source()).indexing).toBeUndefined();
   });
 
   it('serves the stored file as a download', async () => {
