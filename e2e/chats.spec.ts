@@ -359,6 +359,29 @@ async function loadedHome(page: Page): Promise<void> {
 
 const textFile = (name: string) => ({ name, mimeType: 'text/plain', buffer: Buffer.from(`${name}\n`) });
 
+test('the answer says which attached file its model could read only in part', async ({ page }, info) => {
+  const chats = new ChatsPage(page, isMobile(info));
+  await chats.openNew();
+  // Longer than the text a model is given of one file.
+  await page.getByTestId('file-input').setInputFiles({
+    name: 'longo.txt',
+    mimeType: 'text/plain',
+    buffer: Buffer.from(`${'Linha de relatório.\n'.repeat(12_000)}`),
+  });
+  await expect(page.getByTestId('upload-chip')).toHaveAttribute('data-status', 'done');
+  await chats.send(`Resuma o relatório ${tag()}`);
+  await chats.waitAnswerDone();
+  const note = chats.messages.last().getByTestId('attachment-reading');
+  await expect(note).toHaveText('O modelo leu só o início de longo.txt: o arquivo é longo demais para ele.');
+  await shot(page, info, 'attachment-read-partly');
+  // Stored with the answer: still there once the chat is opened again, in the reader's language.
+  await page.goto(`/es${new URL(page.url()).pathname}`);
+  await expect(chats.messages.last().getByTestId('attachment-reading')).toHaveText(
+    'El modelo leyó solo el comienzo de longo.txt: el archivo es demasiado largo para él.',
+  );
+  await shot(page, info, 'attachment-read-partly-es');
+});
+
 test('files attached at once in a new chat all go to one chat, sent with the message', async ({
   page,
   request,

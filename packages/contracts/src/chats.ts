@@ -88,6 +88,15 @@ export const AttachmentSchema = z.object({
 });
 export type Attachment = z.infer<typeof AttachmentSchema>;
 
+/** A file attached to the question that the answering model could not read in full. */
+export const AttachmentReadingSchema = z.object({
+  attachmentId: z.string(),
+  name: z.string(),
+  /** `partial`: its text was cut to what a model is given; `unread`: this model could not read it. */
+  reading: z.enum(['partial', 'unread']),
+});
+export type AttachmentReading = z.infer<typeof AttachmentReadingSchema>;
+
 export const MessageSchema = z.object({
   messageId: z.string(),
   chatId: z.string(),
@@ -106,6 +115,8 @@ export const MessageSchema = z.object({
   attachments: z.array(AttachmentSchema).optional(),
   /** The knowledge an answer drew on (DESIGN §12), numbered in order: `[1]` is the first. */
   citations: z.array(CitationSchema).optional(),
+  /** On an answer: the question's files its model read only in part, or not at all. */
+  attachmentReadings: z.array(AttachmentReadingSchema).optional(),
 });
 export type Message = z.infer<typeof MessageSchema>;
 

@@ -71,6 +71,8 @@ export const KnowledgeSourceSchema = z.object({
   /** Documents and chunks indexed. */
   documents: z.number().int(),
   chunks: z.number().int(),
+  /** Documents still waiting to be read or being indexed (counted in `documents`); absent when none. */
+  indexing: z.number().int().optional(),
   /** Why the last sync failed (the source keeps what it had). */
   error: z.string().optional(),
   /** While syncing: documents done out of those seen so far. */

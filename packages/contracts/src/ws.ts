@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   AttachmentIdSchema,
   AttachmentLimits,
+  AttachmentReadingSchema,
   ChatIdSchema,
   ChatParamsSchema,
   ChatSchema,
@@ -184,6 +185,8 @@ export const MessageDoneFrameSchema = z.object({
   error: z.object({ code: ErrorCodeSchema, message: z.string() }).optional(),
   /** The knowledge the answer drew on, as stored on the message. */
   citations: z.array(CitationSchema).optional(),
+  /** The question's files the model read only in part, as stored on the message. */
+  attachmentReadings: z.array(AttachmentReadingSchema).optional(),
 });
 
 export const ChatSubscribedFrameSchema = z.object({

@@ -1,4 +1,4 @@
-import type { Citation } from '@assistente/contracts';
+import type { AttachmentReading, Citation } from '@assistente/contracts';
 import { type SQL, sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
@@ -122,6 +122,8 @@ export const messages = pgTable(
     attachmentIds: jsonb('attachment_ids').$type<string[]>().notNull().default([]),
     /** The knowledge an answer drew on (DESIGN §12); null for answers without knowledge. */
     citations: jsonb('citations').$type<Citation[]>(),
+    /** On an answer: the question's files its model read only in part; null when it read them all. */
+    attachmentReadings: jsonb('attachment_readings').$type<AttachmentReading[]>(),
     ...timestamps,
   },
   (t) => [

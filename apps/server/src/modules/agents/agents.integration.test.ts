@@ -17,9 +17,13 @@ import { makeDomain, makeSantito, makeUser, type TestDomain, type TestUser } fro
 import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
 import { describeWithRedis } from '../../test/redis.ts';
 import { multipartFile, TINY_PNG } from '../chats/test-helpers.ts';
+import { makeDocx, makePdf } from '../knowledge/test/documents.ts';
 import { noProvider } from '../providers/errors.ts';
 import { NO_PROVIDER_MESSAGE } from '../providers/index.ts';
+import { MAX_INLINE_CHARS } from './prompt.ts';
 import { TestSocket } from './test-client.ts';
+
+const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
 const ORIGIN = 'http://localhost:3999';
 const ANSWER = 'The quick brown fox jumps over the lazy dog and keeps running far away.';
@@ -87,6 +91,23 @@ async function restChat(who: TestUser, body: object = {}): Promise<Chat> {
 }
 
 /** Sends and waits for the whole exchange: user message, answer start, answer end. */
+/** Uploads files to alice's chat, answering their attachment ids in order. */
+async function attachAll(chatId: string, files: Array<[string, string, Buffer]>): Promise<string[]> {
+  const ids: string[] = [];
+  for (const [name, type, data] of files) {
+    const body = await multipartFile(name, type, data);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/chats/${chatId}/attachments`,
+      headers: { ...alice.headers, ...body.headers },
+      payload: body.payload,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    ids.push((res.json() as { attachmentId: string }).attachmentId);
+  }
+  return ids;
+}
+
 async function exchange(s: TestSocket, frame: Record<string, unknown>) {
   const requestId = (frame.requestId as string | undefined) ?? rid();
   const from = s.frames.length;
@@ -435,21 +456,10 @@ describe('chat.send', () => {
 
   it('passes images as image parts and inlines text files', async () => {
     const chat = await restChat(alice);
-    const ids: string[] = [];
-    for (const [name, type, data] of [
+    const ids = await attachAll(chat.chatId, [
       ['dot.png', 'image/png', TINY_PNG],
       ['notes.txt', 'text/plain', Buffer.from('The secret word is pineapple.')],
-    ] as const) {
-      const body = await multipartFile(name, type, data);
-      const res = await t.app.inject({
-        method: 'POST',
-        url: `/api/v1/chats/${chat.chatId}/attachments`,
-        headers: { ...alice.headers, ...body.headers },
-        payload: body.payload,
-      });
-      expect(res.statusCode).toBe(201);
-      ids.push((res.json() as { attachmentId: string }).attachmentId);
-    }
+    ]);
     const s = await connect(alice);
     const r = await exchange(s, { chatId: chat.chatId, content: 'Look at these', attachments: ids });
     expect(r.user.attachments?.map((a) => a.name)).toEqual(['dot.png', 'notes.txt']);
@@ -464,6 +474,40 @@ describe('chat.send', () => {
     expect(parts[1]?.type).toBe('image_url');
     expect(parts[1]?.image_url?.url).toBe(`data:image/png;base64,${TINY_PNG.toString('base64')}`);
     expect(parts[2]?.text).toContain('The secret word is pineapple.');
+  });
+
+  it('gives an OpenAI-compatible model the text of attached PDF and DOCX files, cut at the cap with a note', async () => {
+    const chat = await restChat(alice);
+    const long = `${'w'.repeat(MAX_INLINE_CHARS)}TAIL-NOT-SENT`;
+    const ids = await attachAll(chat.chatId, [
+      ['refunds.pdf', 'application/pdf', makePdf(['Refunds are paid within seven days.'])],
+      ['travel.docx', DOCX, makeDocx('Travel', ['Book flights through the travel portal.'])],
+      ['long.docx', DOCX, makeDocx('Long', [long], { deflate: true })],
+      ['bomb.docx', DOCX, makeDocx('Bomb', ['x'], { deflate: true, padding: 40 * 1024 * 1024 })],
+    ]);
+    const s = await connect(alice);
+    const r = await exchange(s, { chatId: chat.chatId, content: 'Read these', attachments: ids });
+    const body = fx.chatRequests()[0]?.body as {
+      messages: Array<{ role: string; content: Array<{ type: string; text?: string }> }>;
+    };
+    const parts = body.messages.at(-1)?.content ?? [];
+    expect(parts.map((p) => p.type)).toEqual(['text', 'text', 'text', 'text', 'text']);
+    expect(parts[1]?.text).toContain('Refunds are paid within seven days.');
+    expect(parts[2]?.text).toContain('Book flights through the travel portal.');
+    expect(parts[3]?.text).toMatch(
+      /\[… cut: only the first 200,000 of 200,\d{3} characters of this file were given to you\]$/,
+    );
+    expect(parts[3]?.text).not.toContain('TAIL-NOT-SENT');
+    expect(parts[4]?.text).toContain('cannot read: The DOCX unpacks to more than 32 MB');
+    const readings = [
+      { attachmentId: ids[2], name: 'long.docx', reading: 'partial' },
+      { attachmentId: ids[3], name: 'bomb.docx', reading: 'unread' },
+    ];
+    // The person is told too: with the answer's end, and on the stored answer.
+    expect(r.done.attachmentReadings).toEqual(readings);
+    const res = await t.app.inject({ url: `/api/v1/chats/${r.chatId}/messages`, headers: alice.headers });
+    const stored = (res.json() as Message[]).find((m) => m.messageId === r.done.messageId);
+    expect(stored?.attachmentReadings).toEqual(readings);
   });
 
   it('refuses a second answer in a chat while one is generating', async () => {

@@ -1,4 +1,11 @@
-import type { ChatParams, Citation, ErrorCode, Message, MessageUsage } from '@assistente/contracts';
+import type {
+  AttachmentReading,
+  ChatParams,
+  Citation,
+  ErrorCode,
+  Message,
+  MessageUsage,
+} from '@assistente/contracts';
 import type { ModelMessage } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Caller } from '../../lib/caller.ts';
@@ -7,7 +14,7 @@ import type { AttachmentForModel, ChatsService, ContextMessage } from '../chats/
 import type { ResolvedModel } from '../providers/index.ts';
 import type { AgentsHub } from './hub.ts';
 import { INTERRUPTED_MESSAGE, type ModelCall, type ModelStream, type ModelWorkers } from './model-calls.ts';
-import { modelMessages } from './prompt.ts';
+import { type ExtractedText, MAX_INLINE_CHARS, modelMessages, needsExtraction } from './prompt.ts';
 import type { AgentsStore } from './store.ts';
 
 /**
@@ -20,6 +27,11 @@ const FLUSH_MS = 100;
 export const HEARTBEAT_MS = 10_000;
 /** Total attachment bytes sent to a model in one call. */
 const MAX_ATTACHMENT_BYTES = 25 * 1024 * 1024;
+/** Texts read out of attachments kept for the next questions of their chat (a file never changes). */
+const EXTRACTED_KEPT = 50;
+
+/** The text of a PDF or DOCX of a domain, read by the bounded document reader (knowledge's). */
+export type DocumentReader = (domainId: string, contentType: string, data: Buffer) => Promise<string>;
 
 export interface GenerationInput {
   caller: Caller;
@@ -67,6 +79,8 @@ export class Generation {
   done: Promise<void> = Promise.resolve();
   /** The knowledge the answer was given (DESIGN §12). */
   citations: Citation[] = [];
+  /** The question's files the model reads only in part, told to the person with the answer. */
+  readings: AttachmentReading[] = [];
 
   constructor(
     readonly message: Message,
@@ -125,7 +139,28 @@ export class GenerationRegistry {
     private readonly hub: AgentsHub,
     private readonly models: ModelWorkers,
     private readonly log: FastifyBaseLogger,
+    private readonly readDocument: DocumentReader,
   ) {}
+
+  /** Attachments' extracted texts, oldest first, each cut to what a model is given. */
+  private readonly extracted = new Map<string, ExtractedText>();
+
+  private async extract(domainId: string, f: AttachmentForModel): Promise<ExtractedText> {
+    const known = this.extracted.get(f.attachmentId);
+    if (known) return known;
+    let read: ExtractedText;
+    try {
+      const text = await this.readDocument(domainId, f.contentType, f.data);
+      read = { text: text.slice(0, MAX_INLINE_CHARS), length: text.length };
+    } catch (err) {
+      this.log.info({ reason: (err as Error).message, attachmentId: f.attachmentId }, 'attachment not read');
+      read = { error: (err as Error).message };
+    }
+    this.extracted.set(f.attachmentId, read);
+    if (this.extracted.size > EXTRACTED_KEPT)
+      this.extracted.delete(this.extracted.keys().next().value as string);
+    return read;
+  }
 
   /**
    * Stores the new text of every answer streaming here, and touches those silent for a heartbeat
@@ -200,11 +235,14 @@ export class GenerationRegistry {
     const abort = new AbortController();
     let stream: ModelStream;
     let message: Message;
+    let readings: AttachmentReading[];
     const committing = input.pending?.commit(input.resolved.modelId);
     // Awaited below; marked handled now in case the context fails first.
     committing?.catch(() => {});
     try {
-      stream = this.models.start(this.callFor(input, await this.contextFor(input)), abort.signal);
+      const context = await this.contextFor(input);
+      readings = context.readings;
+      stream = this.models.start(this.callFor(input, context.messages), abort.signal);
       message =
         (await committing) ??
         (await this.chats.createAssistantMessage(input.chatId, input.parentId, input.resolved.modelId));
@@ -220,6 +258,7 @@ export class GenerationRegistry {
       abort,
     );
     gen.citations = input.citations ?? [];
+    gen.readings = readings;
     this.running.set(gen.messageId, gen);
     this.ensureFlusher();
     this.hub.publish(gen.userId, {
@@ -269,7 +308,12 @@ export class GenerationRegistry {
         files.set(f.attachmentId, f);
       }
     }
-    return modelMessages(branch, files, input.resolved.target.kind);
+    const kind = input.resolved.target.kind;
+    const extracted = new Map<string, ExtractedText>();
+    for (const f of files.values())
+      if (needsExtraction(f, kind))
+        extracted.set(f.attachmentId, await this.extract(input.caller.domain.id, f));
+    return modelMessages(branch, files, kind, extracted);
   }
 
   private async run(gen: Generation, stream: ModelStream): Promise<void> {
@@ -358,6 +402,7 @@ export class GenerationRegistry {
         ...(usage ? { usage } : {}),
         ...(error ? { error } : {}),
         ...(gen.citations.length > 0 ? { citations: gen.citations } : {}),
+        ...(gen.readings.length > 0 ? { attachmentReadings: gen.readings } : {}),
       });
     } catch (err) {
       if (err instanceof AppError && err.code === 'NOT_FOUND') {
@@ -377,6 +422,7 @@ export class GenerationRegistry {
       usage: usage ?? null,
       ...(error ? { error } : {}),
       ...(gen.citations.length > 0 ? { citations: gen.citations } : {}),
+      ...(gen.readings.length > 0 ? { attachmentReadings: gen.readings } : {}),
     });
   }
 

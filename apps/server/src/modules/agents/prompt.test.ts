@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { AttachmentForModel, ContextMessage } from '../chats/index.ts';
-import { modelMessages, systemPrompt } from './prompt.ts';
+import {
+  type ExtractedText,
+  MAX_INLINE_CHARS,
+  modelMessages,
+  needsExtraction,
+  systemPrompt,
+} from './prompt.ts';
+
+const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
 const msg = (m: Partial<ContextMessage> & Pick<ContextMessage, 'role' | 'content'>): ContextMessage => ({
   messageId: Math.random().toString(36),
@@ -31,7 +39,7 @@ describe('modelMessages', () => {
       new Map(),
       'openai',
     );
-    expect(out).toEqual([
+    expect(out.messages).toEqual([
       { role: 'user', content: 'Q1' },
       { role: 'user', content: 'Q2' },
       { role: 'assistant', content: 'A2' },
@@ -50,16 +58,58 @@ describe('modelMessages', () => {
       content: 'See files',
       attachmentIds: ['i', 't', 'p', 'x'],
     });
-    const [anthropic] = modelMessages([m], files, 'anthropic');
+    const [anthropic] = modelMessages([m], files, 'anthropic').messages;
     const parts = anthropic?.content as Array<{ type: string; text?: string; mediaType?: string }>;
     expect(parts.map((p) => p.type)).toEqual(['text', 'image', 'text', 'file', 'text']);
     expect(parts[2]?.text).toContain('# Notes');
     expect(parts[3]?.mediaType).toBe('application/pdf');
     expect(parts[4]?.text).toContain('cannot read');
 
-    const [ollama] = modelMessages([m], files, 'ollama');
+    const [ollama] = modelMessages([m], files, 'ollama').messages;
     const oparts = ollama?.content as Array<{ type: string; text?: string }>;
     expect(oparts.map((p) => p.type)).toEqual(['text', 'image', 'text', 'text', 'text']);
     expect(oparts[3]?.text).toContain('d.pdf');
+  });
+
+  it('gives models that cannot read PDF or DOCX the text read from them, cut at the cap with a note', () => {
+    const files = new Map([
+      ['p', file('p', 'd.pdf', 'application/pdf', '%PDF-1.4')],
+      ['w', file('w', 'long.docx', DOCX, 'PK')],
+      ['b', file('b', 'bad.docx', DOCX, 'PK')],
+    ]);
+    const extracted = new Map<string, ExtractedText>([
+      ['p', { text: 'Refunds take seven days.', length: 24 }],
+      ['w', { text: 'w'.repeat(MAX_INLINE_CHARS), length: MAX_INLINE_CHARS + 5 }],
+      ['b', { error: 'The DOCX unpacks to more than 32 MB of text markup; it is not read' }],
+    ]);
+    const m = msg({ role: 'user', content: 'Read', attachmentIds: ['p', 'w', 'b'] });
+    const { messages, readings } = modelMessages([m], files, 'openai-compatible', extracted);
+    const parts = messages[0]?.content as Array<{ type: string; text?: string }>;
+    expect(parts.map((p) => p.type)).toEqual(['text', 'text', 'text', 'text']);
+    expect(parts[1]?.text).toContain('Text read from the attached file "d.pdf"');
+    expect(parts[1]?.text).toContain('Refunds take seven days.');
+    expect(parts[2]?.text).toContain('[… cut: only the first 200,000 of 200,005 characters');
+    expect(parts[3]?.text).toContain('cannot read: The DOCX unpacks to more than 32 MB');
+    expect(readings).toEqual([
+      { attachmentId: 'w', name: 'long.docx', reading: 'partial' },
+      { attachmentId: 'b', name: 'bad.docx', reading: 'unread' },
+    ]);
+    // A provider that reads PDF gets the file itself; DOCX is text for everyone.
+    expect(needsExtraction(files.get('p')!, 'anthropic')).toBe(false);
+    expect(needsExtraction(files.get('p')!, 'ollama')).toBe(true);
+    expect(needsExtraction(files.get('w')!, 'anthropic')).toBe(true);
+  });
+
+  it("reports only the last question's files", () => {
+    const files = new Map([['x', file('x', 's.xlsx', 'application/vnd.ms-excel', 'bin')]]);
+    const branch = [
+      msg({ role: 'user', content: 'Q1', attachmentIds: ['x'] }),
+      msg({ role: 'assistant', content: 'A1' }),
+      msg({ role: 'user', content: 'Q2' }),
+    ];
+    expect(modelMessages(branch, files, 'openai').readings).toEqual([]);
+    expect(modelMessages(branch.slice(0, 1), files, 'openai').readings).toEqual([
+      { attachmentId: 'x', name: 's.xlsx', reading: 'unread' },
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import type { ChatParams, ProviderKind } from '@assistente/contracts';
+import type { AttachmentReading, ChatParams, ProviderKind } from '@assistente/contracts';
 import type { FilePart, ImagePart, ModelMessage, TextPart } from 'ai';
 import type { AttachmentForModel, ContextMessage } from '../chats/index.ts';
 
@@ -8,9 +8,40 @@ const TEXT_TYPES = new Set(['text/plain', 'text/markdown', 'text/csv', 'applicat
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 /** Providers whose chat APIs read PDF files. */
 const PDF_KINDS = new Set<ProviderKind>(['openai', 'anthropic', 'google']);
+const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
-/** Largest text file inlined (characters); the rest is cut with a note. */
-const MAX_INLINE_CHARS = 200_000;
+/** Most of one file's text a model is given: about 50,000 tokens at four characters each. */
+export const MAX_INLINE_CHARS = 200_000;
+
+/** A file's media type without parameters, lower case. */
+const mediaType = (f: AttachmentForModel) => f.contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+
+/** Whether the model reads `f` only as text extracted from it (PDF where not native, DOCX always). */
+export function needsExtraction(f: AttachmentForModel, kind: ProviderKind): boolean {
+  const type = mediaType(f);
+  return type === DOCX || (type === 'application/pdf' && !PDF_KINDS.has(kind));
+}
+
+/**
+ * The text read out of a file for the model (at most the cap of it, and how long it all was), or
+ * why none could be.
+ */
+export type ExtractedText = { text: string; length: number } | { error: string };
+
+/** `text` within the cap, with a note saying where and how much was cut. */
+function inline(
+  f: AttachmentForModel,
+  label: string,
+  read: { text: string; length: number },
+  readings: AttachmentReading[],
+): TextPart {
+  let body = read.text;
+  if (read.length > MAX_INLINE_CHARS) {
+    body = `${read.text.slice(0, MAX_INLINE_CHARS)}\n[… cut: only the first ${MAX_INLINE_CHARS.toLocaleString('en')} of ${read.length.toLocaleString('en')} characters of this file were given to you]`;
+    readings.push({ attachmentId: f.attachmentId, name: f.name, reading: 'partial' });
+  }
+  return { type: 'text', text: `${label}:\n\n${body}` };
+}
 
 /** The system prompt: the santito's instructions, then the chat's own extra instructions. */
 export function systemPrompt(
@@ -26,25 +57,30 @@ export function systemPrompt(
 function attachmentParts(
   files: AttachmentForModel[],
   kind: ProviderKind,
+  extracted: ReadonlyMap<string, ExtractedText>,
+  readings: AttachmentReading[],
 ): Array<TextPart | ImagePart | FilePart> {
   const parts: Array<TextPart | ImagePart | FilePart> = [];
   for (const f of files) {
-    const type = f.contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+    const type = mediaType(f);
+    const read = needsExtraction(f, kind) ? extracted.get(f.attachmentId) : undefined;
     if (IMAGE_TYPES.has(type)) {
       parts.push({ type: 'image', image: new Uint8Array(f.data), mediaType: type });
     } else if (TEXT_TYPES.has(type)) {
-      let text = f.data.toString('utf8');
-      if (text.length > MAX_INLINE_CHARS)
-        text = `${text.slice(0, MAX_INLINE_CHARS)}\n[… cut: the file is longer]`;
-      parts.push({ type: 'text', text: `Attached file "${f.name}" (${type}):\n\n${text}` });
+      const text = f.data.toString('utf8');
+      parts.push(inline(f, `Attached file "${f.name}" (${type})`, { text, length: text.length }, readings));
     } else if (type === 'application/pdf' && PDF_KINDS.has(kind)) {
       parts.push({ type: 'file', data: new Uint8Array(f.data), mediaType: type, filename: f.name });
+    } else if (read && 'text' in read && read.text.trim()) {
+      parts.push(inline(f, `Text read from the attached file "${f.name}" (${type})`, read, readings));
     } else {
       // Say so rather than drop it silently: the model can tell the user it could not read the file.
+      const why = read && 'error' in read ? `: ${read.error}` : '';
       parts.push({
         type: 'text',
-        text: `[The user attached "${f.name}" (${type}), which this model cannot read.]`,
+        text: `[The user attached "${f.name}" (${type}), which this model cannot read${why}.]`,
       });
+      readings.push({ attachmentId: f.attachmentId, name: f.name, reading: 'unread' });
     }
   }
   return parts;
@@ -52,21 +88,26 @@ function attachmentParts(
 
 /**
  * The conversation for the model: the branch root → leaf. User messages carry their attachments
- * (images as image parts, text files inlined, PDFs as files where the provider reads them);
- * empty or failed answers are left out so the model sees a clean alternation.
+ * (images as image parts, text files inlined, PDFs as files where the provider reads them, and
+ * otherwise the text `extracted` from PDFs and DOCX); empty or failed answers are left out so the
+ * model sees a clean alternation. `readings` lists the question's files the model reads only in part.
  */
 export function modelMessages(
   branch: ContextMessage[],
   files: ReadonlyMap<string, AttachmentForModel>,
   kind: ProviderKind,
-): ModelMessage[] {
+  extracted: ReadonlyMap<string, ExtractedText> = new Map(),
+): { messages: ModelMessage[]; readings: AttachmentReading[] } {
   const out: ModelMessage[] = [];
+  let readings: AttachmentReading[] = [];
   for (const m of branch) {
     if (m.role === 'assistant') {
       if (m.content.trim() === '') continue;
       out.push({ role: 'assistant', content: m.content });
       continue;
     }
+    // Only the last question's files are reported: earlier ones were reported with their own answer.
+    readings = [];
     const attached = m.attachmentIds.flatMap((id) => {
       const f = files.get(id);
       return f ? [f] : [];
@@ -77,8 +118,8 @@ export function modelMessages(
     }
     const parts: Array<TextPart | ImagePart | FilePart> = [];
     if (m.content.trim() !== '') parts.push({ type: 'text', text: m.content });
-    parts.push(...attachmentParts(attached, kind));
+    parts.push(...attachmentParts(attached, kind, extracted, readings));
     out.push({ role: 'user', content: parts });
   }
-  return out;
+  return { messages: out, readings };
 }

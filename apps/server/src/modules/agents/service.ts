@@ -61,7 +61,10 @@ export function createAgentsService(ctx: AppContext) {
     idleTimeoutMs: ctx.config.PROVIDER_IDLE_TIMEOUT_MS,
     log: ctx.log,
   });
-  const registry = new GenerationRegistry(chats, store, hub, models, ctx.log);
+  // Attachments are read by knowledge's document reader: the same bounds, the same per-domain turns.
+  const registry = new GenerationRegistry(chats, store, hub, models, ctx.log, (domainId, type, data) =>
+    ctx.services.knowledge.ingest.extractor.file(domainId, type, data),
+  );
 
   /** When a stop was asked per user and chat: a stop racing the answer's start still stops it. */
   const stopsAsked = new Map<string, number>();

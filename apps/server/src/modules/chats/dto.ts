@@ -54,6 +54,9 @@ export function toMessage(row: MessageRow, files?: ReadonlyMap<string, Attachmen
     ...(row.errorCode && isErrorCode(row.errorCode) ? { errorCode: row.errorCode } : {}),
     ...(attached.length > 0 ? { attachments: attached } : {}),
     ...(row.citations?.length ? { citations: row.citations.map((c) => ({ ...c })) } : {}),
+    ...(row.attachmentReadings?.length
+      ? { attachmentReadings: row.attachmentReadings.map((r) => ({ ...r })) }
+      : {}),
   };
 }
 

@@ -3,6 +3,7 @@ import { buffer as readAll } from 'node:stream/consumers';
 import {
   type Attachment,
   AttachmentLimits,
+  type AttachmentReading,
   type Chat,
   type ChatCreate,
   type ChatExportQuery,
@@ -310,6 +311,7 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
         error?: { code: ErrorCode; message: string };
         model?: string;
         citations?: Citation[];
+        attachmentReadings?: AttachmentReading[];
       },
     ): Promise<Message> {
       const row = await store.streamFinish(
@@ -321,6 +323,7 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
           ...(end.error !== undefined ? { error: end.error.message, errorCode: end.error.code } : {}),
           ...(end.model !== undefined ? { model: end.model } : {}),
           ...(end.citations?.length ? { citations: end.citations } : {}),
+          ...(end.attachmentReadings?.length ? { attachmentReadings: end.attachmentReadings } : {}),
         },
         tick(),
       );

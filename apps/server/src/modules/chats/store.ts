@@ -1,4 +1,10 @@
-import type { ChatParams, Citation, MessageStatus, MessageUsage } from '@assistente/contracts';
+import type {
+  AttachmentReading,
+  ChatParams,
+  Citation,
+  MessageStatus,
+  MessageUsage,
+} from '@assistente/contracts';
 import {
   and,
   asc,
@@ -417,6 +423,7 @@ export function chatsStore(db: Db) {
         error?: string | null;
         model?: string | null;
         citations?: Citation[] | null;
+        attachmentReadings?: AttachmentReading[] | null;
       },
       at: Date,
     ): Promise<MessageRow | undefined> {
@@ -523,7 +530,14 @@ async function removeChats(
 
 /** The row a NewMessage becomes, every column its insert leaves to the default included. */
 export function toRow(m: NewMessage): MessageRow {
-  return { ...toInsert(m), usage: null, error: null, errorCode: null, citations: null };
+  return {
+    ...toInsert(m),
+    usage: null,
+    error: null,
+    errorCode: null,
+    citations: null,
+    attachmentReadings: null,
+  };
 }
 
 function toInsert(m: NewMessage) {

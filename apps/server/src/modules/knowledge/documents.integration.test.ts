@@ -5,15 +5,18 @@ import {
   KnowledgeDocumentSchema,
   KnowledgeSourceSchema,
 } from '@assistente/contracts';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, knowledgeChunks, knowledgeDocuments } from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
 import { makeDomain, makeUser, type TestDomain, type TestUser } from '../../test/factories.ts';
 import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
 import { postFile, TINY_PNG } from '../chats/test-helpers.ts';
+import { MAX_CHUNKS } from './bounds.ts';
 import { searchKnowledge } from './indexer.ts';
-import { makeDocx, makePdf } from './test/documents.ts';
+import { newDocumentId } from './service-ids.ts';
+import { knowledgeStore } from './store.ts';
+import { flate, makeDocx, makePdf } from './test/documents.ts';
 import { mergePendingSearch } from './upkeep.ts';
 
 const BASE = '/api/v1/integration/knowledge';
@@ -111,6 +114,33 @@ describe('uploading documents to a files source', () => {
     expect(source.chunks).toBeGreaterThanOrEqual(5);
   });
 
+  it('a source counts its documents waiting for or in indexing, and none once they are done', async () => {
+    const source = async () =>
+      KnowledgeSourceSchema.strict().parse(
+        (await t.app.inject({ url: `${BASE}/${filesId}`, headers: admin.headers })).json(),
+      );
+    const before = await source();
+    expect(before.indexing).toBeUndefined();
+    // Rows as an upload and the indexer leave them, without a file for the indexer to pick up.
+    const store = knowledgeStore(t.ctx.db);
+    for (const status of ['pending', 'indexing'] as const)
+      await store.insertDocument({
+        id: newDocumentId(),
+        domainId: a.domain.id,
+        sourceId: filesId,
+        title: status,
+        url: '',
+        status,
+        contentType: 'text/plain',
+        size: 1,
+      });
+    expect(await source()).toMatchObject({ documents: before.documents + 2, indexing: 2 });
+    await t.ctx.db
+      .delete(knowledgeDocuments)
+      .where(inArray(knowledgeDocuments.title, ['pending', 'indexing']));
+    expect((await source()).indexing).toBeUndefined();
+  });
+
   it('serves the stored file as a download', async () => {
     const doc = (await documents(filesId)).find((d) => d.title === 'wifi');
     const res = await t.app.inject({ url: doc!.url, headers: admin.headers });
@@ -127,6 +157,47 @@ describe('uploading documents to a files source', () => {
     const broken = (await documents(filesId)).find((d) => d.title === 'broken');
     expect(broken?.status).toBe('error');
     expect(broken?.error).toBeTruthy();
+  });
+
+  it('document bombs are refused unread, marked failed with the reason, and index nothing', async () => {
+    const bombs: Array<[string, string, Buffer, RegExp]> = [
+      // A few kilobytes each, unpacking to what would have taken the server's memory.
+      [
+        'zip-bomb.docx',
+        DOCX,
+        makeDocx('Bomb', ['x'], { deflate: true, padding: 128 * 1024 * 1024 }),
+        /unpacks to more than 32 MB of text markup/,
+      ],
+      [
+        'flate-bomb.pdf',
+        'application/pdf',
+        makePdf([], { contents: { dict: '/Filter /FlateDecode', data: flate(128 * 1024 * 1024) } }),
+        /PDF unpacks to more than 64 MB/,
+      ],
+      // Small enough to read, but cut into more passages than a document may have.
+      [
+        'headings.md',
+        'text/markdown',
+        Buffer.from('# h\n\nx\n\n'.repeat(MAX_CHUNKS + 1)),
+        /at most 2000 are indexed/,
+      ],
+    ];
+    for (const [name, type, data] of bombs) {
+      const res = await upload(name, type, data);
+      expect(res.statusCode, `${name}: ${res.body}`).toBe(201);
+    }
+    await t.ctx.services.knowledge.ingest.idle();
+    const listed = await documents(filesId);
+    for (const [name, , , reason] of bombs) {
+      const doc = listed.find((d) => d.title === name.replace(/\.\w+$/, ''));
+      expect(doc?.status, name).toBe('error');
+      expect(doc?.error, name).toMatch(reason);
+      const chunks = await t.ctx.db
+        .select()
+        .from(knowledgeChunks)
+        .where(eq(knowledgeChunks.documentId, doc!.documentId));
+      expect(chunks, name).toEqual([]);
+    }
   });
 
   it('refuses other types, oversize files and bad bodies, storing nothing', async () => {

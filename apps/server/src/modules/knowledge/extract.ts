@@ -4,6 +4,7 @@
 import mammoth from 'mammoth';
 import { NodeHtmlMarkdown } from 'node-html-markdown';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { checkPdf, checkZip, MAX_TEXT_CHARS, tooMuchText } from './bounds.ts';
 
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
@@ -14,10 +15,23 @@ export function htmlToText(source: string): string {
   return html.translate(source).trim();
 }
 
-/** The text of one document, by its (checked) content type. */
+/** Images are dropped from the text anyway: mammoth is told not to read them at all. */
+const noImages = mammoth.images.imgElement(async () => ({ src: '' }));
+
+/** Text no longer than the cap, or the refusal saying how much there was. */
+function bounded(text: string): string {
+  if (text.length > MAX_TEXT_CHARS) throw tooMuchText(text.length);
+  return text;
+}
+
+/**
+ * The text of one document, by its (checked) content type. Archives and compressed streams are
+ * measured before they are parsed, and text past the cap is refused (see bounds.ts).
+ */
 export async function extractDocument(contentType: string, data: Uint8Array): Promise<string> {
   switch (contentType) {
     case 'application/pdf': {
+      await checkPdf(data);
       // No eval, no fonts: only the text layer is read.
       const task = getDocument({
         data: new Uint8Array(data),
@@ -28,6 +42,7 @@ export async function extractDocument(contentType: string, data: Uint8Array): Pr
       const pdf = await task.promise;
       try {
         const pages: string[] = [];
+        let length = 0;
         for (let n = 1; n <= pdf.numPages; n++) {
           const page = await pdf.getPage(n);
           const content = await page.getTextContent();
@@ -37,6 +52,9 @@ export async function extractDocument(contentType: string, data: Uint8Array): Pr
           }
           pages.push(text.trim());
           page.cleanup();
+          length += text.length;
+          // Stop reading at the cap: the pages after it would only be refused with the rest.
+          if (length > MAX_TEXT_CHARS) throw tooMuchText(length);
         }
         return pages.filter(Boolean).join('\n\n');
       } finally {
@@ -44,16 +62,22 @@ export async function extractDocument(contentType: string, data: Uint8Array): Pr
       }
     }
     case DOCX: {
-      const { value } = await mammoth.convertToHtml({ buffer: Buffer.from(data) });
-      return htmlToText(value);
+      checkZip(data);
+      const { value } = await mammoth.convertToHtml(
+        { buffer: Buffer.from(data) },
+        { convertImage: noImages },
+      );
+      return bounded(htmlToText(value));
     }
     case 'text/html':
-      return htmlToText(Buffer.from(data).toString('utf8'));
+      return bounded(htmlToText(Buffer.from(data).toString('utf8')));
     case 'text/markdown':
     case 'text/plain':
-      return Buffer.from(data)
-        .toString('utf8')
-        .replace(/^\uFEFF/, '');
+      return bounded(
+        Buffer.from(data)
+          .toString('utf8')
+          .replace(/^\uFEFF/, ''),
+      );
     default:
       throw new Error(`Cannot extract text from ${contentType}`);
   }

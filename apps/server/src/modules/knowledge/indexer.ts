@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { ensureVectorIndex, hasVectors } from '../../db/vectors.ts';
 import { randomBase62 } from '../../lib/random-id.ts';
+import { MAX_CHUNKS } from './bounds.ts';
 import { type Chunk, chunkText } from './chunker.ts';
 import { embedTexts } from './embeddings.ts';
 import { publishDocument } from './events.ts';
@@ -37,6 +38,10 @@ export async function indexText(
   signal?: AbortSignal,
 ): Promise<number> {
   const chunks = chunkText(text);
+  if (chunks.length > MAX_CHUNKS)
+    throw new IndexError(
+      `The document would make ${chunks.length} passages; at most ${MAX_CHUNKS} are indexed per document`,
+    );
   const target = await ctx.services.providers.embeddingModel(doc.domainId);
   let vectors: number[][] = [];
   if (target && chunks.length > 0) {

@@ -40,7 +40,7 @@ export function createIngest(ctx: AppContext) {
       if (!doc.storageKey || !doc.contentType) throw new IndexError('The document has no stored file');
       const object = await ctx.services.storage.bucket('knowledge').get(doc.storageKey);
       const data = await readAll(object.body);
-      const text = await extractor.file(doc.contentType, data);
+      const text = await extractor.file(doc.domainId, doc.contentType, data);
       if (!text.trim()) throw new IndexError('No text could be read from this document');
       await indexText(
         ctx,

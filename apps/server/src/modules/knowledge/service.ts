@@ -71,6 +71,7 @@ export function toSource(row: SourceWithCounts): KnowledgeSource {
     lastSyncAt: row.lastSyncAt?.toISOString() ?? null,
     documents: row.documents,
     chunks: row.chunks,
+    ...(row.indexing > 0 ? { indexing: row.indexing } : {}),
     ...(row.error ? { error: row.error } : {}),
     ...(row.status === 'syncing' && row.progress ? { progress: row.progress } : {}),
     ...(row.confluence ? { confluence: { ...row.confluence, hasApiToken: Boolean(row.apiTokenEnc) } } : {}),
@@ -292,7 +293,7 @@ export function knowledgeService(
         await startSync(domainId, row.id);
         return toSource(await sourceOf(domainId, row.id));
       }
-      return toSource({ ...row, documents: 0, chunks: 0 });
+      return toSource({ ...row, documents: 0, chunks: 0, indexing: 0 });
     },
 
     async update(
@@ -342,7 +343,12 @@ export function knowledgeService(
           },
         };
       });
-      return toSource({ ...row, documents: current.documents, chunks: current.chunks });
+      return toSource({
+        ...row,
+        documents: current.documents,
+        chunks: current.chunks,
+        indexing: current.indexing,
+      });
     },
 
     async remove(caller: Caller, id: string, meta: AuditMeta, domain?: string): Promise<string[]> {

@@ -42,30 +42,38 @@ const documentState = {
 export type DocumentState = Pick<DocumentRow, keyof typeof documentState>;
 
 /** A source with how much of it is indexed. */
-export type SourceWithCounts = SourceRow & { documents: number; chunks: number };
+export type SourceWithCounts = SourceRow & { documents: number; chunks: number; indexing: number };
 
 /**
  * SQL for knowledge sources and documents. Every function takes the domain the service already
  * checked the caller may act on and filters by it: another domain's row is never read or written.
  */
 export function knowledgeStore(db: Db | Tx) {
-  async function counts(sourceIds: string[]): Promise<Map<string, { documents: number; chunks: number }>> {
+  async function counts(
+    sourceIds: string[],
+  ): Promise<Map<string, { documents: number; chunks: number; indexing: number }>> {
     if (sourceIds.length === 0) return new Map();
     const rows = await db
       .select({
         sourceId: knowledgeDocuments.sourceId,
         documents: count(),
         chunks: sql<number>`coalesce(sum(${knowledgeDocuments.chunks}), 0)::int`,
+        indexing: sql<number>`(count(*) filter (where ${knowledgeDocuments.status} in ('pending', 'indexing')))::int`,
       })
       .from(knowledgeDocuments)
       .where(inArray(knowledgeDocuments.sourceId, sourceIds))
       .groupBy(knowledgeDocuments.sourceId);
-    return new Map(rows.map((r) => [r.sourceId, { documents: r.documents, chunks: Number(r.chunks) }]));
+    return new Map(
+      rows.map((r) => [
+        r.sourceId,
+        { documents: r.documents, chunks: Number(r.chunks), indexing: Number(r.indexing) },
+      ]),
+    );
   }
 
   const withCounts = async (rows: SourceRow[]): Promise<SourceWithCounts[]> => {
     const c = await counts(rows.map((r) => r.id));
-    return rows.map((r) => ({ ...r, documents: 0, chunks: 0, ...c.get(r.id) }));
+    return rows.map((r) => ({ ...r, documents: 0, chunks: 0, indexing: 0, ...c.get(r.id) }));
   };
 
   return {

@@ -93,7 +93,7 @@ export function createSync(ctx: AppContext, ingest: Ingest, openToken: (row: Sou
       });
     }
     publishDocument(ctx, { id: documentId, domainId: row.domainId, sourceId: row.id, status: 'indexing' });
-    const text = await ingest.extractor.html(page.body ?? '');
+    const text = await ingest.extractor.html(row.domainId, page.body ?? '');
     await indexText(
       ctx,
       { domainId: row.domainId, sourceId: row.id, documentId, title: page.title },

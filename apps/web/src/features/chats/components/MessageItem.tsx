@@ -4,6 +4,7 @@ import {
   IconChevronLeft,
   IconChevronRight,
   IconFile,
+  IconFileAlert,
   IconPencil,
   IconPlayerStopFilled,
   IconRefresh,
@@ -261,6 +262,23 @@ export const MessageItem = memo(function MessageItem({
       {message.citations?.length && !streaming ? (
         <Citations citations={message.citations} shown={shownSources} anchorOf={anchorOf} />
       ) : null}
+      {!streaming
+        ? message.attachmentReadings?.map((r) => (
+            <Text
+              key={r.attachmentId}
+              size="xs"
+              c="dimmed"
+              mt={4}
+              className={classes.note}
+              data-testid="attachment-reading"
+            >
+              <IconFileAlert size={13} />{' '}
+              {t(r.reading === 'partial' ? 'chats.message.read_partly' : 'chats.message.not_read', {
+                name: r.name,
+              })}
+            </Text>
+          ))
+        : null}
       {message.status === 'stopped' ? (
         <Text size="xs" c="dimmed" mt={4} className={classes.note}>
           <IconPlayerStopFilled size={11} /> {t('chats.message.stopped')}

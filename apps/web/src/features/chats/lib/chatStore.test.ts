@@ -58,9 +58,14 @@ describe('chatReducer: streaming', () => {
         status: 'complete',
         finishReason: 'stop',
         usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5 },
+        attachmentReadings: [{ attachmentId: 'f', name: 'a.pdf', reading: 'unread' }],
       },
     });
-    expect(thread(state).byId.a).toMatchObject({ status: 'complete', usage: { totalTokens: 5 } });
+    expect(thread(state).byId.a).toMatchObject({
+      status: 'complete',
+      usage: { totalTokens: 5 },
+      attachmentReadings: [{ attachmentId: 'f', name: 'a.pdf', reading: 'unread' }],
+    });
     // A finished answer takes no more text.
     const after = chatReducer(state, {
       type: 'deltas',

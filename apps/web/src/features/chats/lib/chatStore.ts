@@ -144,6 +144,7 @@ function applyFrame(state: ChatsState, frame: ServerFrame): ChatsState {
         if (frame.usage) next.usage = frame.usage;
         if (frame.error) next.error = frame.error.message;
         if (frame.citations) next.citations = frame.citations;
+        if (frame.attachmentReadings) next.attachmentReadings = frame.attachmentReadings;
         return next;
       });
       return {

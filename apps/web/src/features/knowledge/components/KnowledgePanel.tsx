@@ -260,11 +260,23 @@ function Documents({ source }: { source: KnowledgeSource }) {
   );
 }
 
-function SourceCard({ source, onDelete }: { source: KnowledgeSource; onDelete: () => void }) {
+/** A line of progress under a source: what is happening, and a bar of done out of total. */
+function ProgressLine(props: { label: string; done: number; total: number; testId?: string }) {
+  return (
+    <Stack gap={2} data-testid={props.testId}>
+      <Text size="xs">{props.label}</Text>
+      <Progress value={props.total ? Math.round((100 * props.done) / props.total) : 0} size="sm" animated />
+    </Stack>
+  );
+}
+
+export function SourceCard({ source, onDelete }: { source: KnowledgeSource; onDelete: () => void }) {
   const { t, i18n } = useTranslation();
   const sync = useSyncSource();
   const [open, setOpen] = useState(false);
   const syncing = source.status === 'syncing';
+  // Uploads still being read: the source is not "ready" with whatever it has counted so far.
+  const indexing = source.status === 'idle' ? (source.indexing ?? 0) : 0;
   return (
     <ItemCard
       testId="knowledge-source"
@@ -274,7 +286,7 @@ function SourceCard({ source, onDelete }: { source: KnowledgeSource; onDelete: (
           <Badge variant="outline" size="sm">
             {t(`knowledge.kinds.${source.kind}`)}
           </Badge>
-          <StatusBadge status={source.status} />
+          <StatusBadge status={indexing > 0 ? 'indexing' : source.status} />
         </>
       }
       actions={
@@ -310,22 +322,24 @@ function SourceCard({ source, onDelete }: { source: KnowledgeSource; onDelete: (
       }
     >
       {syncing && source.progress ? (
-        <Stack gap={2}>
-          <Text size="xs">
-            {t('knowledge.progress', {
-              done: String(source.progress.done),
-              total: String(source.progress.total),
-            })}
-          </Text>
-          <Progress
-            value={source.progress.total ? (100 * source.progress.done) / source.progress.total : 0}
-            size="sm"
-            animated
-          />
-        </Stack>
+        <ProgressLine
+          label={t('knowledge.progress', {
+            done: String(source.progress.done),
+            total: String(source.progress.total),
+          })}
+          done={source.progress.done}
+          total={source.progress.total}
+        />
       ) : syncing && source.kind === 'confluence' ? (
         // Claimed, its pages not yet counted: no total to show yet.
         <Text size="xs">{t('knowledge.counting')}</Text>
+      ) : indexing > 0 ? (
+        <ProgressLine
+          label={t('knowledge.indexing', { count: indexing })}
+          done={source.documents - indexing}
+          total={source.documents}
+          testId="knowledge-indexing"
+        />
       ) : null}
       {source.error ? (
         <Alert color="error" variant="light" icon={<IconX size={16} />} role="alert" py={6}>

@@ -177,10 +177,11 @@ describe('applying pushed events to the query cache', () => {
     apply({ type: 'source', sourceId: 's2', status: 'syncing' });
     expect(refresh.calls).toEqual(['sources', 'choices']);
     apply({ type: 'document', sourceId: 's1', documentId: 'd2', status: 'pending' });
-    expect(refresh.calls).toEqual(['sources', 'choices', 'documents:s1']);
-    // Documents of a source whose list is not open: nothing to read.
+    // The new document, and the source's counts: it is indexing one more.
+    expect(refresh.calls).toEqual(['sources', 'choices', 'documents:s1', 'sources']);
+    // Documents of a source whose list is not open: only the counts are read.
     apply({ type: 'document', sourceId: 's3', documentId: 'd3', status: 'indexing' });
-    expect(refresh.calls).toHaveLength(3);
+    expect(refresh.calls).toEqual(['sources', 'choices', 'documents:s1', 'sources', 'sources']);
   });
 
   it('forgets a removed source and its documents', () => {

@@ -182,9 +182,8 @@ export function applyKnowledgeEvent(
         if (!patched.known) refresh.documents(event.sourceId);
         else if (patched.docs !== docs) client.setQueryData(key, patched.docs);
       }
-      if (event.type === 'document.removed' || event.status === 'ready' || event.status === 'error') {
-        refresh.sources();
-      }
+      // Queued, started, done or gone: the source's counts (its documents indexing too) change.
+      refresh.sources();
       return;
     }
   }
