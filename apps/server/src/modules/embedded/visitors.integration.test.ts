@@ -12,7 +12,7 @@ import {
 import { eq } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { embeddedVisitors, identitySessions, users } from '../../db/schema/index.ts';
+import { chats, embeddedVisitors, identitySessions, users } from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
 import { makeDomain, makeSantito, makeUser, type TestDomain, type TestUser } from '../../test/factories.ts';
 import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
@@ -378,6 +378,78 @@ describe('what a visitor token reaches', () => {
     }
     expect(leaks).toEqual([]);
     expect(walked).toBeGreaterThan(30);
+  });
+});
+
+describe('chats a visitor starts over the chats API', () => {
+  const start = (token: string, title: string) => call('POST', '/api/v1/chats', bearer(token), { title });
+  const chatsOf = async (s: EmbeddedSession) =>
+    t.ctx.db
+      .select({ id: chats.id })
+      .from(chats)
+      .where(eq(chats.userId, visitorEmail(s.user._id)));
+
+  it('count against the embed’s limits, per visitor and per address, and store nothing once refused', async () => {
+    // The day's limit: the minute's window could roll over mid-test.
+    const va = await makeEmbed({ limits: { messagesPerMinute: 100, messagesPerDay: 2 } });
+    const s = await session(va.virtualAccountId);
+    expect((await start(s.idToken, 'Um')).statusCode).toBe(201);
+    expect((await start(s.idToken, 'Dois')).statusCode).toBe(201);
+    const refused = await start(s.idToken, 'Três');
+    expect(refused.statusCode).toBe(429);
+    expect(codeOf(refused)).toBe('RATE_LIMITED');
+    expect(await chatsOf(s)).toHaveLength(2);
+
+    // A new session is a new visitor, but from the same address.
+    const again = await session(va.virtualAccountId);
+    const fresh = await start(again.idToken, 'Quatro');
+    expect(fresh.statusCode).toBe(429);
+    expect(await chatsOf(again)).toHaveLength(0);
+
+    // Chats have counters of their own: the visitor may still send the day's messages.
+    const ws = await TestSocket.open(wsUrl, { origin: APP_ORIGIN, token: s.idToken });
+    try {
+      ws.send({ type: 'chat.send', requestId: 'c1', chatId: null, content: 'Oi' });
+      const answer = await ws.next(
+        'message.created',
+        (f) => f.requestId === 'c1' && f.message.role === 'assistant',
+      );
+      await ws.next('message.done', (f) => f.messageId === answer.message.messageId);
+    } finally {
+      await ws.close();
+    }
+  });
+
+  it('a visitor’s chats left without a message are purged like drafts, titled or not', async () => {
+    const va = await makeEmbed();
+    const s = await session(va.virtualAccountId);
+    const empty = ChatSchema.parse((await start(s.idToken, 'Vazio')).json());
+    const ws = await TestSocket.open(wsUrl, { origin: APP_ORIGIN, token: s.idToken });
+    let talkedId: string;
+    try {
+      ws.send({ type: 'chat.send', requestId: 'p1', chatId: null, content: 'Oi' });
+      const answer = await ws.next(
+        'message.created',
+        (f) => f.requestId === 'p1' && f.message.role === 'assistant',
+      );
+      await ws.next('message.done', (f) => f.messageId === answer.message.messageId);
+      talkedId = answer.chatId;
+    } finally {
+      await ws.close();
+    }
+    const personal = ChatSchema.parse(
+      (await call('POST', '/api/v1/chats', viewer.headers, { title: 'Meu' })).json(),
+    );
+    const old = new Date(Date.now() - 25 * 60 * 60_000);
+    for (const id of [empty.chatId, talkedId, personal.chatId]) {
+      await t.ctx.db.update(chats).set({ createdAt: old }).where(eq(chats.id, id));
+    }
+
+    await t.ctx.services.chats.purgeDrafts();
+    const left = new Set((await t.ctx.db.select({ id: chats.id }).from(chats)).map((c) => c.id));
+    expect(left.has(empty.chatId)).toBe(false);
+    expect(left.has(talkedId)).toBe(true);
+    expect(left.has(personal.chatId)).toBe(true);
   });
 });
 

@@ -340,7 +340,15 @@ export function visitorsService(ctx: AppContext) {
 
     /** Counts one message of the visitor against the embed's limits (429 RATE_LIMITED when over). */
     admitMessage(visitor: VisitorCaller, ip: string): Promise<void> {
-      return limiter.admit(visitor, ip);
+      return limiter.admit(visitor, ip, 'message');
+    },
+
+    /**
+     * Counts one chat the visitor starts against the embed's limits (429 RATE_LIMITED when over):
+     * per visitor and per address, so new sessions from one place share the count.
+     */
+    admitChat(visitor: VisitorCaller, ip: string): Promise<void> {
+      return limiter.admit(visitor, ip, 'chat');
     },
 
     /** Counts a chat started or a message sent through the embed, for the Admin screen. */
