@@ -238,6 +238,7 @@ describe('visitor sessions: who the visitor is', () => {
       expect(codeOf(res)).toBe('INVALID_VISITOR_SIGNATURE');
       // The site is allowed: its script can read why its visitor was refused.
       expect(res.headers['access-control-allow-origin']).toBe(SITE);
+      return ErrorBodySchema.parse(res.json()).error.message;
     };
     await refused(undefined);
     await refused({ ...good, id: 'cliente-43' });
@@ -247,6 +248,11 @@ describe('visitor sessions: who the visitor is', () => {
     await refused({ ...good, ts: old, sig: sign(va.secret, 'cliente-42', old) });
     const future = ts + 11 * 60;
     await refused({ ...good, ts: future, sig: sign(va.secret, 'cliente-42', future) });
+    // Signed in milliseconds (Date.now()): the refusal says what to change.
+    const millis = ts * 1000;
+    expect(await refused({ ...good, ts: millis, sig: sign(va.secret, 'cliente-42', millis) })).toMatch(
+      /milliseconds.*seconds/,
+    );
 
     const s = await session(id, { visitor: good });
     expect(s.user).toEqual({ _id: `va:${id}:cliente-42`, displayName: 'Maria' });
@@ -357,8 +363,11 @@ describe('what a visitor token reaches', () => {
     const doc = (await call('GET', '/api/openapi.json')).json() as {
       paths: Record<string, Record<string, { security?: unknown[] }>>;
     };
+    // A citation's document is a visitor's to open too (when the embed's santito cites it).
     const embeddedSurface = (path: string) =>
-      path.startsWith('/api/v1/chats') || path.startsWith('/api/v1/embedded/');
+      path.startsWith('/api/v1/chats') ||
+      path.startsWith('/api/v1/embedded/') ||
+      path === '/api/v1/integration/knowledge/{id}/documents/{documentId}/file';
     const leaks: string[] = [];
     let walked = 0;
     for (const [path, ops] of Object.entries(doc.paths)) {

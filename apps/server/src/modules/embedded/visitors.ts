@@ -270,6 +270,10 @@ export function visitorsService(ctx: AppContext) {
         const v = body.visitor;
         if (!v) throw invalidVisitorSignature('This chat needs a visitor signed by the site');
         const skew = Math.abs(Date.now() / 1000 - v.ts);
+        // Date.now() where seconds were meant: a thousand times now, the likeliest mistake of all.
+        if (v.ts > (Date.now() / 1000) * 100) {
+          throw invalidVisitorSignature('ts is in milliseconds; send Unix time in seconds');
+        }
         if (skew > VISITOR_SIGNATURE_WINDOW_SECONDS) {
           throw invalidVisitorSignature('The visitor signature has expired; sign it again');
         }
