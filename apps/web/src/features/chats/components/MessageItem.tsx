@@ -39,6 +39,8 @@ export interface MessageItemProps {
   prevSibling?: string | null | undefined;
   nextSibling?: string | null | undefined;
   parentKey?: string | undefined;
+  /** Leaves the answer's token count out. */
+  hideUsage?: boolean;
 }
 
 function AttachmentChips({ attachments }: { attachments: Attachment[] }) {
@@ -129,6 +131,7 @@ export const MessageItem = memo(function MessageItem({
   prevSibling,
   nextSibling,
   parentKey,
+  hideUsage = false,
 }: MessageItemProps) {
   const { t } = useTranslation();
   const [editing, setEditing] = useState(false);
@@ -268,7 +271,7 @@ export const MessageItem = memo(function MessageItem({
               <IconRefresh size={15} />
             </ActionIcon>
           </Tooltip>
-          {message.usage ? (
+          {message.usage && !hideUsage ? (
             <Text size="xs" c="dimmed" className={classes.usage}>
               {t('chats.message.tokens', { total: String(message.usage.totalTokens) })}
             </Text>
