@@ -2,7 +2,6 @@ import type { AddressInfo } from 'node:net';
 import {
   ApiKeyCreatedSchema,
   type Citation,
-  EmbeddedSessionSchema,
   MessageSchema,
   SantitoSchema,
   VirtualAccountWithSecretSchema,
@@ -20,6 +19,7 @@ import {
 import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
 import { TestSocket } from '../agents/test-client.ts';
 import { postFile } from '../chats/test-helpers.ts';
+import { visitorToken } from '../embedded/test-helpers.ts';
 
 const ORIGIN = 'http://localhost:3999';
 const BASE = '/api/v1/integration/knowledge';
@@ -181,14 +181,7 @@ describe('an embed’s visitors and the sources of their answers', () => {
     });
     expect(made.statusCode, made.body).toBe(201);
     const { virtualAccountId } = VirtualAccountWithSecretSchema.parse(made.json());
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/api/v1/embedded/${virtualAccountId}/session`,
-      headers: { origin: SITE },
-      payload: {},
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    return EmbeddedSessionSchema.parse(res.json()).idToken;
+    return visitorToken(t.app, virtualAccountId, SITE);
   }
   const open = (token: string, url: string) =>
     t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
