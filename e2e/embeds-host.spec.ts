@@ -432,6 +432,73 @@ window.addEventListener('assistente:ready', function () { window.assistenteReady
   }
 });
 
+test('a visitor opens a source the answer cites: the document downloads', async ({
+  page: p,
+  request,
+  baseURL,
+}, info) => {
+  test.setTimeout(150_000);
+  const admin = { authorization: `Bearer ${await adminToken(request)}` };
+  const tag = runTag(info);
+  const host = await startHost();
+  let sourceId = '';
+  try {
+    const source = await request.post('/api/v1/integration/knowledge', {
+      headers: admin,
+      data: { kind: 'files', displayName: `Catálogo ${tag}` },
+    });
+    expect(source.status(), await source.text()).toBe(201);
+    sourceId = ((await source.json()) as { sourceId: string }).sourceId;
+    const docTitle = `frete-${tag}`;
+    const upload = await request.post(`/api/v1/integration/knowledge/${sourceId}/documents`, {
+      headers: admin,
+      multipart: {
+        file: {
+          name: `${docTitle}.md`,
+          mimeType: 'text/markdown',
+          buffer: Buffer.from(`# Frete ${tag}\n\nO frete é grátis em compras acima de cem reais.`),
+        },
+      },
+    });
+    expect(upload.status(), await upload.text()).toBe(201);
+    await expect
+      .poll(
+        async () => {
+          const docs = await request.get(`/api/v1/integration/knowledge/${sourceId}/documents`, {
+            headers: admin,
+          });
+          return ((await docs.json()) as { status: string }[])[0]?.status;
+        },
+        { timeout: 30_000 },
+      )
+      .toBe('ready');
+    const santito = await request.post('/api/v1/agent', {
+      headers: admin,
+      data: {
+        name: `Vendedor ${tag}`,
+        knowledge: [{ kind: 'source', ref: sourceId, title: `Catálogo ${tag}` }],
+      },
+    });
+    expect(santito.status(), await santito.text()).toBe(201);
+    const frame = await openEmbedOnHost(p, request, baseURL, host, {
+      displayName: `Loja fontes ${tag}`,
+      agentId: ((await santito.json()) as { _id: string })._id,
+    });
+    const box = frame.getByRole('textbox');
+    await box.fill(`O frete é grátis ${tag}?`);
+    await box.press('Enter');
+    const citations = frame.getByTestId('citations');
+    await expect(citations.getByRole('button', { name: docTitle })).toBeVisible({ timeout: 30_000 });
+    const download = p.waitForEvent('download');
+    await citations.getByRole('button', { name: docTitle }).click();
+    expect((await download).suggestedFilename()).toMatch(new RegExp(`^${docTitle}(\\.md)?$`));
+    await p.screenshot({ path: info.outputPath(`embeds-host-citation-${info.project.name}.png`) });
+  } finally {
+    await host.close();
+    if (sourceId) await request.delete(`/api/v1/integration/knowledge/${sourceId}`, { headers: admin });
+  }
+});
+
 test('a visitor stops a streaming answer in the embedded chat, and the stopped answer stays', async ({
   page: p,
   request,
