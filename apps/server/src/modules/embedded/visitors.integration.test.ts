@@ -392,6 +392,21 @@ describe('what a visitor token reaches', () => {
 
 describe('chats a visitor starts over the chats API', () => {
   const start = (token: string, title: string) => call('POST', '/api/v1/chats', bearer(token), { title });
+  /** A new chat the visitor starts by sending a message, answered in full: its id. */
+  async function talk(token: string): Promise<string> {
+    const ws = await TestSocket.open(wsUrl, { origin: APP_ORIGIN, token });
+    try {
+      ws.send({ type: 'chat.send', requestId: 't1', chatId: null, content: 'Oi' });
+      const answer = await ws.next(
+        'message.created',
+        (f) => f.requestId === 't1' && f.message.role === 'assistant',
+      );
+      await ws.next('message.done', (f) => f.messageId === answer.message.messageId);
+      return answer.chatId;
+    } finally {
+      await ws.close();
+    }
+  }
   const chatsOf = async (s: EmbeddedSession) =>
     t.ctx.db
       .select({ id: chats.id })
@@ -416,36 +431,14 @@ describe('chats a visitor starts over the chats API', () => {
     expect(await chatsOf(again)).toHaveLength(0);
 
     // Chats have counters of their own: the visitor may still send the day's messages.
-    const ws = await TestSocket.open(wsUrl, { origin: APP_ORIGIN, token: s.idToken });
-    try {
-      ws.send({ type: 'chat.send', requestId: 'c1', chatId: null, content: 'Oi' });
-      const answer = await ws.next(
-        'message.created',
-        (f) => f.requestId === 'c1' && f.message.role === 'assistant',
-      );
-      await ws.next('message.done', (f) => f.messageId === answer.message.messageId);
-    } finally {
-      await ws.close();
-    }
+    await talk(s.idToken);
   });
 
   it('a visitor’s chats left without a message are purged like drafts, titled or not', async () => {
     const va = await makeEmbed();
     const s = await session(va.virtualAccountId);
     const empty = ChatSchema.parse((await start(s.idToken, 'Vazio')).json());
-    const ws = await TestSocket.open(wsUrl, { origin: APP_ORIGIN, token: s.idToken });
-    let talkedId: string;
-    try {
-      ws.send({ type: 'chat.send', requestId: 'p1', chatId: null, content: 'Oi' });
-      const answer = await ws.next(
-        'message.created',
-        (f) => f.requestId === 'p1' && f.message.role === 'assistant',
-      );
-      await ws.next('message.done', (f) => f.messageId === answer.message.messageId);
-      talkedId = answer.chatId;
-    } finally {
-      await ws.close();
-    }
+    const talkedId = await talk(s.idToken);
     const personal = ChatSchema.parse(
       (await call('POST', '/api/v1/chats', viewer.headers, { title: 'Meu' })).json(),
     );
