@@ -163,6 +163,12 @@ test('a visitor chats on an allowed site, keeps the conversation across reloads,
     await expect(frame.locator('strong', { hasText: 'TypeScript' })).toBeVisible();
     await expect(frame.getByText('Espero que ajude', { exact: false })).toBeVisible({ timeout: 30_000 });
     await expect(frame.getByRole('listitem').filter({ hasText: 'segundo item' })).toBeVisible();
+    // A visitor has no use for the answer's token count (a signed-in person sees it).
+    await expect(frame.locator('[data-testid="message"][data-role="assistant"]').last()).toHaveAttribute(
+      'data-status',
+      'complete',
+    );
+    await expect(frame.getByText(/\d+ tokens/)).toHaveCount(0);
     await shot('answer');
     const chatUrl = frame.url();
     expect(chatUrl).toMatch(/\/embedded\/[^/]+\/chats\/[^/?#]+$/);
@@ -202,15 +208,24 @@ test('a visitor chats on an allowed site, keeps the conversation across reloads,
       .poll(() => p.evaluate(() => document.activeElement?.matches('[data-assistente]') === true))
       .toBe(true);
 
-    // A site the embed does not allow: no launcher, no session.
+    // A site the embed does not allow: no launcher, no session; its developer reads why in the console.
     const sessions: number[] = [];
     p.on('response', (r) => {
       if (r.url().includes('/session')) sessions.push(r.status());
     });
+    const warnings: string[] = [];
+    p.on('console', (m) => {
+      if (m.type() === 'warning') warnings.push(m.text());
+    });
     await p.goto(stranger.origin);
+    await expect
+      .poll(() => warnings)
+      .toContainEqual(
+        `Assistente: this site (${stranger.origin}) is not allowed for this embed; add it to the embed's allowed sites`,
+      );
     await p.waitForLoadState('networkidle');
     expect(await launcherShown(p)).toBe(false);
-    expect(await p.evaluate(() => typeof (window as { Assistente?: unknown }).Assistente)).toBe('object');
+    expect(await p.evaluate(() => typeof (window as { Assistente?: unknown }).Assistente)).toBe('function');
     await p.evaluate(() => (window as unknown as { Assistente: { open(): void } }).Assistente.open());
     await p.waitForLoadState('networkidle');
     await p.waitForTimeout(500);
@@ -354,6 +369,133 @@ test('a signed visitor: the host page identifies them with its HMAC; a tampered 
     expect(frame.url()).toContain(`/chats/${list[0]?.chatId}`);
   } finally {
     await host.close();
+  }
+});
+
+test('a host page identifies its visitor before embed.js has loaded: the call is queued and replayed', async ({
+  page: p,
+  request,
+  baseURL,
+}, info) => {
+  test.setTimeout(120_000);
+  const host = await startHost();
+  try {
+    const welcome = 'Olá, cliente da fila!';
+    const { virtualAccountId: id, secret } = await makeEmbed(request, {
+      displayName: `Loja fila ${runTag(info)}`,
+      allowedOrigins: [host.origin],
+      welcome,
+      identity: 'signed',
+    });
+    const ts = Math.floor(Date.now() / 1000);
+    const sig = createHmac('sha256', secret).update(`cliente-7.${ts}`).digest('hex');
+    const visitor = { id: 'cliente-7', name: 'João Lima', email: 'joao@loja.test', ts, sig };
+    // The README's snippet, as a site pastes it: the stub, the call, then the async script.
+    host.html = page(`<script>
+window.Assistente = window.Assistente || function () { (Assistente.q = Assistente.q || []).push(arguments) };
+Assistente('identify', ${JSON.stringify(visitor)});
+window.addEventListener('assistente:ready', function () { window.assistenteReady = typeof Assistente.identify; });
+</script>
+<script src="${baseURL}/embed.js" data-virtual-account="${id}" async></script>`);
+    // embed.js held back until the page has run its own script: the call is made before it loads.
+    let releaseScript: () => void = () => {};
+    const scriptHeld = new Promise<void>((resolve) => {
+      releaseScript = resolve;
+    });
+    await p.route('**/embed.js', async (route) => {
+      await scriptHeld;
+      await route.continue();
+    });
+    await p.goto(host.origin, { waitUntil: 'domcontentloaded' });
+    expect(await p.evaluate(() => (window as { Assistente?: { q?: unknown[] } }).Assistente?.q?.length)).toBe(
+      1,
+    );
+    releaseScript();
+
+    await expect
+      .poll(() => p.evaluate(() => (window as { assistenteReady?: string }).assistenteReady))
+      .toBe('function');
+    const frame = await openWithKeyboard(p);
+    await expect(frame.getByText(welcome)).toBeVisible();
+    await expect(frame.getByRole('alert')).toHaveCount(0);
+    const box = frame.getByRole('textbox');
+    await box.fill('Onde está o meu pedido?');
+    await box.press('Enter');
+    await expect(frame.getByText('Espero que ajude', { exact: false })).toBeVisible({ timeout: 30_000 });
+    // The chat is João's: the replayed identify made his session.
+    const record = await p.evaluate((key) => localStorage.getItem(key), `assistente:${id}`);
+    const claims = claimsOf((JSON.parse(record ?? '{}') as { idToken: string }).idToken);
+    expect(claims.sub).toBe(`va:${id}:cliente-7`);
+    expect(claims.name).toBe('João Lima');
+  } finally {
+    await host.close();
+  }
+});
+
+test('a visitor opens a source the answer cites: the document downloads', async ({
+  page: p,
+  request,
+  baseURL,
+}, info) => {
+  test.setTimeout(150_000);
+  const admin = { authorization: `Bearer ${await adminToken(request)}` };
+  const tag = runTag(info);
+  const host = await startHost();
+  let sourceId = '';
+  try {
+    const source = await request.post('/api/v1/integration/knowledge', {
+      headers: admin,
+      data: { kind: 'files', displayName: `Catálogo ${tag}` },
+    });
+    expect(source.status(), await source.text()).toBe(201);
+    sourceId = ((await source.json()) as { sourceId: string }).sourceId;
+    const docTitle = `frete-${tag}`;
+    const upload = await request.post(`/api/v1/integration/knowledge/${sourceId}/documents`, {
+      headers: admin,
+      multipart: {
+        file: {
+          name: `${docTitle}.md`,
+          mimeType: 'text/markdown',
+          buffer: Buffer.from(`# Frete ${tag}\n\nO frete é grátis em compras acima de cem reais.`),
+        },
+      },
+    });
+    expect(upload.status(), await upload.text()).toBe(201);
+    await expect
+      .poll(
+        async () => {
+          const docs = await request.get(`/api/v1/integration/knowledge/${sourceId}/documents`, {
+            headers: admin,
+          });
+          return ((await docs.json()) as { status: string }[])[0]?.status;
+        },
+        { timeout: 30_000 },
+      )
+      .toBe('ready');
+    const santito = await request.post('/api/v1/agent', {
+      headers: admin,
+      data: {
+        name: `Vendedor ${tag}`,
+        knowledge: [{ kind: 'source', ref: sourceId, title: `Catálogo ${tag}` }],
+      },
+    });
+    expect(santito.status(), await santito.text()).toBe(201);
+    const frame = await openEmbedOnHost(p, request, baseURL, host, {
+      displayName: `Loja fontes ${tag}`,
+      agentId: ((await santito.json()) as { _id: string })._id,
+    });
+    const box = frame.getByRole('textbox');
+    await box.fill(`O frete é grátis ${tag}?`);
+    await box.press('Enter');
+    const citations = frame.getByTestId('citations');
+    await expect(citations.getByRole('button', { name: docTitle })).toBeVisible({ timeout: 30_000 });
+    const download = p.waitForEvent('download');
+    await citations.getByRole('button', { name: docTitle }).click();
+    expect((await download).suggestedFilename()).toMatch(new RegExp(`^${docTitle}(\\.md)?$`));
+    await p.screenshot({ path: info.outputPath(`embeds-host-citation-${info.project.name}.png`) });
+  } finally {
+    await host.close();
+    if (sourceId) await request.delete(`/api/v1/integration/knowledge/${sourceId}`, { headers: admin });
   }
 });
 

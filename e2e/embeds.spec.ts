@@ -12,16 +12,16 @@ test('an Admin creates an embed, copies its snippet and secret, pauses it and de
     page.screenshot({ path: testInfo.outputPath(`embeds-${step}.png`), fullPage: true });
   await signIn(page, people.admin);
   await page.goto('/integration');
-  await page.getByRole('tab', { name: 'Embeds' }).click();
+  await page.getByRole('tab', { name: 'Chat no site' }).click();
   await expect(page).toHaveURL(/tab=embeds/);
 
-  await page.getByRole('button', { name: 'Novo embed' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Novo embed' });
+  await page.getByRole('button', { name: 'Novo chat para o site' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Novo chat para o site' });
   // The preview shows the launcher and the open chat as the Admin types, before anything is saved.
   const preview = dialog.getByTestId('embed-preview');
   // The launcher's own button, in its shadow root as on a visitor's site.
   const launcher = preview.locator('button.b');
-  await expect(launcher).toHaveText('Nome do embed');
+  await expect(launcher).toHaveText('Nome do chat');
   await dialog.getByLabel('Nome').fill(name);
   await expect(launcher).toHaveText(name);
   await expect(preview.getByTestId('embedded-name')).toHaveText(name);
@@ -43,7 +43,7 @@ test('an Admin creates an embed, copies its snippet and secret, pauses it and de
   await shot('form');
   await dialog.getByRole('button', { name: 'Criar' }).click();
 
-  const secret = page.getByRole('dialog', { name: 'Segredo do embed' });
+  const secret = page.getByRole('dialog', { name: 'Segredo do chat do site' });
   await expect(secret.getByTestId('embed-secret')).toHaveText(/^[0-9a-f]{64}$/);
   await expect(secret.getByTestId('embed-snippet')).toContainText('/embed.js" data-virtual-account="va');
   await shot('secret');

@@ -157,7 +157,7 @@ export const SignedVisitorSchema = z.strictObject({
   id: VisitorIdSchema,
   name: z.string().trim().max(120).optional(),
   email: z.string().trim().max(254).optional(),
-  /** Seconds since the epoch, within 10 minutes of the server's clock. */
+  /** Seconds (not milliseconds) since the epoch, within 10 minutes of the server's clock. */
   ts: z.number().int().positive(),
   sig: z.string().regex(/^[0-9a-fA-F]{64}$/, 'sig is 64 hex digits'),
 });

@@ -5,6 +5,13 @@
 // and one global, `window.Assistente`. It is built on its own (vite.config.ts `embedScript`), bundled
 // with its look (launcher.ts, shared with the Embeds tab's preview) and nothing else, and must stay
 // ≤ 6 KB gzipped.
+//
+// The script loads `async`, so the page may call it before it is there. As analytics snippets do,
+// the page defines a stub that queues its calls,
+//   window.Assistente = window.Assistente || function () { (Assistente.q = Assistente.q || []).push(arguments) };
+//   Assistente('identify', { id, name, email, ts, sig });
+// and this script replays the queue, in order, when it takes the name over; then it fires
+// `assistente:ready` on window. Once loaded, `Assistente.identify(…)` works as well.
 import { LAUNCHER_CSS, LAUNCHER_HTML } from './launcher.ts';
 
 interface SignedVisitor {
@@ -15,19 +22,26 @@ interface SignedVisitor {
   sig: string;
 }
 
-interface AssistenteApi {
+interface Commands {
   identify(visitor: SignedVisitor): void;
   open(): void;
   close(): void;
 }
+
+/** The page's queue stub before this script loads; this script's command function after. */
+type AssistenteGlobal = ((...args: unknown[]) => void) & {
+  q?: ArrayLike<unknown>[];
+  /** Set on the loaded one: a second copy of the script leaves it alone. */
+  loaded?: true;
+} & Partial<Commands>;
 
 interface SessionAnswer {
   virtualAccount?: { displayName?: string; color?: string };
 }
 
 (() => {
-  const w = window as Window & { Assistente?: AssistenteApi };
-  if (w.Assistente) return;
+  const w = window as Window & { Assistente?: AssistenteGlobal };
+  if (w.Assistente?.loaded) return;
   const script = document.currentScript as HTMLScriptElement | null;
   const id = script?.dataset.virtualAccount;
   if (!script || !id) return;
@@ -118,7 +132,7 @@ interface SessionAnswer {
     }
   });
 
-  const api: AssistenteApi = {
+  const api: Commands = {
     identify(v) {
       visitor = { id: String(v.id), ts: Number(v.ts), sig: String(v.sig) };
       if (v.name) visitor.name = String(v.name);
@@ -149,7 +163,6 @@ interface SessionAnswer {
       button.focus();
     },
   };
-  w.Assistente = api;
 
   button.addEventListener('click', () => (opened ? api.close() : api.open()));
   closer.addEventListener('click', () => api.close());
@@ -159,7 +172,17 @@ interface SessionAnswer {
 
   // The launcher shows once the server confirms this site may show the chat (and says its look).
   fetch(`${base}/api/v1/embedded/${encodeURIComponent(id)}/launcher`, { credentials: 'omit' })
-    .then((res) => (res.ok ? (res.json() as Promise<SessionAnswer['virtualAccount']>) : undefined))
+    .then(async (res) => {
+      if (res.ok) return res.json() as Promise<SessionAnswer['virtualAccount']>;
+      // The site owner's clue, in the console of the page they are setting up.
+      const refused = (await res.json()) as { error?: { code?: string } };
+      // biome-ignore lint/suspicious/noConsole: the only way to tell the site's developer
+      console.warn(
+        refused.error?.code === 'ORIGIN_NOT_ALLOWED'
+          ? `Assistente: this site (${location.origin}) is not allowed for this embed; add it to the embed's allowed sites`
+          : `Assistente: embed ${id} not found, or paused`,
+      );
+    })
     .then((look) => {
       if (!look) return;
       button.textContent = look.displayName ?? 'Chat';
@@ -170,4 +193,15 @@ interface SessionAnswer {
     .catch(() => {});
 
   (document.body ?? document.documentElement).appendChild(host);
+
+  // The page's calls made before this script loaded, in order, once the launcher is in place.
+  const queued = w.Assistente?.q ?? [];
+  const run = (name?: unknown, ...args: unknown[]) => {
+    if (typeof name === 'string' && Object.hasOwn(api, name)) {
+      (api[name as keyof Commands] as (...a: unknown[]) => void)(...args);
+    }
+  };
+  w.Assistente = Object.assign(run, api, { loaded: true as const });
+  for (const call of Array.from(queued)) run(...Array.from(call));
+  window.dispatchEvent(new Event('assistente:ready'));
 })();

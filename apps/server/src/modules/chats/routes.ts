@@ -99,6 +99,7 @@ export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promis
       const caller = callerOf(request, 'user', 'visitor');
       if (caller.kind === 'user')
         return reply.status(201).send(await service.createChat(caller, request.body ?? {}));
+      await ctx.services.visitors.admitChat(caller, request.ip);
       // A visitor always talks to the embed's santito, whatever the body names.
       const { title } = request.body ?? {};
       const chat = await service.createChat(visitorAsChatOwner(caller), {

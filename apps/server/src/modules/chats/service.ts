@@ -529,7 +529,10 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
       }
     },
 
-    /** Purges drafts (no title, no message) made before `before` (default: DRAFT_CHAT_TTL_MS ago), with their files. */
+    /**
+     * Purges drafts (no title, no message) and visitors' chats without a message made before
+     * `before` (default: DRAFT_CHAT_TTL_MS ago), with their files.
+     */
     async purgeDrafts(before = new Date(Date.now() - DRAFT_CHAT_TTL_MS)): Promise<number> {
       let purged = 0;
       for (;;) {

@@ -27,6 +27,7 @@ import {
   messages,
   searchVector,
   streamedContent,
+  users,
 } from '../../db/schema/index.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { type KeyedPage, keyedPage } from '../../lib/paging.ts';
@@ -66,6 +67,12 @@ const ownChats = (caller: Caller) => and(eq(chats.userId, caller.user.id), isNul
  * was an empty "untitled chat" left behind whenever the user went elsewhere before sending.
  */
 const startedChat = sql`(${chats.title} <> '' or exists (select 1 from ${messages} where ${messages.chatId} = ${chats.id}))`;
+
+/**
+ * A chat nobody will come back to: a draft, or an embed visitor's chat without a message. A visitor
+ * names chats over a public API; titled and left empty, they would be kept for ever.
+ */
+const abandonedChat = sql`(not ${startedChat} or (not exists (select 1 from ${messages} where ${messages.chatId} = ${chats.id}) and exists (select 1 from ${users} where ${users.id} = ${chats.userId} and ${users.type} = 'visitor')))`;
 
 /** `chatId` is one of the caller's live chats (for rows that hang off a chat). */
 const ownChat = (caller: Caller, chatId: string) =>
@@ -471,20 +478,21 @@ export function chatsStore(db: Db) {
 
     /**
      * Deletes drafts made before `before` that never became chats (no title, no message): the user
-     * left without sending the files they attached. Answers the removed files' storage keys.
+     * left without sending the files they attached. Embed visitors' chats without a message go too,
+     * titled or not. Answers the removed files' storage keys.
      */
     async purgeDrafts(before: Date, limit = 500): Promise<{ chats: number; storageKeys: string[] }> {
       return db.transaction(async (tx) => {
         const doomed = await tx
           .select({ id: chats.id })
           .from(chats)
-          .where(and(isNull(chats.deletedAt), lt(chats.createdAt, before), sql`not ${startedChat}`))
+          .where(and(isNull(chats.deletedAt), lt(chats.createdAt, before), abandonedChat))
           .limit(limit);
         // Checked again as it is deleted: a message sent meanwhile makes it a chat to keep.
         return removeChats(
           tx,
           doomed.map((d) => d.id),
-          sql`not ${startedChat}`,
+          abandonedChat,
         );
       });
     },

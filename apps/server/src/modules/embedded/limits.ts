@@ -21,9 +21,16 @@ for i = 1, #KEYS do
 end
 return 0`;
 
+/**
+ * What a visitor spends: a message, or a chat. Chats have counters of their own under the same
+ * limits: starting a chat costs nothing of the visitor's messages, yet no visitor starts more
+ * chats than they may send messages (chats made and left empty would otherwise be free).
+ */
+export type VisitorSpend = 'message' | 'chat';
+
 export interface VisitorLimiter {
-  /** Counts one message of `visitor` from `ip`; throws RATE_LIMITED (429) when over a limit. */
-  admit(visitor: VisitorCaller, ip: string): Promise<void>;
+  /** Counts one `what` of `visitor` from `ip`; throws RATE_LIMITED (429) when over a limit. */
+  admit(visitor: VisitorCaller, ip: string, what: VisitorSpend): Promise<void>;
 }
 
 /**
@@ -51,13 +58,13 @@ export function createVisitorLimiter(ctx: AppContext): VisitorLimiter {
   }
 
   return {
-    async admit(visitor, ip) {
+    async admit(visitor, ip, what) {
       if (off) return;
       const now = Date.now();
       const minute = Math.floor(now / MINUTE_MS);
       const day = Math.floor(now / DAY_MS);
       const { messagesPerMinute, messagesPerDay } = visitor.virtualAccount.limits;
-      const base = `${ctx.keyPrefix}embedded:${visitor.virtualAccount.id}`;
+      const base = `${ctx.keyPrefix}embedded:${visitor.virtualAccount.id}${what === 'chat' ? ':c' : ''}`;
       const who = [`v:${visitor.visitorId}`, `ip:${ip}`];
       const keys = who.flatMap((w) => [`${base}:${w}:m:${minute}`, `${base}:${w}:d:${day}`]);
       const limits = [messagesPerMinute, messagesPerDay, messagesPerMinute, messagesPerDay];
@@ -77,13 +84,15 @@ export function createVisitorLimiter(ctx: AppContext): VisitorLimiter {
       }
       if (refused === 0) return;
       const perDay = refused === 2 || refused === 4;
-      throw new AppError(
-        'RATE_LIMITED',
-        perDay
-          ? 'You have sent the most messages allowed today; come back tomorrow'
-          : 'You are sending messages too fast; wait a minute',
-        { window: perDay ? 'day' : 'minute' },
-      );
+      const message =
+        what === 'chat'
+          ? perDay
+            ? 'You have started the most chats allowed today; come back tomorrow'
+            : 'You are starting chats too fast; wait a minute'
+          : perDay
+            ? 'You have sent the most messages allowed today; come back tomorrow'
+            : 'You are sending messages too fast; wait a minute';
+      throw new AppError('RATE_LIMITED', message, { window: perDay ? 'day' : 'minute' });
     },
   };
 }

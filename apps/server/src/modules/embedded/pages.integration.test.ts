@@ -106,7 +106,7 @@ describe('the launcher', () => {
     expect(res.headers['cross-origin-resource-policy']).toBe('cross-origin');
   });
 
-  it('learns its name and colour on an allowed site only', async () => {
+  it('learns its name and colour on an allowed site only; another site reads why not', async () => {
     const id = await makeEmbed();
     const ok = await t.app.inject({
       method: 'GET',
@@ -125,7 +125,8 @@ describe('the launcher', () => {
     });
     expect(bad.statusCode).toBe(403);
     expect(ErrorBodySchema.parse(bad.json()).error.code).toBe('ORIGIN_NOT_ALLOWED');
-    expect(bad.headers['access-control-allow-origin']).toBeUndefined();
+    // Readable by that site: its embed.js tells the site's developer why no launcher shows.
+    expect(bad.headers['access-control-allow-origin']).toBe('https://evil.example.com');
     expect(
       (
         await t.app.inject({

@@ -7,6 +7,7 @@ import { buildTestApp, type TestApp } from '../../test/app.ts';
 import { makeDomain, makeUser, type TestUser } from '../../test/factories.ts';
 import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
 import { TestSocket } from '../agents/test-client.ts';
+import { visitorToken } from './test-helpers.ts';
 
 // An embed paused or deleted mid-answer (DESIGN §11): its visitors' sockets close, and the answers
 // already running stop too, rather than spending the organisation's tokens for nobody. Real
@@ -57,14 +58,7 @@ async function makeEmbed(): Promise<VirtualAccountWithSecret> {
 
 /** A new visitor of the embed, with an answer streaming (its first words already arrived). */
 async function visitorMidAnswer(virtualAccountId: string) {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: `/api/v1/embedded/${virtualAccountId}/session`,
-    headers: { origin: SITE },
-    payload: {},
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  const { idToken } = res.json() as { idToken: string };
+  const idToken = await visitorToken(t.app, virtualAccountId, SITE);
   const ws = await TestSocket.open(wsUrl, { origin: APP_ORIGIN, token: idToken });
   ws.send({ type: 'chat.send', requestId: 'r1', chatId: null, content: 'Conte tudo' });
   const created = await ws.next(

@@ -170,7 +170,7 @@ export async function visitorRoutes(app: FastifyInstance, ctx: AppContext): Prom
           'The `Origin` header must be one of the embed’s allowed sites (403 `ORIGIN_NOT_ALLOWED`, also ' +
           'without Origin). Anonymous embeds take `{}` and issue the visitor id; signed ones take ' +
           '`{ visitor: { id, name?, email?, ts, sig } }`, `sig` = hex HMAC-SHA256(secret, "{id}.{ts}"), ' +
-          '`ts` within 10 minutes (401 `INVALID_VISITOR_SIGNATURE`). The id token has `aud: embedded` ' +
+          '`ts` in Unix seconds, within 10 minutes (401 `INVALID_VISITOR_SIGNATURE`). The id token has `aud: embedded` ' +
           'and is refreshed through /identity/v1/token.',
         params: IdParams,
         body: EmbeddedSessionRequestSchema.nullish(),
@@ -202,15 +202,19 @@ export async function visitorRoutes(app: FastifyInstance, ctx: AppContext): Prom
       schema: {
         tags,
         summary: 'The launcher button’s name and colour, for the embed’s allowed sites only',
+        description:
+          'Any site may read the refusal (403 `ORIGIN_NOT_ALLOWED`, 404 `NOT_FOUND`): embed.js logs it ' +
+          'in the page’s console.',
         params: IdParams,
         response: { 200: EmbeddedLauncherSchema, ...errorResponses('NOT_FOUND', 'ORIGIN_NOT_ALLOWED') },
       },
     },
     async (request, reply) => {
       const origin = request.headers.origin;
-      const look = await visitors.launcher(request.params.id, origin);
-      echoSite(reply, origin);
-      return look;
+      // Before the check: a refusal is readable by the page, whose script then tells its developer
+      // why no launcher shows. It says nothing the page could not learn from its own snippet.
+      if (origin) echoSite(reply, origin);
+      return visitors.launcher(request.params.id, origin);
     },
   );
 

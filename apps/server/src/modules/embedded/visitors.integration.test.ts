@@ -12,7 +12,7 @@ import {
 import { eq } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { embeddedVisitors, identitySessions, users } from '../../db/schema/index.ts';
+import { chats, embeddedVisitors, identitySessions, users } from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
 import { makeDomain, makeSantito, makeUser, type TestDomain, type TestUser } from '../../test/factories.ts';
 import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
@@ -238,6 +238,7 @@ describe('visitor sessions: who the visitor is', () => {
       expect(codeOf(res)).toBe('INVALID_VISITOR_SIGNATURE');
       // The site is allowed: its script can read why its visitor was refused.
       expect(res.headers['access-control-allow-origin']).toBe(SITE);
+      return ErrorBodySchema.parse(res.json()).error.message;
     };
     await refused(undefined);
     await refused({ ...good, id: 'cliente-43' });
@@ -247,6 +248,11 @@ describe('visitor sessions: who the visitor is', () => {
     await refused({ ...good, ts: old, sig: sign(va.secret, 'cliente-42', old) });
     const future = ts + 11 * 60;
     await refused({ ...good, ts: future, sig: sign(va.secret, 'cliente-42', future) });
+    // Signed in milliseconds (Date.now()): the refusal says what to change.
+    const millis = ts * 1000;
+    expect(await refused({ ...good, ts: millis, sig: sign(va.secret, 'cliente-42', millis) })).toMatch(
+      /milliseconds.*seconds/,
+    );
 
     const s = await session(id, { visitor: good });
     expect(s.user).toEqual({ _id: `va:${id}:cliente-42`, displayName: 'Maria' });
@@ -357,8 +363,11 @@ describe('what a visitor token reaches', () => {
     const doc = (await call('GET', '/api/openapi.json')).json() as {
       paths: Record<string, Record<string, { security?: unknown[] }>>;
     };
+    // A citation's document is a visitor's to open too (when the embed's santito cites it).
     const embeddedSurface = (path: string) =>
-      path.startsWith('/api/v1/chats') || path.startsWith('/api/v1/embedded/');
+      path.startsWith('/api/v1/chats') ||
+      path.startsWith('/api/v1/embedded/') ||
+      path === '/api/v1/integration/knowledge/{id}/documents/{documentId}/file';
     const leaks: string[] = [];
     let walked = 0;
     for (const [path, ops] of Object.entries(doc.paths)) {
@@ -378,6 +387,71 @@ describe('what a visitor token reaches', () => {
     }
     expect(leaks).toEqual([]);
     expect(walked).toBeGreaterThan(30);
+  });
+});
+
+describe('chats a visitor starts over the chats API', () => {
+  const start = (token: string, title: string) => call('POST', '/api/v1/chats', bearer(token), { title });
+  /** A new chat the visitor starts by sending a message, answered in full: its id. */
+  async function talk(token: string): Promise<string> {
+    const ws = await TestSocket.open(wsUrl, { origin: APP_ORIGIN, token });
+    try {
+      ws.send({ type: 'chat.send', requestId: 't1', chatId: null, content: 'Oi' });
+      const answer = await ws.next(
+        'message.created',
+        (f) => f.requestId === 't1' && f.message.role === 'assistant',
+      );
+      await ws.next('message.done', (f) => f.messageId === answer.message.messageId);
+      return answer.chatId;
+    } finally {
+      await ws.close();
+    }
+  }
+  const chatsOf = async (s: EmbeddedSession) =>
+    t.ctx.db
+      .select({ id: chats.id })
+      .from(chats)
+      .where(eq(chats.userId, visitorEmail(s.user._id)));
+
+  it('count against the embed’s limits, per visitor and per address, and store nothing once refused', async () => {
+    // The day's limit: the minute's window could roll over mid-test.
+    const va = await makeEmbed({ limits: { messagesPerMinute: 100, messagesPerDay: 2 } });
+    const s = await session(va.virtualAccountId);
+    expect((await start(s.idToken, 'Um')).statusCode).toBe(201);
+    expect((await start(s.idToken, 'Dois')).statusCode).toBe(201);
+    const refused = await start(s.idToken, 'Três');
+    expect(refused.statusCode).toBe(429);
+    expect(codeOf(refused)).toBe('RATE_LIMITED');
+    expect(await chatsOf(s)).toHaveLength(2);
+
+    // A new session is a new visitor, but from the same address.
+    const again = await session(va.virtualAccountId);
+    const fresh = await start(again.idToken, 'Quatro');
+    expect(fresh.statusCode).toBe(429);
+    expect(await chatsOf(again)).toHaveLength(0);
+
+    // Chats have counters of their own: the visitor may still send the day's messages.
+    await talk(s.idToken);
+  });
+
+  it('a visitor’s chats left without a message are purged like drafts, titled or not', async () => {
+    const va = await makeEmbed();
+    const s = await session(va.virtualAccountId);
+    const empty = ChatSchema.parse((await start(s.idToken, 'Vazio')).json());
+    const talkedId = await talk(s.idToken);
+    const personal = ChatSchema.parse(
+      (await call('POST', '/api/v1/chats', viewer.headers, { title: 'Meu' })).json(),
+    );
+    const old = new Date(Date.now() - 25 * 60 * 60_000);
+    for (const id of [empty.chatId, talkedId, personal.chatId]) {
+      await t.ctx.db.update(chats).set({ createdAt: old }).where(eq(chats.id, id));
+    }
+
+    await t.ctx.services.chats.purgeDrafts();
+    const left = new Set((await t.ctx.db.select({ id: chats.id }).from(chats)).map((c) => c.id));
+    expect(left.has(empty.chatId)).toBe(false);
+    expect(left.has(talkedId)).toBe(true);
+    expect(left.has(personal.chatId)).toBe(true);
   });
 });
 

@@ -270,6 +270,10 @@ export function visitorsService(ctx: AppContext) {
         const v = body.visitor;
         if (!v) throw invalidVisitorSignature('This chat needs a visitor signed by the site');
         const skew = Math.abs(Date.now() / 1000 - v.ts);
+        // Date.now() where seconds were meant: a thousand times now, the likeliest mistake of all.
+        if (v.ts > (Date.now() / 1000) * 100) {
+          throw invalidVisitorSignature('ts is in milliseconds; send Unix time in seconds');
+        }
         if (skew > VISITOR_SIGNATURE_WINDOW_SECONDS) {
           throw invalidVisitorSignature('The visitor signature has expired; sign it again');
         }
@@ -340,7 +344,15 @@ export function visitorsService(ctx: AppContext) {
 
     /** Counts one message of the visitor against the embed's limits (429 RATE_LIMITED when over). */
     admitMessage(visitor: VisitorCaller, ip: string): Promise<void> {
-      return limiter.admit(visitor, ip);
+      return limiter.admit(visitor, ip, 'message');
+    },
+
+    /**
+     * Counts one chat the visitor starts against the embed's limits (429 RATE_LIMITED when over):
+     * per visitor and per address, so new sessions from one place share the count.
+     */
+    admitChat(visitor: VisitorCaller, ip: string): Promise<void> {
+      return limiter.admit(visitor, ip, 'chat');
     },
 
     /** Counts a chat started or a message sent through the embed, for the Admin screen. */

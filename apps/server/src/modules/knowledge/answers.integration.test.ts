@@ -1,5 +1,11 @@
 import type { AddressInfo } from 'node:net';
-import { ApiKeyCreatedSchema, type Citation, MessageSchema, SantitoSchema } from '@assistente/contracts';
+import {
+  ApiKeyCreatedSchema,
+  type Citation,
+  MessageSchema,
+  SantitoSchema,
+  VirtualAccountWithSecretSchema,
+} from '@assistente/contracts';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
@@ -13,6 +19,7 @@ import {
 import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
 import { TestSocket } from '../agents/test-client.ts';
 import { postFile } from '../chats/test-helpers.ts';
+import { visitorToken } from '../embedded/test-helpers.ts';
 
 const ORIGIN = 'http://localhost:3999';
 const BASE = '/api/v1/integration/knowledge';
@@ -159,6 +166,44 @@ describe('a santito with knowledge answers with citations', () => {
     const { done } = await ask(member, privateId, 'When does the garage open?');
     const url = (done.citations as Citation[])[0]!.url;
     expect((await api(member, 'GET', url)).statusCode).toBe(200);
+  });
+});
+
+describe('an embed’s visitors and the sources of their answers', () => {
+  const SITE = 'https://shop.example.com';
+
+  /** A visitor of a new embed showing `agentId`, and their id token. */
+  async function visitorOf(agentId: string): Promise<string> {
+    const made = await api(admin, 'POST', '/api/v1/virtual_account', {
+      displayName: 'Loja',
+      allowedOrigins: [SITE],
+      agentId,
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const { virtualAccountId } = VirtualAccountWithSecretSchema.parse(made.json());
+    return visitorToken(t.app, virtualAccountId, SITE);
+  }
+  const open = (token: string, url: string) =>
+    t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
+
+  it('a visitor opens what the embed’s santito cites; a visitor of another embed cannot', async () => {
+    const token = await visitorOf(santitoId);
+    const s = await TestSocket.open(wsUrl, { origin: ORIGIN, token });
+    sockets.push(s);
+    s.send({ type: 'chat.send', requestId: 'v1', chatId: null, content: 'How many vacation days?' });
+    const created = await s.next(
+      'message.created',
+      (f) => f.requestId === 'v1' && f.message.role === 'assistant',
+      10_000,
+    );
+    const done = await s.next('message.done', (f) => f.messageId === created.message.messageId, 10_000);
+    const url = (done.citations as Citation[])[0]!.url;
+    const file = await open(token, url);
+    expect(file.statusCode, file.body).toBe(200);
+    expect(file.body).toContain('thirty days');
+
+    const plain = SantitoSchema.parse((await api(editor, 'POST', '/api/v1/agent', { name: 'Loja' })).json());
+    expect((await open(await visitorOf(plain._id), url)).statusCode).toBe(404);
   });
 });
 

@@ -18,6 +18,7 @@ import { makeDomain, makeUser, type TestDomain, type TestUser } from '../../test
 import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
 import { describeWithRedis } from '../../test/redis.ts';
 import { postFile } from '../chats/test-helpers.ts';
+import { visitorToken } from '../embedded/test-helpers.ts';
 
 const BASE = '/api/v1/integration/knowledge';
 const SITE = 'https://shop.example.com';
@@ -307,14 +308,7 @@ describe('knowledge events (GET …/knowledge/events)', () => {
     });
     expect(va.statusCode, va.body).toBe(201);
     const { virtualAccountId } = VirtualAccountWithSecretSchema.parse(va.json());
-    const session = await t.app.inject({
-      method: 'POST',
-      url: `/api/v1/embedded/${virtualAccountId}/session`,
-      headers: { origin: SITE },
-      payload: {},
-    });
-    expect(session.statusCode, session.body).toBe(200);
-    const { idToken } = session.json() as { idToken: string };
+    const idToken = await visitorToken(t.app, virtualAccountId, SITE);
     expect(await refused({ authorization: `Bearer ${idToken}` })).toBe(401);
   });
 

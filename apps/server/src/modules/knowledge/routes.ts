@@ -340,8 +340,9 @@ export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Pr
   r.get(
     '/:id/documents/:documentId/file',
     {
-      // Admins, and users of a santito citing it (the service checks which).
-      config: { auth: 'user', premium: true },
+      // Admins, users of a santito citing it, and visitors of an embed whose santito cites it (the
+      // service checks which).
+      config: { auth: ['user', 'visitor'], premium: true },
       schema: {
         tags,
         summary: 'Download an uploaded document',
@@ -351,7 +352,7 @@ export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Pr
       },
     },
     async (request, reply) => {
-      const caller = callerOf(request, 'user');
+      const caller = callerOf(request, 'user', 'visitor');
       const { object, fileName } = await service.file(
         caller,
         request.params.id,

@@ -9,7 +9,7 @@ import {
 } from '@assistente/contracts';
 import type { AppContext } from '../../context.ts';
 import type { ConfluenceConfig } from '../../db/schema/index.ts';
-import type { Caller } from '../../lib/caller.ts';
+import type { Caller, VisitorCaller } from '../../lib/caller.ts';
 import { AppError, invalidField, notFound } from '../../lib/errors.ts';
 import { cursorsFor, type Page } from '../../lib/paging.ts';
 import { type SecretBox, secretBoxFor } from '../../lib/secrets.ts';
@@ -460,20 +460,27 @@ export function knowledgeService(
     },
 
     /**
-     * An uploaded document's bytes and file name, for a download: the domain's Admins, and whoever
-     * may use a santito that lists the source (a citation's link must open for them).
+     * An uploaded document's bytes and file name, for a download: the domain's Admins, whoever may
+     * use a santito that lists the source, and an embed's visitors when the embed's santito lists
+     * it (a citation's link must open for them all).
      */
     async file(
-      caller: Caller,
+      caller: Caller | VisitorCaller,
       id: string,
       documentId: string,
       domain?: string,
     ): Promise<{ object: StoredObject; fileName: string }> {
-      const domainId = can(caller, 'manage', caller.domain.id)
-        ? await adminDomain(caller, domain)
-        : caller.domain.id;
-      if (!can(caller, 'manage', domainId) && !(await usesSource(caller, id))) {
-        throw notFound('Document not found');
+      let domainId = caller.domain.id;
+      if (caller.kind === 'visitor') {
+        const agentId = caller.virtualAccount.agentId;
+        if (!agentId || !(await store.santitoLists(domainId, agentId, id))) {
+          throw notFound('Document not found');
+        }
+      } else {
+        if (can(caller, 'manage', caller.domain.id)) domainId = await adminDomain(caller, domain);
+        if (!can(caller, 'manage', domainId) && !(await usesSource(caller, id))) {
+          throw notFound('Document not found');
+        }
       }
       const doc = await store.findDocument(domainId, id, documentId);
       if (!doc?.storageKey) throw notFound('Document not found');

@@ -44,6 +44,10 @@ export type DocumentState = Pick<DocumentRow, keyof typeof documentState>;
 /** A source with how much of it is indexed. */
 export type SourceWithCounts = SourceRow & { documents: number; chunks: number; indexing: number };
 
+/** A santito's knowledge names the source. */
+const listsSource = (sourceId: string) =>
+  sql`${agents.knowledge} @> ${JSON.stringify([{ kind: KNOWLEDGE_SOURCE_REF_KIND, ref: sourceId }])}::jsonb`;
+
 /**
  * SQL for knowledge sources and documents. Every function takes the domain the service already
  * checked the caller may act on and filters by it: another domain's row is never read or written.
@@ -152,14 +156,26 @@ export function knowledgeStore(db: Db | Tx) {
       const rows = await db
         .select({ id: agents.id })
         .from(agents)
+        .where(and(eq(agents.domainId, domainId), listsSource(sourceId)))
+        .limit(50);
+      return rows.map((r) => r.id);
+    },
+
+    /** Whether the active santito `agentId` of the domain lists the source. */
+    async santitoLists(domainId: string, agentId: string, sourceId: string): Promise<boolean> {
+      const [row] = await db
+        .select({ id: agents.id })
+        .from(agents)
         .where(
           and(
             eq(agents.domainId, domainId),
-            sql`${agents.knowledge} @> ${JSON.stringify([{ kind: KNOWLEDGE_SOURCE_REF_KIND, ref: sourceId }])}::jsonb`,
+            eq(agents.id, agentId),
+            eq(agents.active, true),
+            listsSource(sourceId),
           ),
         )
-        .limit(50);
-      return rows.map((r) => r.id);
+        .limit(1);
+      return Boolean(row);
     },
 
     /**

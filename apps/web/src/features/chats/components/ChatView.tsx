@@ -460,6 +460,7 @@ export function ChatView({
         loadingOlder={loadingOlder}
         onLoadOlder={loadOlder}
         followSignal={followSignal}
+        hideUsage={embed !== undefined}
       />
     );
   }

@@ -42,6 +42,8 @@ export interface MessageItemProps {
   prevSibling?: string | null | undefined;
   nextSibling?: string | null | undefined;
   parentKey?: string | undefined;
+  /** Leaves the answer's token count out. */
+  hideUsage?: boolean;
 }
 
 function AttachmentChip({ attachment: a }: { attachment: Attachment }) {
@@ -139,6 +141,7 @@ export const MessageItem = memo(function MessageItem({
   prevSibling,
   nextSibling,
   parentKey,
+  hideUsage = false,
 }: MessageItemProps) {
   const { t } = useTranslation();
   const [editing, setEditing] = useState(false);
@@ -309,7 +312,7 @@ export const MessageItem = memo(function MessageItem({
               <IconRefresh size={15} />
             </ActionIcon>
           </Tooltip>
-          {message.usage ? (
+          {message.usage && !hideUsage ? (
             <Text size="xs" c="dimmed" className={classes.usage}>
               {t('chats.message.tokens', { total: String(message.usage.totalTokens) })}
             </Text>

@@ -24,6 +24,8 @@ export interface MessageListProps {
   /** Changes when the user sends: the list jumps to the end and follows again. */
   followSignal: number;
   footer?: ReactNode;
+  /** Answers' token counts are left out (a visitor of an embed has no use for them). */
+  hideUsage?: boolean;
 }
 
 /**
@@ -42,6 +44,7 @@ export function MessageList({
   onLoadOlder,
   followSignal,
   footer,
+  hideUsage = false,
 }: MessageListProps) {
   const { t } = useTranslation();
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -147,6 +150,7 @@ export function MessageList({
                 prevSibling={sib?.prev}
                 nextSibling={sib?.next}
                 parentKey={sib?.parentKey}
+                hideUsage={hideUsage}
               />
             );
           })}

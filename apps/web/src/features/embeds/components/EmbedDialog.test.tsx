@@ -65,7 +65,7 @@ describe('EmbedDialog, the preview', { timeout: 20_000 }, () => {
   it('shows the launcher and the open chat as typed, before anything is saved', async () => {
     renderFeature(<EmbedDialog opened embed={null} onClose={() => {}} onCreated={() => {}} />);
     // Nothing typed yet: a placeholder name, the default colour, the organisation's default model.
-    await waitFor(() => expect(launcherButton()?.textContent).toBe('Nome do embed'));
+    await waitFor(() => expect(launcherButton()?.textContent).toBe('Nome do chat'));
     expect(launcherButton()?.hidden).toBe(false);
     expect(launcher().style.getPropertyValue('--c')).toBe('#1565c0');
 

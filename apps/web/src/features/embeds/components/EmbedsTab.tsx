@@ -2,6 +2,7 @@ import type { VirtualAccount, VirtualAccountWithSecret } from '@assistente/contr
 import { Alert, Badge, Button, Card, Code, ColorSwatch, Group, Modal, Stack, Text } from '@mantine/core';
 import {
   IconKey,
+  IconMessageChatbot,
   IconPencil,
   IconPlayerPause,
   IconPlayerPlay,
@@ -13,6 +14,7 @@ import { errorMessage } from '../../../lib/http/errors.ts';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog.tsx';
 import { CopyIconButton } from '../../../ui/CopyIconButton.tsx';
+import { EmptyPanel } from '../../../ui/EmptyPanel.tsx';
 import { useConfirm } from '../../../ui/hooks/useConfirm.ts';
 import { IconAction } from '../../../ui/IconAction.tsx';
 import { SettingsSection } from '../../../ui/SettingsSection.tsx';
@@ -156,6 +158,7 @@ export function EmbedsTab() {
   const [editing, setEditing] = useState<{ embed: VirtualAccount | null } | null>(null);
   const [secret, setSecret] = useState<VirtualAccountWithSecret | null>(null);
   const failed = (error: unknown) => errorMessage(error, t('http.fallback_error'));
+  const create = () => setEditing({ embed: null });
 
   return (
     <Stack gap="lg" data-testid="embeds-tab">
@@ -163,12 +166,22 @@ export function EmbedsTab() {
         title={t('embeds.title')}
         description={t('embeds.description')}
         actions={
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing({ embed: null })}>
+          <Button leftSection={<IconPlus size={16} />} onClick={create}>
             {t('embeds.add')}
           </Button>
         }
         query={embeds}
-        empty={t('embeds.empty')}
+        empty={
+          <EmptyPanel
+            icon={<IconMessageChatbot size={28} stroke={1.6} />}
+            title={t('embeds.empty_title')}
+            description={t('embeds.empty_description')}
+          >
+            <Button variant="light" leftSection={<IconPlus size={16} />} onClick={create}>
+              {t('embeds.empty_action')}
+            </Button>
+          </EmptyPanel>
+        }
       >
         {(items) => (
           <Stack gap="sm">
