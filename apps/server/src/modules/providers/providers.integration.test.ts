@@ -338,6 +338,22 @@ describe('models and the default model', () => {
     expect(AiSettingsSchema.parse(got.json()).effectiveDefaultModel).toBe(`${listed.id}:fixture-large`);
   });
 
+  it('offers no embedding model for chats, nor as the default', async () => {
+    const d = await makeDomain(t.ctx);
+    const dAdmin = await makeUser(t.ctx, { domain: d, role: 'Admin' });
+    const made = await create(dAdmin, fixtureBody());
+    fx.setModels(['all-minilm', 'bge-m3', 'fixture-chat', 'mxbai-embed-large', 'nomic-embed-text']);
+    try {
+      const list = ModelListSchema.parse((await call(t, 'GET', '/api/v1/models', dAdmin)).json());
+      expect(list).toEqual({
+        models: [expect.objectContaining({ id: `${made.id}:fixture-chat` })],
+        defaultModel: `${made.id}:fixture-chat`,
+      });
+    } finally {
+      fx.reset();
+    }
+  });
+
   it('refuses a default model no provider offers', async () => {
     const res = await call(t, 'PUT', '/api/v1/settings/ai', admin, { defaultModel: 'nobody:model' });
     expect(res.statusCode).toBe(400);
