@@ -131,7 +131,11 @@ export function completionsService(ctx: AppContext) {
     const named = (await providers.models(caller)).models.filter((m) => m.name === model);
     const only = named[0];
     if (!only) throw modelNotFound(model);
-    if (named.length > 1) throw ambiguousModel(model, named.map((m) => m.id));
+    if (named.length > 1)
+      throw ambiguousModel(
+        model,
+        named.map((m) => m.id),
+      );
     return { resolved: await providers.resolveModel(caller, only.id), santito: undefined };
   }
 

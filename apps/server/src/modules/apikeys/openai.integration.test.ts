@@ -153,7 +153,7 @@ describe('the OpenAI-compatible API with the official openai client', () => {
     });
     expect(res.choices[0]?.message.content).toBe('Hello from the fixture.');
     expect(res.model).toBe('fixture-small');
-    expect((s.fx.chatRequests().at(-1)?.body as { model: string }).model).toBe('fixture-small');
+    expect(s.fx.chatRequests().at(-1)?.body).toMatchObject({ model: 'fixture-small' });
   });
 
   it('refuses a bare name two providers offer with 400 naming both, and lists no embedding model', async () => {
