@@ -19,7 +19,7 @@ import type { AccountCaller } from '../../lib/policy.ts';
 import { type SecretBox, secretBoxFor } from '../../lib/secrets.ts';
 import { existingActingDomain } from '../accounts/index.ts';
 import { type AuditMeta, type AuditRecord, auditedTransaction, changedFields } from '../audit/index.ts';
-import { describeProviderError, modelUnavailable, noProvider } from './errors.ts';
+import { describeProviderError, modelUnavailable, noProvider, providerFailureOf } from './errors.ts';
 import {
   effectiveBaseUrl,
   isChatModel,
@@ -455,7 +455,8 @@ export function createProvidersService(
         modelCache.set(entry.cacheKey, { at: Date.now(), ttl: MODELS_TTL_MS, models });
         return { ok: true, models };
       } catch (err) {
-        return { ok: false, models: [], message: describeProviderError(err) };
+        const failure = providerFailureOf(err);
+        return { ok: false, models: [], message: describeProviderError(err), failure };
       }
     },
 

@@ -14,7 +14,13 @@ import type { Caller } from '../../lib/caller.ts';
 import { invalidField, notFound } from '../../lib/errors.ts';
 import { type SecretBox, secretBoxFor } from '../../lib/secrets.ts';
 import { type AuditMeta, changedFields, recordAudit } from '../audit/index.ts';
-import { assertFieldUrlAllowed, matchesAllowlist } from '../providers/ssrf.ts';
+import {
+  assertFieldUrlAllowed,
+  assertReachable,
+  BlockedUrlError,
+  blockedField,
+  matchesAllowlist,
+} from '../providers/ssrf.ts';
 import { authorize } from './policy.ts';
 import { type SsoProviderPatch, type SsoProviderRow, type SsoStore, ssoStore } from './store.ts';
 
@@ -36,6 +42,9 @@ export interface SsoClientSettings {
   /** Changes whenever the settings do, so cached discovery is dropped with them. */
   version: string;
 }
+
+/** How long saving an issuer waits for it to answer: an Admin is waiting on the form. */
+const ISSUER_PROBE_TIMEOUT_MS = 5_000;
 
 const newProviderId = () => `sso${randomBytes(6).toString('hex')}`;
 
@@ -124,9 +133,23 @@ export function ssoService(
   async function checkIssuer(issuer: string): Promise<void> {
     const url = new URL(issuer);
     if (url.protocol !== 'https:' && !matchesAllowlist(url, config.PROVIDER_URL_ALLOWLIST)) {
-      throw invalidField('issuer', 'The issuer must use https', 'url_blocked');
+      throw blockedField(
+        'issuer',
+        new BlockedUrlError(issuer, 'https_required', 'The issuer must use https', { host: url.hostname }),
+      );
     }
     await assertFieldUrlAllowed('issuer', issuer, config.PROVIDER_URL_ALLOWLIST);
+    // A provider nobody can reach would only fail at sign-in: say now what is wrong with it.
+    try {
+      await assertReachable(
+        `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`,
+        { allowlist: config.PROVIDER_URL_ALLOWLIST },
+        ISSUER_PROBE_TIMEOUT_MS,
+      );
+    } catch (err) {
+      if (err instanceof BlockedUrlError) throw blockedField('issuer', err);
+      throw err;
+    }
   }
 
   function openSecret(row: SsoProviderRow): string | null {
