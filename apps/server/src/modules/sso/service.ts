@@ -1,17 +1,18 @@
-import { randomBytes } from 'node:crypto';
 import {
   ENV_SSO_PROVIDER_ID,
+  newSsoProviderId,
   type Role,
   type SsoLoginOptions,
   type SsoProvider,
   type SsoProviderCreateSchema,
   type SsoProviderUpdateSchema,
+  ssoCallbackPath,
   ssoKindOf,
 } from '@assistente/contracts';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { Caller } from '../../lib/caller.ts';
-import { invalidField, notFound } from '../../lib/errors.ts';
+import { AppError, invalidField, notFound } from '../../lib/errors.ts';
 import { type SecretBox, secretBoxFor } from '../../lib/secrets.ts';
 import { type AuditMeta, changedFields, recordAudit } from '../audit/index.ts';
 import {
@@ -46,8 +47,6 @@ export interface SsoClientSettings {
 /** How long saving an issuer waits for it to answer: an Admin is waiting on the form. */
 const ISSUER_PROBE_TIMEOUT_MS = 5_000;
 
-const newProviderId = () => `sso${randomBytes(6).toString('hex')}`;
-
 /** What the audit log keeps of a provider: never the secret, only whether there is one (as `keySet`: the log drops fields named like secrets). */
 const audited = (row: SsoProviderRow) => ({
   displayName: row.displayName,
@@ -68,7 +67,7 @@ export function ssoService(
 ) {
   const { config } = ctx;
 
-  const redirectUri = (id: string) => `${config.publicUrl}/identity/sso/${encodeURIComponent(id)}/callback`;
+  const redirectUri = (id: string) => `${config.publicUrl}${ssoCallbackPath(id)}`;
 
   /** The instance-wide provider from the environment, when OIDC_ISSUER and OIDC_CLIENT_ID are set. */
   function envProvider(): SsoClientSettings | undefined {
@@ -182,8 +181,10 @@ export function ssoService(
 
     async create(caller: Caller, body: Create, meta: AuditMeta): Promise<SsoProvider> {
       manage(caller);
+      const id = body.id ?? newSsoProviderId();
+      // An id the client chose is its redirect URI, maybe already registered: never a second provider's.
+      if (await store.find(id)) throw new AppError('CONFLICT', 'An SSO provider with this id exists');
       await checkIssuer(body.issuer);
-      const id = newProviderId();
       const secret = body.clientSecret?.trim();
       const row = await ctx.db.transaction(async (tx) => {
         const made = await ssoStore(tx).insert({

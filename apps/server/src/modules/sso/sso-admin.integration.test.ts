@@ -8,6 +8,7 @@ import {
 import {
   AuditEntrySchema,
   ErrorBodySchema,
+  newSsoProviderId,
   SsoLoginOptionsSchema,
   type SsoProvider,
   SsoProviderSchema,
@@ -263,6 +264,20 @@ describe('bad input changes nothing', () => {
       expect(errorOf(res).details).toMatchObject([{ path: 'issuer', code: 'url_blocked' }]);
     }
     expect(await strict.ctx.db.select().from(ssoProviders)).toEqual([]);
+  });
+
+  it('takes the id the form chose up front, so its redirect URI is known before saving; never twice', async () => {
+    const id = newSsoProviderId();
+    const made = await create(superAdmin, { id });
+    expect(made.id).toBe(id);
+    expect(made.redirectUri).toBe(`http://localhost:3999/identity/sso/${id}/callback`);
+    const again = await call(t, 'POST', '/api/v1/integration/sso', superAdmin, body({ id }));
+    expect(again.statusCode).toBe(409);
+    for (const bad of ['env', 'sso1', 'SSO0123456789AB', '../x']) {
+      const res = await call(t, 'POST', '/api/v1/integration/sso', superAdmin, body({ id: bad }));
+      expect(res.statusCode, bad).toBe(400);
+    }
+    expect(await t.ctx.db.select().from(ssoProviders).where(eq(ssoProviders.id, id))).toHaveLength(1);
   });
 
   it('says what is wrong with an issuer: private, https required, unresolvable, refused, silent', async () => {

@@ -1,16 +1,19 @@
 import {
+  newSsoProviderId,
   SsoDefaultRoles,
   type SsoProvider,
   type SsoProviderCreate,
   type SsoProviderUpdate,
+  ssoCallbackPath,
 } from '@assistente/contracts';
-import { Checkbox, PasswordInput, Select, Switch, TagsInput, Text, TextInput } from '@mantine/core';
+import { Checkbox, PasswordInput, Select, Switch, TagsInput, TextInput } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { apiErrorText } from '../../../ui/apiError.ts';
 import { FormDialog } from '../../../ui/FormDialog.tsx';
 import { addressText, blockedAddress } from '../../providers/index.ts';
 import { useSaveSsoProvider } from '../hooks/useSso.ts';
+import { RedirectUri } from './RedirectUri.tsx';
 
 type DefaultRole = (typeof SsoDefaultRoles)[number];
 
@@ -53,6 +56,8 @@ export function SsoProviderForm({
   const [defaultRole, setDefaultRole] = useState<DefaultRole>(provider?.defaultRole ?? 'Viewer');
   const [enabled, setEnabled] = useState(provider?.enabled ?? true);
   const [errors, setErrors] = useState<Record<string, string>>({});
+  // A new provider's id is chosen now: its redirect URI can be registered at the provider first.
+  const [newId] = useState(newSsoProviderId);
   // The server refused the issuer or could not reach it: what happened, on the field.
   const issuerRefused = save.isError ? blockedAddress(save.error, 'issuer') : undefined;
   /** A field's complaint goes as soon as the field is edited. */
@@ -95,6 +100,7 @@ export function SsoProviderForm({
       save.mutate({ id: provider.id, body }, { onSuccess: onClose });
     } else {
       const body: SsoProviderCreate = {
+        id: newId,
         ...common,
         ...(clientSecret.trim() ? { clientSecret: clientSecret.trim() } : {}),
       };
@@ -213,11 +219,10 @@ export function SsoProviderForm({
         checked={enabled}
         onChange={(e) => setEnabled(e.currentTarget.checked)}
       />
-      {provider ? null : (
-        <Text size="sm" c="dimmed">
-          {t('sso.form.redirect_after_save')}
-        </Text>
-      )}
+      <RedirectUri
+        uri={provider ? provider.redirectUri : `${window.location.origin}${ssoCallbackPath(newId)}`}
+        hint={t('sso.form.redirect_hint')}
+      />
     </FormDialog>
   );
 }
