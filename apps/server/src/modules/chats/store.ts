@@ -1,4 +1,11 @@
-import type { ChatParams, Citation, MessageStatus, MessageUsage } from '@assistente/contracts';
+import type {
+  ChatParams,
+  Citation,
+  ErrorCode,
+  MessageStatus,
+  MessageUsage,
+  ProviderFailure,
+} from '@assistente/contracts';
 import {
   and,
   asc,
@@ -415,6 +422,8 @@ export function chatsStore(db: Db) {
         content?: string;
         usage?: MessageUsage | null;
         error?: string | null;
+        errorCode?: ErrorCode | null;
+        errorReason?: ProviderFailure | null;
         model?: string | null;
         citations?: Citation[] | null;
       },
@@ -523,7 +532,7 @@ async function removeChats(
 
 /** The row a NewMessage becomes, every column its insert leaves to the default included. */
 export function toRow(m: NewMessage): MessageRow {
-  return { ...toInsert(m), usage: null, error: null, errorCode: null, citations: null };
+  return { ...toInsert(m), usage: null, error: null, errorCode: null, errorReason: null, citations: null };
 }
 
 function toInsert(m: NewMessage) {
