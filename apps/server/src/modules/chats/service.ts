@@ -11,7 +11,6 @@ import {
   type ChatParams,
   type ChatUpdate,
   type Citation,
-  type ErrorCode,
   type Message,
   type MessageListQuery,
   type MessageStatus,
