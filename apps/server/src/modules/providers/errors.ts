@@ -68,8 +68,21 @@ export function providerFailureOf(err: unknown): ProviderFailure {
   }
   const address = addressProblemOf(err);
   if (address === 'timeout') return { code: 'timeout' };
-  if (address) return { code: 'unreachable', address };
+  if (address) {
+    const host = hostOfError(err);
+    return { code: 'unreachable', address, ...(host ? { host } : {}) };
+  }
   return { code: 'failed' };
+}
+
+/** The host a connection error names (`hostname` when resolving failed, `address` when connecting did). */
+function hostOfError(err: unknown): string | undefined {
+  for (const e of chain(err)) {
+    const { hostname, address } = e as { hostname?: unknown; address?: unknown };
+    if (typeof hostname === 'string' && hostname) return hostname;
+    if (typeof address === 'string' && address) return address;
+  }
+  return undefined;
 }
 
 /** The failure in English, for logs and API clients (people read `providerFailureOf`, translated). */

@@ -331,13 +331,13 @@ describe('testing a provider', () => {
     expect(ProviderTestResultSchema.parse(res.json()).failure).toEqual({ code: 'key_refused', status: 401 });
     fx.reset();
     for (const [baseUrl, address, host] of [
-      [`http://127.0.0.1:${refusedPort}/v1`, 'refused', undefined],
-      ['http://llm.nowhere.invalid/v1', 'unresolvable', undefined],
+      [`http://127.0.0.1:${refusedPort}/v1`, 'refused', '127.0.0.1'],
+      ['http://llm.nowhere.invalid/v1', 'unresolvable', 'llm.nowhere.invalid'],
     ] as const) {
       const dead = await create(admin, { ...fixtureBody(), baseUrl });
       res = await call(t, 'POST', `/api/v1/settings/providers/${dead.id}/test`, admin);
       const failure = ProviderTestResultSchema.parse(res.json()).failure;
-      expect(failure, baseUrl).toEqual({ code: 'unreachable', address, ...(host ? { host } : {}) });
+      expect(failure, baseUrl).toEqual({ code: 'unreachable', address, host });
     }
   });
 

@@ -41,9 +41,9 @@ export function blockedAddress(error: unknown, field: string): UrlBlockedDetail 
   );
 }
 
-/** Why a call to the provider at `url` failed, in the reader's language. */
+/** Why a call to the provider at `url` (when known) failed, in the reader's language. */
 export function failureText(t: TFunction, failure: ProviderFailure, url: string | null): string {
-  if (failure.code === 'unreachable' && failure.address) {
+  if (failure.code === 'unreachable' && failure.address && (failure.host || url)) {
     return addressText(t, failure.address, url ?? '', failure.host ? { host: failure.host } : {});
   }
   return t(`providers.failure.${failure.code}`, { status: String(failure.status ?? '') });
