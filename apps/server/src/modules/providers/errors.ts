@@ -109,7 +109,8 @@ function describeFailure(f: ProviderFailure): string {
       if (f.address === 'private') {
         return `The provider${at} is at a private address; it must be public or in PROVIDER_URL_ALLOWLIST.`;
       }
-      if (f.address === 'unresolvable') return `The provider's host${at} does not resolve; check its URL.`;
+      if (f.address === 'unresolvable')
+        return `${f.host ?? "The provider's host"} does not resolve; check the URL.`;
       if (f.address === 'refused')
         return `The provider${at} refused the connection; check that it is running.`;
       return `Could not reach the provider${at}; check its URL and that it is running.`;

@@ -3,7 +3,7 @@ import { useTranslation } from '../../../lib/i18n/index.ts';
 import { CopyIconButton } from '../../../ui/CopyIconButton.tsx';
 
 /** A provider's redirect URI, to copy into the identity provider's client settings. */
-export function RedirectUri({ uri, hint }: { uri: string; hint?: string }) {
+export function RedirectUri({ uri }: { uri: string }) {
   const { t } = useTranslation();
   return (
     <Stack gap={2}>
@@ -19,11 +19,6 @@ export function RedirectUri({ uri, hint }: { uri: string; hint?: string }) {
         </Code>
         <CopyIconButton value={uri} label={t('sso.copy_redirect_uri')} iconSize={15} />
       </Group>
-      {hint ? (
-        <Text size="xs" c="dimmed">
-          {hint}
-        </Text>
-      ) : null}
     </Stack>
   );
 }

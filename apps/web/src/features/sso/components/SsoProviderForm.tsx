@@ -221,7 +221,6 @@ export function SsoProviderForm({
       />
       <RedirectUri
         uri={provider ? provider.redirectUri : `${window.location.origin}${ssoCallbackPath(newId)}`}
-        hint={t('sso.form.redirect_hint')}
       />
     </FormDialog>
   );

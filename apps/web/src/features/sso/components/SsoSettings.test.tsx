@@ -1,6 +1,7 @@
 import type { SsoProvider } from '@assistente/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RequestOptions } from '../../../lib/http/client.ts';
 import { installFakeServices, resetSession, signInSession } from '../../../test/fakeServices.ts';
@@ -107,12 +108,12 @@ describe('SsoSettings', { timeout: 30_000 }, () => {
       target: { value: 'https://login.example.com' },
     });
     fireEvent.change(screen.getByRole('textbox', { name: /ID do cliente/ }), { target: { value: 'client' } });
-    const domains = screen.getByLabelText(/Domínios de e-mail/);
-    fireEvent.change(domains, { target: { value: 'acme.com' } });
-    fireEvent.keyDown(domains, { key: 'Enter' });
+    const domains = screen.getByPlaceholderText('empresa.com.br');
+    await userEvent.type(domains, 'acme.com{enter}');
     fireEvent.click(screen.getByRole('button', { name: 'Adicionar' }));
     await waitFor(() => expect(post).toHaveBeenCalled());
-    expect((post.mock.calls[0]?.[1] as RequestOptions<unknown>).body).toMatchObject({ id: match?.[1] });
+    const [, options] = post.mock.calls[0] ?? [];
+    expect(options?.body).toMatchObject({ id: match?.[1] });
   });
 
   it('says when nothing is configured', async () => {
