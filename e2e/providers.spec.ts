@@ -37,7 +37,9 @@ test('an Admin connects a provider, tests it, picks the default model, edits and
   await expect(add.getByText('Informe a URL base.')).toBeVisible();
   await add.getByRole('textbox', { name: 'URL base' }).fill('http://10.1.2.3:8080/v1');
   await add.getByRole('button', { name: 'Adicionar', exact: true }).click();
-  await expect(add.getByText(/^10\.1\.2\.3 é um endereço de rede privada/)).toBeVisible();
+  await expect(
+    add.getByText(/^10\.1\.2\.3 é um endereço de rede privada\. Use um endereço público/),
+  ).toBeVisible();
   await expect(settings.getByTestId('provider-row')).toHaveCount(0);
   await add.getByRole('textbox', { name: 'URL base' }).fill(llmUrl);
   await screenshot(page, info, 'providers-form');

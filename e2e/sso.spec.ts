@@ -120,7 +120,9 @@ test('a SuperAdmin adds, edits and removes a provider in /integration, with its 
   const registered = await draftUri.textContent();
   await screenshot(page, info, 'sso-form');
   await add.getByRole('button', { name: 'Adicionar', exact: true }).click();
-  await expect(add.getByText(/^10\.1\.2\.3 é um endereço de rede privada/)).toBeVisible();
+  await expect(
+    add.getByText(/^10\.1\.2\.3 é um endereço de rede privada\. Use um endereço público/),
+  ).toBeVisible();
   await add.getByRole('textbox', { name: 'Emissor (issuer)' }).fill(issuer());
   await add.getByRole('button', { name: 'Adicionar', exact: true }).click();
   await expect(add).toBeHidden();

@@ -24,7 +24,10 @@ export function addressText(
   where: { host?: string | undefined; address?: string | undefined } = {},
 ): string {
   const host = where.host ?? hostOf(url);
-  return t(`providers.address.${reason}`, { host, address: where.address ?? host });
+  const address = where.address ?? host;
+  // A private address typed as such needs no "(it resolves to…)".
+  const key = reason === 'private' && address === host ? 'private_literal' : reason;
+  return t(`providers.address.${key}`, { host, address });
 }
 
 /** The server's refusal of the address in `field` (`url_blocked`), if that is what `error` is. */
