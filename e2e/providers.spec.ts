@@ -20,6 +20,11 @@ test('an Admin connects a provider, tests it, picks the default model, edits and
   await expect(page).toHaveURL(/tab=providers/);
   const settings = page.getByTestId('providers-settings');
   await expect(settings.getByText('Nenhum provedor configurado para o domínio')).toBeVisible();
+  // The instance's provider (OPENAI_BASE_URL) answers: its models are listed, read-only, its kind translated.
+  const instance = settings.getByTestId('instance-provider-row');
+  await expect(instance).toContainText('Compatível com OpenAI');
+  await expect(instance).toContainText('fixture-small');
+  await expect(instance.getByRole('button')).toHaveCount(0);
   await screenshot(page, info, 'providers-empty');
 
   await page.getByRole('button', { name: 'Adicionar provedor' }).click();
@@ -27,13 +32,13 @@ test('an Admin connects a provider, tests it, picks the default model, edits and
   await choose(page, add.getByRole('combobox', { name: 'Tipo' }), 'Compatível com OpenAI');
   await add.getByRole('textbox', { name: 'Nome' }).fill(label);
   await add.getByTestId('provider-api-key').fill(secret);
-  // Required for this kind, and a private address is refused (the SSRF rule).
+  // Required for this kind, and a private address is refused (the SSRF rule), saying so.
   await add.getByRole('button', { name: 'Adicionar', exact: true }).click();
   await expect(add.getByText('Informe a URL base.')).toBeVisible();
   await add.getByRole('textbox', { name: 'URL base' }).fill('http://10.1.2.3:8080/v1');
   await add.getByRole('button', { name: 'Adicionar', exact: true }).click();
   await expect(
-    add.getByText(/^Este endereço não é permitido: ele aponta para uma rede privada/),
+    add.getByText(/^10\.1\.2\.3 é um endereço de rede privada\. Use um endereço público/),
   ).toBeVisible();
   await expect(settings.getByTestId('provider-row')).toHaveCount(0);
   await add.getByRole('textbox', { name: 'URL base' }).fill(llmUrl);

@@ -114,18 +114,22 @@ test('a SuperAdmin adds, edits and removes a provider in /integration, with its 
   await domains.fill('acme.test');
   await domains.press('Enter');
   await add.getByRole('switch', { name: 'Criar contas no primeiro acesso' }).click({ force: true });
+  // The redirect URI is there to register before saving, and is the one the saved provider gets.
+  const draftUri = add.getByTestId('sso-redirect-uri');
+  await expect(draftUri).toHaveText(new RegExp(`^${baseURL}/identity/sso/sso[0-9a-f]{12}/callback$`));
+  const registered = await draftUri.textContent();
   await screenshot(page, info, 'sso-form');
   await add.getByRole('button', { name: 'Adicionar', exact: true }).click();
-  await expect(add.getByText(/^Este endereço não é permitido/)).toBeVisible();
+  await expect(
+    add.getByText(/^10\.1\.2\.3 é um endereço de rede privada\. Use um endereço público/),
+  ).toBeVisible();
   await add.getByRole('textbox', { name: 'Emissor (issuer)' }).fill(issuer());
   await add.getByRole('button', { name: 'Adicionar', exact: true }).click();
   await expect(add).toBeHidden();
 
   const card = settings.getByTestId('sso-provider-row').filter({ hasText: name });
   await expect(card).toContainText('cria contas como Leitor');
-  await expect(card.getByTestId('sso-redirect-uri')).toHaveText(
-    new RegExp(`^${baseURL}/identity/sso/sso[0-9a-f]+/callback$`),
-  );
+  await expect(card.getByTestId('sso-redirect-uri')).toHaveText(registered ?? '');
   // The secret never comes back to the browser.
   await expect(page.getByText('entra-secret-value-123')).toHaveCount(0);
   await screenshot(page, info, 'sso-list');

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ErrorCodeSchema } from './errors.ts';
 import { CitationSchema } from './knowledge.ts';
+import { ProviderFailureSchema } from './providers.ts';
 
 /** Chat, message and attachment ids are UUIDs; the web app's validity check for `/chats/{chatId}`. */
 export const ChatIdSchema = z.uuid();
@@ -112,6 +113,8 @@ export const MessageSchema = z.object({
   error: z.string().optional(),
   /** The code of that error, which the web shows in the reader's language. */
   errorCode: ErrorCodeSchema.optional(),
+  /** With a provider's failure: what kind it was, said in words by the web (never `error`'s English). */
+  errorReason: ProviderFailureSchema.optional(),
   attachments: z.array(AttachmentSchema).optional(),
   /** The knowledge an answer drew on (DESIGN §12), numbered in order: `[1]` is the first. */
   citations: z.array(CitationSchema).optional(),

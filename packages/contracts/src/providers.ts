@@ -92,12 +92,71 @@ export const ProviderConfigUpdateSchema = z.strictObject({
 });
 export type ProviderConfigUpdate = z.infer<typeof ProviderConfigUpdateSchema>;
 
+/**
+ * Why an address the server must reach was refused or could not be reached: `private` (it is, or
+ * resolves to, a private address), `unresolvable` (no such name), `refused` (nothing listens),
+ * `timeout` (no answer in time), `https_required` (plain http outside the allow-list).
+ */
+export const AddressProblems = [
+  'invalid',
+  'scheme',
+  'credentials',
+  'https_required',
+  'private',
+  'unresolvable',
+  'refused',
+  'timeout',
+  'redirects',
+] as const;
+export const AddressProblemSchema = z.enum(AddressProblems);
+export type AddressProblem = z.infer<typeof AddressProblemSchema>;
+
+/**
+ * A `VALIDATION_FAILED` detail for an address the server refused (`code: 'url_blocked'`): what
+ * happened, the host, and the private address it resolved to, for the web to say in words.
+ */
+export const UrlBlockedDetailSchema = z.object({
+  path: z.string(),
+  message: z.string(),
+  code: z.literal('url_blocked'),
+  reason: AddressProblemSchema,
+  host: z.string().optional(),
+  address: z.string().optional(),
+});
+export type UrlBlockedDetail = z.infer<typeof UrlBlockedDetailSchema>;
+
+/**
+ * Why a call to a provider failed, as a code the web translates: the provider refused the key,
+ * does not know the model, limits requests, failed (5xx) or refused the request (other 4xx), broke
+ * off mid-answer, could not be reached (`address` says how), did not answer in time, or else.
+ */
+export const ProviderFailureSchema = z.object({
+  code: z.enum([
+    'key_refused',
+    'not_found',
+    'rate_limited',
+    'provider_failed',
+    'request_refused',
+    'broken_off',
+    'unreachable',
+    'timeout',
+    'failed',
+  ]),
+  /** The provider's HTTP status, when it answered with one. */
+  status: z.number().int().optional(),
+  /** With `unreachable`: what happened on the way. */
+  address: AddressProblemSchema.optional(),
+  host: z.string().optional(),
+});
+export type ProviderFailure = z.infer<typeof ProviderFailureSchema>;
+
 /** POST /api/v1/settings/providers/{id}/test */
 export const ProviderTestResultSchema = z.object({
   ok: z.boolean(),
   models: z.array(z.string()),
-  /** Why it failed, in words an Admin can act on. */
+  /** Why it failed, in English for API clients and logs; the web says `failure` in words. */
   message: z.string().optional(),
+  failure: ProviderFailureSchema.optional(),
 });
 export type ProviderTestResult = z.infer<typeof ProviderTestResultSchema>;
 

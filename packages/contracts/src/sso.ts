@@ -45,8 +45,27 @@ export const SsoProviderSchema = z.object({
 });
 export type SsoProvider = z.infer<typeof SsoProviderSchema>;
 
+/** A configured provider's id: `sso` and 12 hex digits (`env` is the environment's). */
+export const SsoProviderIdSchema = z
+  .string()
+  .regex(/^sso[0-9a-f]{12}$/, 'A provider id is "sso" and 12 hexadecimal digits');
+
+/**
+ * A fresh provider id. The form makes one when it opens, so the redirect URI, which holds the id,
+ * can be registered at the provider before the form is saved.
+ */
+export function newSsoProviderId(): string {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(6));
+  return `sso${[...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** The path of a provider's redirect URI, under the server's public URL. */
+export const ssoCallbackPath = (id: string) => `/identity/sso/${encodeURIComponent(id)}/callback`;
+
 /** POST /api/v1/integration/sso */
 export const SsoProviderCreateSchema = z.strictObject({
+  /** Chosen by the client up front (see newSsoProviderId); the server makes one when absent. */
+  id: SsoProviderIdSchema.optional(),
   displayName: z.string().trim().min(1).max(120),
   issuer: IssuerSchema,
   clientId: z.string().trim().min(1).max(512),

@@ -12,6 +12,7 @@ import {
 } from './chats.ts';
 import { ErrorCodeSchema } from './errors.ts';
 import { CitationSchema } from './knowledge.ts';
+import { ProviderFailureSchema } from './providers.ts';
 
 /**
  * The agents websocket `GET /api/v1/agents/chat/` (DESIGN §5). Every frame is one JSON text
@@ -174,6 +175,17 @@ export const MessageSnapshotFrameSchema = z.object({
   message: MessageSchema,
 });
 
+/**
+ * Why an answer ended in `error`: its code, an English line for logs and API clients, and with a
+ * provider's failure the `reason` the web says in the reader's language.
+ */
+export const AnswerErrorSchema = z.object({
+  code: ErrorCodeSchema,
+  message: z.string(),
+  reason: ProviderFailureSchema.optional(),
+});
+export type AnswerError = z.infer<typeof AnswerErrorSchema>;
+
 /** The answer ended: `complete`, `stopped` (chat.stop) or `error` (partial text kept). */
 export const MessageDoneFrameSchema = z.object({
   type: z.literal('message.done'),
@@ -182,7 +194,7 @@ export const MessageDoneFrameSchema = z.object({
   status: z.enum(['complete', 'stopped', 'error']),
   finishReason: z.string(),
   usage: MessageUsageSchema.nullable(),
-  error: z.object({ code: ErrorCodeSchema, message: z.string() }).optional(),
+  error: AnswerErrorSchema.optional(),
   /** The knowledge the answer drew on, as stored on the message. */
   citations: z.array(CitationSchema).optional(),
   /** The question's files the model read only in part, as stored on the message. */

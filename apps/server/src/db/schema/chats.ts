@@ -1,4 +1,4 @@
-import type { AttachmentReading, Citation } from '@assistente/contracts';
+import type { AttachmentReading, Citation, ProviderFailure } from '@assistente/contracts';
 import { type SQL, sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
@@ -119,6 +119,8 @@ export const messages = pgTable(
     error: text('error'),
     /** The error's code (contracts' ErrorCode), so the web says it in the reader's language. */
     errorCode: text('error_code'),
+    /** A provider's failure, as a code and its details the web translates (contracts' ProviderFailure). */
+    errorReason: jsonb('error_reason').$type<ProviderFailure>(),
     attachmentIds: jsonb('attachment_ids').$type<string[]>().notNull().default([]),
     /** The knowledge an answer drew on (DESIGN §12); null for answers without knowledge. */
     citations: jsonb('citations').$type<Citation[]>(),

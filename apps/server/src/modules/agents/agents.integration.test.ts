@@ -6,6 +6,7 @@ import {
   ErrorCodes,
   ErrorStatus,
   type Message,
+  MessageSchema,
   WsLimits,
 } from '@assistente/contracts';
 import { eq, getTableColumns } from 'drizzle-orm';
@@ -669,6 +670,8 @@ describe('no loss', () => {
     expect(r.done.status).toBe('error');
     expect(r.done.error?.code).toBe('PROVIDER_ERROR');
     expect(r.done.error?.message).toMatch(/broke off during the answer/);
+    // People read the failure as a code the web translates, never the English line.
+    expect(r.done.error?.reason).toEqual({ code: 'broken_off' });
     const row = await messageRow(r.assistant.messageId);
     expect(row?.status).toBe('error');
     expect(row?.content).toBe('The quick brown fox ');
@@ -690,6 +693,20 @@ describe('no loss', () => {
     expect(r.done.status).toBe('error');
     expect(r.done.error?.message).toContain('API key');
     expect((await messageRow(r.assistant.messageId))?.error).toContain('API key');
+    expect(r.done.error?.reason).toEqual({ code: 'key_refused', status: 401 });
+    // Stored with the answer: the chat read again says it the same way.
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/chats/${r.done.chatId}/messages`,
+      headers: alice.headers,
+    });
+    const stored = MessageSchema.array()
+      .parse(listed.json())
+      .find((m) => m.messageId === r.assistant.messageId);
+    expect(stored).toMatchObject({
+      errorCode: 'PROVIDER_ERROR',
+      errorReason: { code: 'key_refused', status: 401 },
+    });
     // The user's message stays: they can regenerate once the key is fixed.
     expect((await messageRow(r.user.messageId))?.status).toBe('complete');
   });

@@ -1,8 +1,8 @@
 import type {
+  AnswerError,
   AttachmentReading,
   ChatParams,
   Citation,
-  ErrorCode,
   Message,
   MessageUsage,
 } from '@assistente/contracts';
@@ -320,7 +320,7 @@ export class GenerationRegistry {
     let status: 'complete' | 'stopped' | 'error' = 'complete';
     let finishReason = 'stop';
     let usage: MessageUsage | undefined;
-    let error: { code: ErrorCode; message: string } | undefined;
+    let error: AnswerError | undefined;
 
     let sendScheduled = false;
     const sendUnsent = () => {
@@ -352,12 +352,16 @@ export class GenerationRegistry {
             usage = event.usage;
             break;
           case 'error':
-            error ??= { code: 'PROVIDER_ERROR', message: event.message };
+            error ??= { code: 'PROVIDER_ERROR', message: event.message, reason: event.reason };
             this.log.warn({ reason: event.message, messageId: gen.messageId }, 'agents: provider failed');
             break;
           case 'end':
             if (event.failure && !gen.signal.aborted) {
-              error ??= { code: event.failure.code ?? 'PROVIDER_ERROR', message: event.failure.message };
+              error ??= {
+                code: event.failure.code ?? 'PROVIDER_ERROR',
+                message: event.failure.message,
+                ...(event.failure.reason ? { reason: event.failure.reason } : {}),
+              };
               if (event.failure.detail) {
                 this.log.error(
                   { detail: event.failure.detail, messageId: gen.messageId },

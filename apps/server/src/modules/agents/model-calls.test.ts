@@ -166,6 +166,7 @@ describe('model calls on worker threads', () => {
         failure: {
           code: 'PROVIDER_TIMEOUT',
           message: 'The AI provider did not start answering within 300 ms.',
+          reason: { code: 'timeout' },
         },
       });
       expect(Date.now() - started).toBeLessThan(5_000);
@@ -175,7 +176,11 @@ describe('model calls on worker threads', () => {
       expect(text(stalled)).toBe('first ');
       expect(stalled.at(-1)).toEqual({
         type: 'end',
-        failure: { code: 'PROVIDER_TIMEOUT', message: 'The AI provider stopped sending for 300 ms.' },
+        failure: {
+          code: 'PROVIDER_TIMEOUT',
+          message: 'The AI provider stopped sending for 300 ms.',
+          reason: { code: 'timeout' },
+        },
       });
     } finally {
       await pool.close();

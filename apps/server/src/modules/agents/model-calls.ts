@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import type { MessageUsage } from '@assistente/contracts';
+import type { MessageUsage, ProviderFailure } from '@assistente/contracts';
 import type { ModelMessage } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
 import { spawnTsWorker } from '../../lib/ts-worker.ts';
@@ -20,12 +20,18 @@ export type ModelEvent =
   | { type: 'delta'; text: string }
   | { type: 'finish'; finishReason: string; usage?: MessageUsage }
   /** The provider reported an error inside its stream (the stream goes on to its end). */
-  | { type: 'error'; message: string }
+  | { type: 'error'; message: string; reason: ProviderFailure }
   /** `failure`: the call could not be made, broke off or timed out (not when it was aborted). */
   | {
       type: 'end';
       /** `code`: a timeout, or UNAVAILABLE when the server (not the provider) cut the call short. */
-      failure?: { message: string; detail?: string; code?: 'PROVIDER_TIMEOUT' | 'UNAVAILABLE' };
+      failure?: {
+        message: string;
+        detail?: string;
+        code?: 'PROVIDER_TIMEOUT' | 'UNAVAILABLE';
+        /** A provider's failure, for the web to say in words. */
+        reason?: ProviderFailure;
+      };
     };
 
 export type ToWorker = { type: 'call'; id: number; call: ModelCall } | { type: 'abort'; id: number };

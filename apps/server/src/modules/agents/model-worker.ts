@@ -14,7 +14,7 @@ import {
 } from 'ai/internal';
 import { workerSide } from '../../lib/ts-worker.ts';
 import { openChatCompletion, readChatCompletion } from '../providers/chat-completions.ts';
-import { describeProviderError, isTransportError } from '../providers/errors.ts';
+import { describeProviderError, isTransportError, providerFailureOf } from '../providers/errors.ts';
 import { languageModel, type ModelTarget } from '../providers/factory.ts';
 import { createGuardedHttp, trustedRequest } from '../providers/ssrf.ts';
 import type { ModelCall, ModelEvent, ToWorker, WorkerData } from './model-calls.ts';
@@ -99,6 +99,7 @@ function timeoutFailure(kind: 'first' | 'idle') {
   const span = ms >= 1_000 ? `${Math.round(ms / 1_000)} s` : `${ms} ms`;
   return {
     code: 'PROVIDER_TIMEOUT' as const,
+    reason: { code: 'timeout' as const },
     message:
       kind === 'first'
         ? `The AI provider did not start answering within ${span}.`
@@ -155,7 +156,8 @@ async function run(id: number, call: ModelCall): Promise<void> {
       );
       const end = await readChatCompletion(res, {
         text: (text) => emit(id, { type: 'delta', text }),
-        error: (err) => emit(id, { type: 'error', message: describeProviderError(err) }),
+        error: (err) =>
+          emit(id, { type: 'error', message: describeProviderError(err), reason: providerFailureOf(err) }),
       });
       const usage = usageOf(end.usage);
       emit(id, { type: 'finish', finishReason: end.finishReason, ...(usage ? { usage } : {}) });
@@ -172,7 +174,11 @@ async function run(id: number, call: ModelCall): Promise<void> {
           const usage = usageOf(part.usage);
           emit(id, { type: 'finish', finishReason: part.finishReason.unified, ...(usage ? { usage } : {}) });
         } else if (part.type === 'error') {
-          emit(id, { type: 'error', message: describeProviderError(part.error) });
+          emit(id, {
+            type: 'error',
+            message: describeProviderError(part.error),
+            reason: providerFailureOf(part.error),
+          });
         }
       }
     }
@@ -187,6 +193,7 @@ async function run(id: number, call: ModelCall): Promise<void> {
         type: 'end',
         failure: {
           message: describeProviderError(err),
+          reason: providerFailureOf(err),
           // Not a provider error itself: those carry the request body, i.e. the user's messages.
           ...(known ? {} : { detail: err instanceof Error ? (err.stack ?? err.message) : String(err) }),
         },

@@ -40,6 +40,14 @@ export const modelNotFound = (model: string) =>
     code: 'model_not_found',
   });
 
+/** A bare model name several providers offer: which one is meant is the client's to say. */
+const ambiguousModel = (model: string, ids: string[]) =>
+  new AppError(
+    'VALIDATION_FAILED',
+    `Several providers offer the model \`${model}\`; name one of them: ${ids.join(', ')}.`,
+    { param: 'model', code: 'model_ambiguous' },
+  );
+
 /** The text of a message's content; OpenAI's text parts are joined as one text. */
 function textOf(content: ChatCompletionMessage['content']): string {
   if (content === null) return '';
@@ -116,9 +124,19 @@ export function completionsService(ctx: AppContext) {
     try {
       return { resolved: await providers.resolveModel(caller, model), santito: undefined };
     } catch (err) {
-      if (err instanceof AppError && err.code === 'MODEL_UNAVAILABLE') throw modelNotFound(model);
-      throw err;
+      if (!(err instanceof AppError && err.code === 'MODEL_UNAVAILABLE')) throw err;
     }
+    // Clients written for OpenAI name a model bare (`gpt-4.1-mini`, `llama3:8b`): it stands for
+    // the one listed model of that name.
+    const named = (await providers.models(caller)).models.filter((m) => m.name === model);
+    const only = named[0];
+    if (!only) throw modelNotFound(model);
+    if (named.length > 1)
+      throw ambiguousModel(
+        model,
+        named.map((m) => m.id),
+      );
+    return { resolved: await providers.resolveModel(caller, only.id), santito: undefined };
   }
 
   return {

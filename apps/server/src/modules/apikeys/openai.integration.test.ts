@@ -145,6 +145,54 @@ describe('the OpenAI-compatible API with the official openai client', () => {
     }
   });
 
+  it('takes a bare model name for the one provider offering it', async () => {
+    s.fx.reset();
+    const res = await client((await newKey()).secret).chat.completions.create({
+      model: 'fixture-small',
+      messages: [{ role: 'user', content: 'Say hello' }],
+    });
+    expect(res.choices[0]?.message.content).toBe('Hello from the fixture.');
+    expect(res.model).toBe('fixture-small');
+    expect(s.fx.chatRequests().at(-1)?.body).toMatchObject({ model: 'fixture-small' });
+  });
+
+  it('refuses a bare name two providers offer with 400 naming both, and lists no embedding model', async () => {
+    const d = await makeDomain(s.t.ctx);
+    const dAdmin = await makeUser(s.t.ctx, { domain: d, role: 'Admin' });
+    const ids: string[] = [];
+    for (const models of [['fixture-small'], []]) {
+      const res = await s.t.app.inject({
+        method: 'POST',
+        url: '/api/v1/settings/providers',
+        headers: dAdmin.headers,
+        payload: { kind: 'openai-compatible', label: 'Twin', baseUrl: s.fx.baseUrl, models },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      ids.push((res.json() as { id: string }).id);
+    }
+    s.fx.setModels(['fixture-small', 'nomic-embed-text', 'text-embedding-3-small']);
+    try {
+      const c = client((await newKey(dAdmin)).secret);
+      const listed = (await c.models.list()).data.map((m) => m.id);
+      expect(listed).toEqual([`${ids[0]}:fixture-small`, `${ids[1]}:fixture-small`]);
+      const err = await c.chat.completions
+        .create({ model: 'fixture-small', messages: [{ role: 'user', content: 'Hi' }] })
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(OpenAI.BadRequestError);
+      const bad = err as InstanceType<typeof OpenAI.BadRequestError>;
+      expect(bad.code).toBe('model_ambiguous');
+      expect(bad.param).toBe('model');
+      expect(bad.message).toContain(`${ids[0]}:fixture-small`);
+      expect(bad.message).toContain(`${ids[1]}:fixture-small`);
+      const embed = await c.chat.completions
+        .create({ model: 'nomic-embed-text', messages: [{ role: 'user', content: 'Hi' }] })
+        .catch((e: unknown) => e);
+      expect(embed).toBeInstanceOf(OpenAI.NotFoundError);
+    } finally {
+      s.fx.reset();
+    }
+  });
+
   it('refuses a bad key with 401 in OpenAI’s error shape', async () => {
     const err = await client('ak_not-a-key')
       .models.list()

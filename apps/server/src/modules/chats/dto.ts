@@ -1,4 +1,11 @@
-import { type Attachment, type Chat, type ErrorCode, ErrorCodes, type Message } from '@assistente/contracts';
+import {
+  type Attachment,
+  type Chat,
+  type ErrorCode,
+  ErrorCodes,
+  type Message,
+  ProviderFailureSchema,
+} from '@assistente/contracts';
 import type { attachments, chats, messages } from '../../db/schema/index.ts';
 
 export type ChatRow = typeof chats.$inferSelect;
@@ -52,12 +59,19 @@ export function toMessage(row: MessageRow, files?: ReadonlyMap<string, Attachmen
     ...(row.model ? { model: row.model } : {}),
     ...(row.error ? { error: row.error } : {}),
     ...(row.errorCode && isErrorCode(row.errorCode) ? { errorCode: row.errorCode } : {}),
+    ...reasonOf(row.errorReason),
     ...(attached.length > 0 ? { attachments: attached } : {}),
     ...(row.citations?.length ? { citations: row.citations.map((c) => ({ ...c })) } : {}),
     ...(row.attachmentReadings?.length
       ? { attachmentReadings: row.attachmentReadings.map((r) => ({ ...r })) }
       : {}),
   };
+}
+
+/** A stored provider failure, when it still reads as one (its codes, like error codes, are only ever added). */
+function reasonOf(stored: unknown): Pick<Message, 'errorReason'> {
+  const parsed = ProviderFailureSchema.safeParse(stored);
+  return parsed.success ? { errorReason: parsed.data } : {};
 }
 
 /** A stored error code the contracts still know (codes are only ever added). */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { buffer as readAll } from 'node:stream/consumers';
 import {
+  type AnswerError,
   type Attachment,
   AttachmentLimits,
   type AttachmentReading,
@@ -11,7 +12,6 @@ import {
   type ChatParams,
   type ChatUpdate,
   type Citation,
-  type ErrorCode,
   type Message,
   type MessageListQuery,
   type MessageStatus,
@@ -308,7 +308,7 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
         status: Exclude<MessageStatus, 'streaming'>;
         content?: string;
         usage?: MessageUsage;
-        error?: { code: ErrorCode; message: string };
+        error?: AnswerError;
         model?: string;
         citations?: Citation[];
         attachmentReadings?: AttachmentReading[];
@@ -320,7 +320,9 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
           status: end.status,
           ...(end.content !== undefined ? { content: end.content } : {}),
           ...(end.usage !== undefined ? { usage: end.usage } : {}),
-          ...(end.error !== undefined ? { error: end.error.message, errorCode: end.error.code } : {}),
+          ...(end.error !== undefined
+            ? { error: end.error.message, errorCode: end.error.code, errorReason: end.error.reason ?? null }
+            : {}),
           ...(end.model !== undefined ? { model: end.model } : {}),
           ...(end.citations?.length ? { citations: end.citations } : {}),
           ...(end.attachmentReadings?.length ? { attachmentReadings: end.attachmentReadings } : {}),

@@ -2,8 +2,10 @@ import type {
   AttachmentReading,
   ChatParams,
   Citation,
+  ErrorCode,
   MessageStatus,
   MessageUsage,
+  ProviderFailure,
 } from '@assistente/contracts';
 import {
   and,
@@ -428,6 +430,8 @@ export function chatsStore(db: Db) {
         content?: string;
         usage?: MessageUsage | null;
         error?: string | null;
+        errorCode?: ErrorCode | null;
+        errorReason?: ProviderFailure | null;
         model?: string | null;
         citations?: Citation[] | null;
         attachmentReadings?: AttachmentReading[] | null;
@@ -543,6 +547,7 @@ export function toRow(m: NewMessage): MessageRow {
     usage: null,
     error: null,
     errorCode: null,
+    errorReason: null,
     citations: null,
     attachmentReadings: null,
   };

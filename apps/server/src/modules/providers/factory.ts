@@ -94,6 +94,15 @@ export class ProviderHttpError extends Error {
 const NOT_CHAT =
   /(embed|whisper|tts|dall-e|moderation|davinci|babbage|transcribe|image|realtime|audio|search)/i;
 
+/**
+ * Embedding and reranking models every kind of server may list beside its chat models (Ollama's
+ * nomic-embed-text, vLLM's bge-m3…): they answer no chat, so no chat picker offers them.
+ */
+const NOT_CHAT_ANY = /(embed|rerank|(^|[/:_-])bge-|minilm)/i;
+
+/** Whether a listed model can hold a conversation (the knowledge indexer still finds the others). */
+export const isChatModel = (name: string): boolean => !NOT_CHAT_ANY.test(name);
+
 /** The models the provider itself lists (throws on failure). */
 export async function listProviderModels(spec: ProviderSpec, signal?: AbortSignal): Promise<string[]> {
   const base = effectiveBaseUrl(spec);

@@ -1,3 +1,4 @@
+import { type AddressInfo, createServer } from 'node:net';
 import {
   AiSettingsSchema,
   AuditEntrySchema,
@@ -19,6 +20,7 @@ import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
 const KEY = 'sk-live-THIS-IS-SECRET-9f8e7d6c';
 
 let fx: LlmFixture;
+let refusedPort: number;
 /** Allows the fixture (127.0.0.1:<port>) for domain configurations. */
 let t: TestApp;
 /** No allowlist: loopback and private URLs are refused. */
@@ -65,7 +67,14 @@ const fixtureBody = () => ({
 
 beforeAll(async () => {
   fx = await startLlmFixture();
-  t = await buildTestApp({ PROVIDER_URL_ALLOWLIST: `127.0.0.1:${fx.port}` });
+  const gone = createServer();
+  await new Promise<void>((done) => gone.listen(0, '127.0.0.1', done));
+  refusedPort = (gone.address() as AddressInfo).port;
+  await new Promise((done) => gone.close(done));
+  // The fixture, a port nothing listens on, and a name that resolves nowhere.
+  t = await buildTestApp({
+    PROVIDER_URL_ALLOWLIST: `127.0.0.1:${fx.port},127.0.0.1:${refusedPort},llm.nowhere.invalid`,
+  });
   strict = await buildTestApp();
   env = await buildTestApp({
     OPENAI_BASE_URL: fx.baseUrl,
@@ -240,6 +249,25 @@ describe('the SSRF rule', () => {
     expect(rows).toEqual([]);
   });
 
+  it('says why an address is refused: a private one, or a name that does not resolve', async () => {
+    const strictAdmin = await makeUser(strict.ctx, { role: 'Admin' });
+    const detailOf = async (baseUrl: string) => {
+      const res = await call(strict, 'POST', '/api/v1/settings/providers', strictAdmin, {
+        kind: 'openai-compatible',
+        label: 'x',
+        baseUrl,
+      });
+      expect(res.statusCode, baseUrl).toBe(400);
+      return (errorOf(res).details as unknown[])[0];
+    };
+    expect(await detailOf('http://10.0.0.8/v1')).toMatchObject({ reason: 'private', address: '10.0.0.8' });
+    expect(await detailOf('https://llm.nowhere.invalid/v1')).toMatchObject({
+      code: 'url_blocked',
+      reason: 'unresolvable',
+      host: 'llm.nowhere.invalid',
+    });
+  });
+
   it('lets PROVIDER_URL_ALLOWLIST through, for that host:port only', async () => {
     await create(admin, fixtureBody());
     const otherPort = await call(t, 'POST', '/api/v1/settings/providers', admin, {
@@ -296,6 +324,23 @@ describe('testing a provider', () => {
     expect(res.body).not.toContain(KEY);
   });
 
+  it('says what happened as a code: refused key, refused connection, unknown host', async () => {
+    const made = await create(admin, fixtureBody());
+    fx.setScript({ status: 401 });
+    let res = await call(t, 'POST', `/api/v1/settings/providers/${made.id}/test`, admin);
+    expect(ProviderTestResultSchema.parse(res.json()).failure).toEqual({ code: 'key_refused', status: 401 });
+    fx.reset();
+    for (const [baseUrl, address, host] of [
+      [`http://127.0.0.1:${refusedPort}/v1`, 'refused', '127.0.0.1'],
+      ['http://llm.nowhere.invalid/v1', 'unresolvable', 'llm.nowhere.invalid'],
+    ] as const) {
+      const dead = await create(admin, { ...fixtureBody(), baseUrl });
+      res = await call(t, 'POST', `/api/v1/settings/providers/${dead.id}/test`, admin);
+      const failure = ProviderTestResultSchema.parse(res.json()).failure;
+      expect(failure, baseUrl).toEqual({ code: 'unreachable', address, host });
+    }
+  });
+
   it('speaks Ollama’s native API for the ollama kind', async () => {
     const made = await create(admin, { kind: 'ollama', label: 'Ollama', baseUrl: fx.url });
     fx.setModels(['llama3.2']);
@@ -336,6 +381,22 @@ describe('models and the default model', () => {
     expect(after.defaultModel).toBe(`${listed.id}:fixture-large`);
     const got = await call(t, 'GET', '/api/v1/settings/ai', dAdmin);
     expect(AiSettingsSchema.parse(got.json()).effectiveDefaultModel).toBe(`${listed.id}:fixture-large`);
+  });
+
+  it('offers no embedding model for chats, nor as the default', async () => {
+    const d = await makeDomain(t.ctx);
+    const dAdmin = await makeUser(t.ctx, { domain: d, role: 'Admin' });
+    const made = await create(dAdmin, fixtureBody());
+    fx.setModels(['all-minilm', 'bge-m3', 'fixture-chat', 'mxbai-embed-large', 'nomic-embed-text']);
+    try {
+      const list = ModelListSchema.parse((await call(t, 'GET', '/api/v1/models', dAdmin)).json());
+      expect(list).toEqual({
+        models: [expect.objectContaining({ id: `${made.id}:fixture-chat` })],
+        defaultModel: `${made.id}:fixture-chat`,
+      });
+    } finally {
+      fx.reset();
+    }
   });
 
   it('refuses a default model no provider offers', async () => {

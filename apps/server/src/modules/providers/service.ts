@@ -19,8 +19,14 @@ import type { AccountCaller } from '../../lib/policy.ts';
 import { type SecretBox, secretBoxFor } from '../../lib/secrets.ts';
 import { existingActingDomain } from '../accounts/index.ts';
 import { type AuditMeta, type AuditRecord, auditedTransaction, changedFields } from '../audit/index.ts';
-import { describeProviderError, modelUnavailable, noProvider } from './errors.ts';
-import { effectiveBaseUrl, listProviderModels, type ModelTarget, type ProviderSpec } from './factory.ts';
+import { describeProviderError, modelUnavailable, noProvider, providerFailureOf } from './errors.ts';
+import {
+  effectiveBaseUrl,
+  isChatModel,
+  listProviderModels,
+  type ModelTarget,
+  type ProviderSpec,
+} from './factory.ts';
 import { authorize } from './policy.ts';
 import { assertFieldUrlAllowed, createGuardedHttp } from './ssrf.ts';
 import {
@@ -308,7 +314,7 @@ export function createProvidersService(
       if (chosen) return chosen;
     }
     for (const entry of entries) {
-      const name = (await modelsOf(entry))[0];
+      const name = (await modelsOf(entry)).find(isChatModel);
       if (name) return resolvedOf(entry, name);
     }
     return undefined;
@@ -449,7 +455,8 @@ export function createProvidersService(
         modelCache.set(entry.cacheKey, { at: Date.now(), ttl: MODELS_TTL_MS, models });
         return { ok: true, models };
       } catch (err) {
-        return { ok: false, models: [], message: describeProviderError(err) };
+        const failure = providerFailureOf(err);
+        return { ok: false, models: [], message: describeProviderError(err), failure };
       }
     },
 
@@ -458,7 +465,7 @@ export function createProvidersService(
       return new Map((await entriesFor(domainId)).map((e) => [e.provider, e.label]));
     },
 
-    /** Every model the caller's domain can use, and the default one. */
+    /** Every chat model the caller's domain can use, and the default one. */
     async models(caller: AccountCaller): Promise<ModelList> {
       const entries = await entriesFor(caller.domain.id);
       const lists = await Promise.all(entries.map((e) => modelsOf(e)));
@@ -467,7 +474,7 @@ export function createProvidersService(
       entries.forEach((entry, i) => {
         for (const name of lists[i] ?? []) {
           const id = `${entry.provider}:${name}`;
-          if (seen.has(id)) continue;
+          if (seen.has(id) || !isChatModel(name)) continue;
           seen.add(id);
           models.push({
             id,

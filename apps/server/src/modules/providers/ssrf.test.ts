@@ -1,7 +1,7 @@
 import type { LookupAddress } from 'node:dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
-import { describeProviderError } from './errors.ts';
+import { providerFailureOf } from './errors.ts';
 import {
   assertUrlAllowed,
   BlockedUrlError,
@@ -206,7 +206,7 @@ describe('createGuardedHttp', () => {
     fx.reset();
     const err = await fetch(`http://rebind.test:${fx.port}/v1/models`).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Error);
-    expect(describeProviderError(err)).toMatch(/private address/);
+    expect(providerFailureOf(err)).toEqual({ code: 'unreachable', address: 'private', host: 'rebind.test' });
     expect(calls).toBe(2);
     expect(fx.requests).toHaveLength(0);
     await close();

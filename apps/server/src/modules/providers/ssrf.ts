@@ -1,7 +1,8 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, isIPv4 } from 'node:net';
+import type { AddressProblem, UrlBlockedDetail } from '@assistente/contracts';
 import { Agent, type Dispatcher, request, fetch as undiciFetch } from 'undici';
-import { invalidField } from '../../lib/errors.ts';
+import { AppError } from '../../lib/errors.ts';
 
 /**
  * The SSRF rule of DESIGN §5: a provider URL set by a domain Admin must resolve to a public
@@ -12,10 +13,31 @@ export class BlockedUrlError extends Error {
   override name = 'BlockedUrlError';
   constructor(
     readonly url: string,
-    reason: string,
+    readonly reason: AddressProblem,
+    message: string,
+    /** The host asked for, and the private address it is or resolved to. */
+    readonly where: { host?: string; address?: string } = {},
   ) {
-    super(reason);
+    super(message);
   }
+}
+
+/** How long resolving an Admin-typed host may take: a resolver that keeps retrying is a name that does not resolve. */
+const RESOLVE_TIMEOUT_MS = 3_000;
+
+/** What went wrong reaching an address, read from a connection error (and its causes). */
+export function addressProblemOf(err: unknown): AddressProblem | undefined {
+  for (let e = err, depth = 0; e && depth < 6; depth++) {
+    if (e instanceof BlockedUrlError) return e.reason;
+    const code = (e as { code?: unknown }).code;
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') return 'unresolvable';
+    if (code === 'ECONNREFUSED') return 'refused';
+    if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT')
+      return 'timeout';
+    if (e instanceof Error && e.name === 'TimeoutError') return 'timeout';
+    e = e instanceof Error ? e.cause : undefined;
+  }
+  return undefined;
 }
 
 function parseIPv4(ip: string): number[] | undefined {
@@ -170,9 +192,17 @@ function guardedLookup(
       if (err) return callback(err, []);
       const bad = addresses.find((a) => !isPublicAddress(a.address));
       if (bad || addresses.length === 0) {
-        const e = new BlockedUrlError(
-          hostname,
-          `${hostname} resolves to ${bad?.address ?? 'nothing'}, a private address; a domain's provider must be public or in PROVIDER_URL_ALLOWLIST`,
+        const e = (
+          bad
+            ? new BlockedUrlError(
+                hostname,
+                'private',
+                `${hostname} resolves to ${bad.address}, a private address; it must be public or in PROVIDER_URL_ALLOWLIST`,
+                { host: hostname, address: bad.address },
+              )
+            : new BlockedUrlError(hostname, 'unresolvable', `${hostname} resolves to no address`, {
+                host: hostname,
+              })
         ) as BlockedUrlError & NodeJS.ErrnoException;
         e.code = 'ESSRFBLOCKED';
         return callback(e, []);
@@ -189,12 +219,26 @@ export interface GuardOptions {
   maxRedirects?: number;
   /** For tests: a resolver to use instead of the system's. */
   lookup?: LookupFn;
+  /** How long resolving a host may take when a URL is saved. */
+  resolveTimeoutMs?: number;
 }
 
 /**
- * assertUrlAllowed for a URL an Admin typed into `field`: a refusal is a 400 on that field with a
- * code of its own (`url_blocked`), so the web can say this refusal in the user's language.
+ * A 400 on `field` for an address the server refused or could not reach: the detail's own code
+ * (`url_blocked`) and `reason` let the web say what happened in the user's language.
  */
+export function blockedField(field: string, err: BlockedUrlError): AppError {
+  const detail: UrlBlockedDetail = {
+    path: field,
+    message: err.message,
+    code: 'url_blocked',
+    reason: err.reason,
+    ...err.where,
+  };
+  return new AppError('VALIDATION_FAILED', `${field}: ${err.message}`, [detail]);
+}
+
+/** assertUrlAllowed for a URL an Admin typed into `field`: a refusal is a 400 on that field (`blockedField`). */
 export async function assertFieldUrlAllowed(
   field: string,
   raw: string,
@@ -203,7 +247,7 @@ export async function assertFieldUrlAllowed(
   try {
     await assertUrlAllowed(raw, { allowlist });
   } catch (err) {
-    if (err instanceof BlockedUrlError) throw invalidField(field, err.message, 'url_blocked');
+    if (err instanceof BlockedUrlError) throw blockedField(field, err);
     throw err;
   }
 }
@@ -218,19 +262,23 @@ export async function assertUrlAllowed(raw: string, opts: GuardOptions, resolve 
   try {
     url = new URL(raw);
   } catch {
-    throw new BlockedUrlError(raw, 'Not a valid URL');
+    throw new BlockedUrlError(raw, 'invalid', 'Not a valid URL');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new BlockedUrlError(raw, 'Only http and https URLs are allowed');
+    throw new BlockedUrlError(raw, 'scheme', 'Only http and https URLs are allowed');
   }
-  if (url.username || url.password) throw new BlockedUrlError(raw, 'URLs with credentials are not allowed');
+  if (url.username || url.password) {
+    throw new BlockedUrlError(raw, 'credentials', 'URLs with credentials are not allowed');
+  }
   if (matchesAllowlist(url, opts.allowlist)) return;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host)) {
     if (!isPublicAddress(host)) {
       throw new BlockedUrlError(
         raw,
-        `${host} is a private address; a domain's provider must be public or in PROVIDER_URL_ALLOWLIST`,
+        'private',
+        `${host} is a private address; it must be public or in PROVIDER_URL_ALLOWLIST`,
+        { host, address: host },
       );
     }
     return;
@@ -238,12 +286,37 @@ export async function assertUrlAllowed(raw: string, opts: GuardOptions, resolve 
   if (!resolve) return;
   const lookup = guardedLookup(opts.lookup ?? dnsLookup);
   await new Promise<void>((done, reject) => {
+    // getaddrinfo has no deadline of its own: a name nobody answers for is not worth a longer wait.
+    const timer = setTimeout(
+      () => reject(new BlockedUrlError(raw, 'unresolvable', `Could not resolve ${host} in time`, { host })),
+      opts.resolveTimeoutMs ?? RESOLVE_TIMEOUT_MS,
+    );
     lookup(host, {}, (err) => {
+      clearTimeout(timer);
       if (!err) return done();
       if (err instanceof BlockedUrlError) return reject(err);
-      reject(new BlockedUrlError(raw, `Could not resolve ${host}`));
+      reject(new BlockedUrlError(raw, 'unresolvable', `Could not resolve ${host}`, { host }));
     });
   });
+}
+
+/**
+ * Reaches `raw` once, under the SSRF rule, within `timeoutMs`: any HTTP answer proves it is
+ * there; otherwise a BlockedUrlError says what happened (unresolvable, refused, timeout, private).
+ */
+export async function assertReachable(raw: string, opts: GuardOptions, timeoutMs: number): Promise<void> {
+  const http = createGuardedHttp(opts);
+  try {
+    const res = await http.fetch(raw, { signal: AbortSignal.timeout(timeoutMs) });
+    await res.body?.cancel().catch(() => {});
+  } catch (err) {
+    if (err instanceof BlockedUrlError) throw err;
+    const host = new URL(raw).hostname;
+    const reason = addressProblemOf(err) ?? 'refused';
+    throw new BlockedUrlError(raw, reason, `Could not reach ${host} (${reason})`, { host });
+  } finally {
+    await http.close();
+  }
 }
 
 type FetchLike = typeof globalThis.fetch;
@@ -340,7 +413,7 @@ export function createGuardedHttp(opts: GuardOptions): {
       const next = redirected(status, location, url, method, headers);
       if (!next) return res;
       await discard();
-      if (hop >= maxRedirects) throw new BlockedUrlError(url, 'Too many redirects');
+      if (hop >= maxRedirects) throw new BlockedUrlError(url, 'redirects', 'Too many redirects');
       ({ url, method } = next);
       if (next.dropBody) withBody = false;
     }

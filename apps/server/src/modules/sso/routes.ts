@@ -40,7 +40,7 @@ export async function ssoAdminRoutes(app: FastifyInstance, ctx: AppContext): Pro
         tags,
         summary: 'Add an OpenID Connect provider',
         body: SsoProviderCreateSchema,
-        response: { 201: SsoProviderSchema },
+        response: { 201: SsoProviderSchema, ...errorResponses('CONFLICT') },
       },
     },
     async (request, reply) =>

@@ -1,20 +1,27 @@
-import { randomBytes } from 'node:crypto';
 import {
   ENV_SSO_PROVIDER_ID,
+  newSsoProviderId,
   type Role,
   type SsoLoginOptions,
   type SsoProvider,
   type SsoProviderCreateSchema,
   type SsoProviderUpdateSchema,
+  ssoCallbackPath,
   ssoKindOf,
 } from '@assistente/contracts';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { Caller } from '../../lib/caller.ts';
-import { invalidField, notFound } from '../../lib/errors.ts';
+import { AppError, invalidField, notFound } from '../../lib/errors.ts';
 import { type SecretBox, secretBoxFor } from '../../lib/secrets.ts';
 import { type AuditMeta, changedFields, recordAudit } from '../audit/index.ts';
-import { assertFieldUrlAllowed, matchesAllowlist } from '../providers/ssrf.ts';
+import {
+  assertFieldUrlAllowed,
+  assertReachable,
+  BlockedUrlError,
+  blockedField,
+  matchesAllowlist,
+} from '../providers/ssrf.ts';
 import { authorize } from './policy.ts';
 import { type SsoProviderPatch, type SsoProviderRow, type SsoStore, ssoStore } from './store.ts';
 
@@ -37,7 +44,8 @@ export interface SsoClientSettings {
   version: string;
 }
 
-const newProviderId = () => `sso${randomBytes(6).toString('hex')}`;
+/** How long saving an issuer waits for it to answer: an Admin is waiting on the form. */
+const ISSUER_PROBE_TIMEOUT_MS = 5_000;
 
 /** What the audit log keeps of a provider: never the secret, only whether there is one (as `keySet`: the log drops fields named like secrets). */
 const audited = (row: SsoProviderRow) => ({
@@ -59,7 +67,7 @@ export function ssoService(
 ) {
   const { config } = ctx;
 
-  const redirectUri = (id: string) => `${config.publicUrl}/identity/sso/${encodeURIComponent(id)}/callback`;
+  const redirectUri = (id: string) => `${config.publicUrl}${ssoCallbackPath(id)}`;
 
   /** The instance-wide provider from the environment, when OIDC_ISSUER and OIDC_CLIENT_ID are set. */
   function envProvider(): SsoClientSettings | undefined {
@@ -124,9 +132,23 @@ export function ssoService(
   async function checkIssuer(issuer: string): Promise<void> {
     const url = new URL(issuer);
     if (url.protocol !== 'https:' && !matchesAllowlist(url, config.PROVIDER_URL_ALLOWLIST)) {
-      throw invalidField('issuer', 'The issuer must use https', 'url_blocked');
+      throw blockedField(
+        'issuer',
+        new BlockedUrlError(issuer, 'https_required', 'The issuer must use https', { host: url.hostname }),
+      );
     }
     await assertFieldUrlAllowed('issuer', issuer, config.PROVIDER_URL_ALLOWLIST);
+    // A provider nobody can reach would only fail at sign-in: say now what is wrong with it.
+    try {
+      await assertReachable(
+        `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`,
+        { allowlist: config.PROVIDER_URL_ALLOWLIST },
+        ISSUER_PROBE_TIMEOUT_MS,
+      );
+    } catch (err) {
+      if (err instanceof BlockedUrlError) throw blockedField('issuer', err);
+      throw err;
+    }
   }
 
   function openSecret(row: SsoProviderRow): string | null {
@@ -159,8 +181,10 @@ export function ssoService(
 
     async create(caller: Caller, body: Create, meta: AuditMeta): Promise<SsoProvider> {
       manage(caller);
+      const id = body.id ?? newSsoProviderId();
+      // An id the client chose is its redirect URI, maybe already registered: never a second provider's.
+      if (await store.find(id)) throw new AppError('CONFLICT', 'An SSO provider with this id exists');
       await checkIssuer(body.issuer);
-      const id = newProviderId();
       const secret = body.clientSecret?.trim();
       const row = await ctx.db.transaction(async (tx) => {
         const made = await ssoStore(tx).insert({

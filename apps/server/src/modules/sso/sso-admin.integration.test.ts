@@ -1,6 +1,14 @@
+import { createServer, type Server } from 'node:http';
+import {
+  type AddressInfo,
+  createServer as createNetServer,
+  type Server as NetServer,
+  type Socket,
+} from 'node:net';
 import {
   AuditEntrySchema,
   ErrorBodySchema,
+  newSsoProviderId,
   SsoLoginOptionsSchema,
   type SsoProvider,
   SsoProviderSchema,
@@ -13,8 +21,14 @@ import { buildTestApp, type TestApp } from '../../test/app.ts';
 import { makeDomain, makeUser, type TestDomain, type TestUser } from '../../test/factories.ts';
 
 const SECRET = 'oidc-client-secret-THIS-IS-SECRET-4f3e';
-/** Allow-listed for `t`, so a SuperAdmin may point an issuer at it; nothing listens there. */
-const ISSUER = 'http://127.0.0.1:9';
+/** Allow-listed for `t`, so a SuperAdmin may point an issuer at it: a stand-in that answers anything. */
+let ISSUER: string;
+let issuerStandIn: Server;
+/** Allow-listed, nothing listens there: the connection is refused. */
+let refusedPort: number;
+/** Allow-listed, a socket that takes connections and never answers. */
+let silent: NetServer;
+const held: Socket[] = [];
 
 let t: TestApp;
 /** No allow-list: private and loopback issuers are refused. */
@@ -51,14 +65,45 @@ const body = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
+/** The one detail of the 400 that refuses `issuer`. */
+async function issuerRefusal(app: TestApp, who: TestUser, issuer: string): Promise<unknown> {
+  const res = await call(
+    app,
+    'POST',
+    '/api/v1/integration/sso',
+    who,
+    body({ issuer, domains: ['a.example'] }),
+  );
+  expect(res.statusCode, issuer).toBe(400);
+  const details = errorOf(res).details as unknown[];
+  expect(details).toHaveLength(1);
+  return details[0];
+}
+
 async function create(who: TestUser, over: Record<string, unknown> = {}, app = t): Promise<SsoProvider> {
   const res = await call(app, 'POST', '/api/v1/integration/sso', who, body(over));
   expect(res.statusCode, res.body).toBe(201);
   return SsoProviderSchema.strict().parse(res.json());
 }
 
+const listening = async <S extends Server | NetServer>(server: S): Promise<S> => {
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return server;
+};
+const portOf = (server: Server | NetServer) => (server.address() as AddressInfo).port;
+
 beforeAll(async () => {
-  t = await buildTestApp({ PROVIDER_URL_ALLOWLIST: '127.0.0.1:9' });
+  issuerStandIn = await listening(createServer((_req, res) => res.end('{}')));
+  ISSUER = `http://127.0.0.1:${portOf(issuerStandIn)}`;
+  const gone = await listening(createNetServer());
+  refusedPort = portOf(gone);
+  await new Promise((done) => gone.close(done));
+  silent = await listening(createNetServer((socket) => held.push(socket)));
+  t = await buildTestApp({
+    PROVIDER_URL_ALLOWLIST: [ISSUER, `127.0.0.1:${refusedPort}`, `127.0.0.1:${portOf(silent)}`]
+      .map((u) => u.replace(/^http:\/\//, ''))
+      .join(','),
+  });
   strict = await buildTestApp();
   env = await buildTestApp({
     OIDC_ISSUER: 'https://accounts.google.com',
@@ -77,6 +122,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all([t?.close(), strict?.close(), env?.close()]);
+  issuerStandIn?.closeAllConnections();
+  for (const socket of held) socket.destroy();
+  await Promise.all([issuerStandIn, silent].map((s) => new Promise((done) => s?.close(done))));
 }, 60_000);
 
 describe('single sign-on providers are managed by SuperAdmins only', () => {
@@ -220,18 +268,44 @@ describe('bad input changes nothing', () => {
       'https://[::1]:8443',
       'http://203.0.113.9',
     ]) {
-      const res = await call(
-        strict,
-        'POST',
-        '/api/v1/integration/sso',
-        sa,
-        body({ issuer, domains: ['a.example'] }),
-      );
-      expect(res.statusCode, issuer).toBe(400);
-      expect(errorOf(res).details).toMatchObject([{ path: 'issuer', code: 'url_blocked' }]);
+      expect(await issuerRefusal(strict, sa, issuer)).toMatchObject({ path: 'issuer', code: 'url_blocked' });
     }
     expect(await strict.ctx.db.select().from(ssoProviders)).toEqual([]);
   });
+
+  it('takes the id the form chose up front, so its redirect URI is known before saving; never twice', async () => {
+    const id = newSsoProviderId();
+    const made = await create(superAdmin, { id });
+    expect(made.id).toBe(id);
+    expect(made.redirectUri).toBe(`http://localhost:3999/identity/sso/${id}/callback`);
+    const again = await call(t, 'POST', '/api/v1/integration/sso', superAdmin, body({ id }));
+    expect(again.statusCode).toBe(409);
+    for (const bad of ['env', 'sso1', 'SSO0123456789AB', '../x']) {
+      const res = await call(t, 'POST', '/api/v1/integration/sso', superAdmin, body({ id: bad }));
+      expect(res.statusCode, bad).toBe(400);
+    }
+    expect(await t.ctx.db.select().from(ssoProviders).where(eq(ssoProviders.id, id))).toHaveLength(1);
+  });
+
+  it('says what is wrong with an issuer: private, https required, unresolvable, refused, silent', async () => {
+    const sa = await makeUser(strict.ctx, { role: 'SuperAdmin' });
+    expect(await issuerRefusal(strict, sa, 'https://10.1.2.3')).toMatchObject({
+      code: 'url_blocked',
+      reason: 'private',
+      address: '10.1.2.3',
+    });
+    expect(await issuerRefusal(strict, sa, 'http://203.0.113.9')).toMatchObject({ reason: 'https_required' });
+    expect(await issuerRefusal(t, superAdmin, 'https://sso.nowhere.invalid')).toMatchObject({
+      reason: 'unresolvable',
+      host: 'sso.nowhere.invalid',
+    });
+    expect(await issuerRefusal(t, superAdmin, `http://127.0.0.1:${refusedPort}`)).toMatchObject({
+      reason: 'refused',
+    });
+    expect(await issuerRefusal(t, superAdmin, `http://127.0.0.1:${portOf(silent)}`)).toMatchObject({
+      reason: 'timeout',
+    });
+  }, 30_000);
 });
 
 describe('the login page list', () => {

@@ -1,3 +1,4 @@
+import type { ProviderFailure } from '@assistente/contracts';
 import { screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -10,8 +11,10 @@ beforeAll(async () => {
 });
 afterEach(() => resetSession());
 
-function show(code: string, message: string) {
-  const router = createMemoryRouter([{ path: '/', element: <ErrorNotice code={code} message={message} /> }]);
+function show(code: string, message: string, reason?: ProviderFailure) {
+  const router = createMemoryRouter([
+    { path: '/', element: <ErrorNotice code={code} message={message} reason={reason} /> },
+  ]);
   renderWithProviders(<RouterProvider router={router} />);
 }
 
@@ -46,5 +49,37 @@ describe('ErrorNotice', () => {
     signInSession();
     show('SOMETHING_NEW', 'A future failure');
     expect(screen.getByRole('alert').textContent).toContain('A future failure');
+  });
+
+  it('tells an Admin a provider’s failure in the reader’s language, never the server’s English line', () => {
+    installFakeServices();
+    signInSession({ role: 'Admin' });
+    show('PROVIDER_ERROR', 'The provider failed (HTTP 500); try again later.', {
+      code: 'provider_failed',
+      status: 500,
+    });
+    const alert = screen.getByRole('alert');
+    expect(screen.getByTestId('chat-error-detail').textContent).toBe(
+      'O provedor falhou (HTTP 500). Tente de novo mais tarde.',
+    );
+    expect(alert.textContent).not.toContain('The provider failed');
+  });
+
+  it('names the host a provider could not be reached at, and how', () => {
+    installFakeServices();
+    signInSession({ role: 'Admin' });
+    show('PROVIDER_ERROR', 'The provider at 10.0.0.5 refused the connection', {
+      code: 'unreachable',
+      address: 'refused',
+      host: '10.0.0.5',
+    });
+    expect(screen.getByTestId('chat-error-detail').textContent).toMatch(/^10\.0\.0\.5 recusou a conexão/);
+  });
+
+  it('shows no English line for an older answer stored without a reason', () => {
+    installFakeServices();
+    signInSession({ role: 'Admin' });
+    show('PROVIDER_ERROR', 'The provider failed (HTTP 500); try again later.');
+    expect(screen.getByRole('alert').textContent).not.toContain('The provider failed');
   });
 });

@@ -1,21 +1,25 @@
-import { ErrorCodes, isAdmin } from '@assistente/contracts';
+import { ErrorCodes, isAdmin, type ProviderFailure } from '@assistente/contracts';
 import { Alert, Anchor, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { useLocalePath } from '../../../ui/hooks/useLocalePath.ts';
 import { useAccountSession } from '../../auth/index.ts';
-import { isTranslatedCode, showsServerDetail } from '../lib/errors.ts';
+import { failureText } from '../../providers/index.ts';
+import { isProviderCode, isTranslatedCode, showsServerDetail } from '../lib/errors.ts';
 
 /** An error of the chat (an `error` frame or an answer that ended in error), in the user's language. */
 export function ErrorNotice({
   code,
   message,
+  reason,
   onClose,
   compact = false,
 }: {
   code: string;
   message: string;
+  /** A provider's failure: said in the reader's language instead of the server's English `message`. */
+  reason?: ProviderFailure | undefined;
   onClose?: () => void;
   compact?: boolean;
 }) {
@@ -25,6 +29,8 @@ export function ErrorNotice({
   const translated = isTranslatedCode(code);
   const apiCode = !translated && (ErrorCodes as readonly string[]).includes(code);
   const admin = apiUser ? isAdmin(apiUser) : false;
+  // A provider's failure is told from its reason; its English line (older answers have no reason) never.
+  const detail = reason ? failureText(t, reason, null) : isProviderCode(code) ? null : message;
   return (
     <Alert
       color={code === 'NO_PROVIDER' ? 'accent' : 'error'}
@@ -42,9 +48,9 @@ export function ErrorNotice({
       <Text size="sm">
         {translated ? t(`chats.errors.${code}`) : apiCode ? t(`errors.codes.${code}`) : message}
       </Text>
-      {(translated || apiCode) && showsServerDetail(code, admin) && message ? (
-        <Text size="xs" c="dimmed" mt={4}>
-          {message}
+      {(translated || apiCode) && showsServerDetail(code, admin) && detail ? (
+        <Text size="xs" c="dimmed" mt={4} data-testid="chat-error-detail">
+          {detail}
         </Text>
       ) : null}
       {code === 'NO_PROVIDER' && admin ? (

@@ -292,6 +292,7 @@ export const MessageItem = memo(function MessageItem({
           <ErrorNotice
             code={errorCode ?? message.errorCode ?? 'PROVIDER_ERROR'}
             message={message.error ?? t('chats.errors.PROVIDER_ERROR')}
+            reason={message.errorReason}
             compact
           />
         </div>

@@ -14,9 +14,9 @@ import {
 } from '@mantine/core';
 import { IconX } from '@tabler/icons-react';
 import { useEffect, useMemo, useState } from 'react';
-import { useTranslation } from '../../../lib/i18n/index.ts';
+import { type TFunction, useTranslation } from '../../../lib/i18n/index.ts';
 import { Tooltip } from '../../../ui/DeferredFloating.tsx';
-import { useModels } from '../../providers/index.ts';
+import { providerName, useModels } from '../../providers/index.ts';
 import { useSaveChatParams } from '../hooks/useChat.ts';
 
 const DEFAULT_TEMPERATURE = 0.7;
@@ -30,12 +30,13 @@ export interface ParamsPanelProps {
   onClose: () => void;
 }
 
-function groupModels(models: ModelInfo[]) {
+function groupModels(t: TFunction, models: ModelInfo[]) {
   const groups = new Map<string, { value: string; label: string }[]>();
   for (const model of models) {
-    const list = groups.get(model.providerLabel) ?? [];
+    const group = providerName(t, model);
+    const list = groups.get(group) ?? [];
     list.push({ value: model.id, label: model.name });
-    groups.set(model.providerLabel, list);
+    groups.set(group, list);
   }
   return [...groups].map(([group, items]) => ({ group, items }));
 }
@@ -80,7 +81,7 @@ export default function ParamsPanel({ chatId, params, onDraftChange, onClose }: 
   const defaultModelName = defaultModel
     ? (models.data?.models.find((m) => m.id === defaultModel)?.name ?? modelDisplayName(defaultModel))
     : null;
-  const options = groupModels(models.data?.models ?? []);
+  const options = groupModels(t, models.data?.models ?? []);
   const known = new Set((models.data?.models ?? []).map((m) => m.id));
   if (model && !known.has(model))
     options.push({

@@ -156,13 +156,18 @@ describe('chatReducer: streaming', () => {
         status: 'error',
         finishReason: 'error',
         usage: null,
-        error: { code: 'PROVIDER_ERROR', message: 'The provider failed' },
+        error: {
+          code: 'PROVIDER_ERROR',
+          message: 'The provider failed',
+          reason: { code: 'provider_failed', status: 500 },
+        },
       },
     });
     expect(thread(state).byId.a).toMatchObject({
       status: 'error',
       content: 'Part',
       error: 'The provider failed',
+      errorReason: { code: 'provider_failed', status: 500 },
     });
     expect(thread(state).errorCodes.a).toBe('PROVIDER_ERROR');
     state = chatReducer(state, {

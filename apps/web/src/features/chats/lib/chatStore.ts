@@ -143,6 +143,7 @@ function applyFrame(state: ChatsState, frame: ServerFrame): ChatsState {
         const next: Message = { ...m, status: frame.status };
         if (frame.usage) next.usage = frame.usage;
         if (frame.error) next.error = frame.error.message;
+        if (frame.error?.reason) next.errorReason = frame.error.reason;
         if (frame.citations) next.citations = frame.citations;
         if (frame.attachmentReadings) next.attachmentReadings = frame.attachmentReadings;
         return next;

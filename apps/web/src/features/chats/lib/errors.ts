@@ -23,11 +23,16 @@ export function isTranslatedCode(code: string | null | undefined): code is Trans
 }
 
 /**
- * Whether the server's message (English) is worth showing under the translated text: what was
+ * Whether details are worth showing under the translated text: what was
  * wrong with the user's own input, for everyone; a provider's technical failure, for the Admins
  * who can fix it.
  */
 export function showsServerDetail(code: string, admin: boolean): boolean {
   if (code === 'VALIDATION_FAILED' || code === 'BAD_REQUEST') return true;
-  return admin && (code === 'PROVIDER_ERROR' || code === 'PROVIDER_TIMEOUT');
+  return admin && isProviderCode(code);
+}
+
+/** A failure of the AI provider, whose details come as a reason to translate. */
+export function isProviderCode(code: string): boolean {
+  return code === 'PROVIDER_ERROR' || code === 'PROVIDER_TIMEOUT';
 }

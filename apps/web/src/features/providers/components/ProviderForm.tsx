@@ -22,8 +22,8 @@ import {
 import { useState } from 'react';
 import { errorMessage } from '../../../lib/http/errors.ts';
 import { useTranslation } from '../../../lib/i18n/index.ts';
-import { apiErrorCode, apiErrorDetails } from '../../../ui/apiError.ts';
 import { useSaveProvider } from '../hooks/useProviders.ts';
+import { addressText, blockedAddress } from '../lib/failures.ts';
 
 /** "configured ••••1234": what is shown of a stored key (never the key itself). */
 export function keyMask(hint: string | null): string {
@@ -35,7 +35,8 @@ const BASE_URL_PLACEHOLDER: Record<ProviderKind, string> = {
   openai: 'https://api.openai.com/v1',
   anthropic: 'https://api.anthropic.com/v1',
   google: 'https://generativelanguage.googleapis.com/v1beta',
-  ollama: 'http://ollama.internal:11434',
+  // A public name: a local Ollama is refused unless the operator allow-lists it (the hint says so).
+  ollama: 'https://ollama.example.com',
   'openai-compatible': 'https://llm.example.com/v1',
 };
 
@@ -60,8 +61,8 @@ export function ProviderForm({
 }) {
   const { t } = useTranslation();
   const save = useSaveProvider();
-  // The server's SSRF rule refused the address: said in the user's language, on the field.
-  const urlRefused = save.isError && isUrlBlocked(save.error);
+  // The server refused the address or could not reach it: what happened, on the field.
+  const urlRefused = save.isError ? blockedAddress(save.error, 'baseUrl') : undefined;
   const [kind, setKind] = useState<ProviderKind>(provider?.kind ?? 'openai');
   const [label, setLabel] = useState(provider?.label ?? '');
   const [baseUrl, setBaseUrl] = useState(provider?.baseUrl ?? '');
@@ -144,7 +145,11 @@ export function ProviderForm({
         <TextInput
           label={t('providers.form.base_url')}
           description={
-            needsUrl ? t('providers.form.base_url_hint_required') : t('providers.form.base_url_hint')
+            kind === 'ollama'
+              ? t('providers.form.base_url_hint_ollama')
+              : needsUrl
+                ? t('providers.form.base_url_hint_required')
+                : t('providers.form.base_url_hint')
           }
           required={needsUrl}
           value={baseUrl}
@@ -152,7 +157,10 @@ export function ProviderForm({
             setBaseUrl(e.currentTarget.value);
             if (urlRefused) save.reset();
           }}
-          error={errors.baseUrl ?? (urlRefused ? t('providers.form.base_url_refused') : undefined)}
+          error={
+            errors.baseUrl ??
+            (urlRefused ? addressText(t, urlRefused.reason, baseUrl, urlRefused) : undefined)
+          }
           placeholder={BASE_URL_PLACEHOLDER[kind]}
           type="url"
           maxLength={2048}
@@ -203,15 +211,5 @@ export function ProviderForm({
         </Group>
       </Stack>
     </form>
-  );
-}
-
-/** The server's SSRF rule refused the base URL (its own detail code, not any other baseUrl check). */
-function isUrlBlocked(error: unknown): boolean {
-  const details = apiErrorDetails(error);
-  return (
-    apiErrorCode(error) === 'VALIDATION_FAILED' &&
-    Array.isArray(details) &&
-    details.some((d: { path?: unknown; code?: unknown }) => d.path === 'baseUrl' && d.code === 'url_blocked')
   );
 }

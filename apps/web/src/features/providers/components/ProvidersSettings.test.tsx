@@ -1,9 +1,10 @@
-import type { ProviderConfig } from '@assistente/contracts';
+import type { ModelInfo, ProviderConfig } from '@assistente/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RequestOptions } from '../../../lib/http/client.ts';
+import { HttpError } from '../../../lib/http/errors.ts';
 import { installFakeServices, resetSession, signInSession } from '../../../test/fakeServices.ts';
 import { loadTestTexts, renderWithProviders } from '../../../test/render.tsx';
 import { ProvidersSettings } from './ProvidersSettings.tsx';
@@ -27,7 +28,19 @@ const stored: ProviderConfig = {
   updatedAt: '2026-01-01T00:00:00.000Z',
 };
 
-function setup(providers: ProviderConfig[] = [stored]) {
+const instanceModel: ModelInfo = {
+  id: 'openai:gpt-4.1-mini',
+  name: 'gpt-4.1-mini',
+  provider: 'openai',
+  providerLabel: 'OpenAI',
+  kind: 'openai',
+  source: 'instance',
+};
+
+function setup(
+  providers: ProviderConfig[] = [stored],
+  answers: { models?: ModelInfo[]; test?: unknown; create?: () => never } = {},
+) {
   const services = installFakeServices();
   signInSession({ role: 'Admin' });
   const http = services.chatsHttp;
@@ -37,27 +50,16 @@ function setup(providers: ProviderConfig[] = [stored]) {
         ? providers
         : path === '/api/v1/settings/ai'
           ? { domain: 'acme.com', defaultModel: null, effectiveDefaultModel: 'openai:gpt-4.1-mini' }
-          : {
-              models: [
-                {
-                  id: 'openai:gpt-4.1-mini',
-                  name: 'gpt-4.1-mini',
-                  provider: 'openai',
-                  providerLabel: 'OpenAI',
-                  kind: 'openai',
-                  source: 'instance',
-                },
-              ],
-              defaultModel: null,
-            };
+          : { models: answers.models ?? [instanceModel], defaultModel: null };
     return options?.schema ? options.schema.parse(data) : data;
   });
   const put = vi.fn(async (_path: string, options?: RequestOptions<unknown>) =>
     options?.schema?.parse({ ...stored, label: 'Renamed' }),
   );
   const post = vi.fn(async (path: string, options?: RequestOptions<unknown>) => {
+    if (!path.endsWith('/test') && answers.create) answers.create();
     const data = path.endsWith('/test')
-      ? { ok: true, models: ['gpt-4.1-mini', 'gpt-4.1'] }
+      ? (answers.test ?? { ok: true, models: ['gpt-4.1-mini', 'gpt-4.1'] })
       : {
           ...stored,
           id: 'p2',
@@ -130,5 +132,87 @@ describe('ProvidersSettings', { timeout: 30_000 }, () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Testar conexão' }));
     expect(await screen.findByText('Conexão funcionando: 2 modelos disponíveis.')).toBeTruthy();
     expect(post).toHaveBeenCalledWith('/api/v1/settings/providers/p1/test', expect.anything());
+  });
+
+  it('says why a test failed in the reader’s language, never the server’s English line', async () => {
+    setup([stored], {
+      test: {
+        ok: false,
+        models: [],
+        message: 'The provider failed (HTTP 500); try again later.',
+        failure: { code: 'provider_failed', status: 500 },
+      },
+    });
+    fireEvent.click(await screen.findByRole('button', { name: 'Testar conexão' }));
+    expect(await screen.findByText('O provedor falhou (HTTP 500). Tente de novo mais tarde.')).toBeTruthy();
+    expect(screen.queryByText(/The provider failed/)).toBeNull();
+  });
+
+  it('names the host that cannot be found, not a private network', async () => {
+    setup([], {
+      create: () => {
+        throw new HttpError({
+          url: '/api/v1/settings/providers',
+          method: 'POST',
+          status: 400,
+          data: {
+            error: {
+              status: 400,
+              code: 'VALIDATION_FAILED',
+              message: 'baseUrl: Could not resolve llm.nowhere.invalid',
+              details: [
+                {
+                  path: 'baseUrl',
+                  message: 'Could not resolve llm.nowhere.invalid',
+                  code: 'url_blocked',
+                  reason: 'unresolvable',
+                  host: 'llm.nowhere.invalid',
+                },
+              ],
+            },
+          },
+        });
+      },
+    });
+    fireEvent.click((await screen.findAllByRole('button', { name: 'Adicionar provedor' }))[0] as HTMLElement);
+    const kind = await screen.findByRole('combobox', { name: 'Tipo' });
+    fireEvent.click(kind);
+    fireEvent.click(await screen.findByRole('option', { name: 'Compatível com OpenAI' }));
+    await userEvent.type(screen.getByRole('textbox', { name: /Nome/ }), 'LLM');
+    await userEvent.type(screen.getByRole('textbox', { name: /URL base/ }), 'https://llm.nowhere.invalid/v1');
+    fireEvent.click(screen.getByRole('button', { name: 'Adicionar' }));
+    expect(
+      await screen.findByText(
+        'Não foi possível encontrar llm.nowhere.invalid: o nome não existe ou o DNS não respondeu. Confira o endereço.',
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByText(/rede privada/)).toBeNull();
+  });
+
+  it('lists the instance’s providers and models, read-only, when the domain has none', async () => {
+    setup([], {
+      models: [
+        {
+          ...instanceModel,
+          id: 'openai:llama3',
+          name: 'llama3',
+          kind: 'openai-compatible',
+          providerLabel: 'OpenAI-compatible',
+        },
+        {
+          ...instanceModel,
+          id: 'openai:qwen3',
+          name: 'qwen3',
+          kind: 'openai-compatible',
+          providerLabel: 'OpenAI-compatible',
+        },
+      ],
+    });
+    expect(await screen.findByText(/as conversas usam os provedores da instância/)).toBeTruthy();
+    const row = await screen.findByTestId('instance-provider-row');
+    expect(row.textContent).toContain('Compatível com OpenAI');
+    expect(row.textContent).toContain('Modelos: llama3, qwen3');
+    expect(row.textContent).not.toContain('OpenAI-compatible');
+    expect(row.querySelector('button')).toBeNull();
   });
 });

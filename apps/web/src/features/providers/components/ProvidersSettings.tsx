@@ -1,4 +1,9 @@
-import { modelDisplayName, type ProviderConfig, type ProviderTestResult } from '@assistente/contracts';
+import {
+  type ModelInfo,
+  modelDisplayName,
+  type ProviderConfig,
+  type ProviderTestResult,
+} from '@assistente/contracts';
 import { Alert, Badge, Button, Modal, Select, Stack, Text } from '@mantine/core';
 import { IconCheck, IconPencil, IconPlugConnected, IconPlus, IconTrash, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -16,9 +21,11 @@ import {
   useSaveDefaultModel,
   useTestProvider,
 } from '../hooks/useProviders.ts';
+import { failureText } from '../lib/failures.ts';
+import { providerName } from '../lib/names.ts';
 import { keyMask, ProviderForm } from './ProviderForm.tsx';
 
-function TestResult({ result }: { result: ProviderTestResult }) {
+function TestResult({ result, baseUrl }: { result: ProviderTestResult; baseUrl: string | null }) {
   const { t } = useTranslation();
   return result.ok ? (
     <Alert color="secondary" variant="light" icon={<IconCheck size={16} />} role="status" py={6}>
@@ -26,7 +33,7 @@ function TestResult({ result }: { result: ProviderTestResult }) {
     </Alert>
   ) : (
     <Alert color="error" variant="light" icon={<IconX size={16} />} role="alert" py={6}>
-      {result.message ?? t('providers.test_failed')}
+      {result.failure ? failureText(t, result.failure, baseUrl) : t('providers.test_failed')}
     </Alert>
   );
 }
@@ -93,13 +100,55 @@ function ProviderRow({
           {t('providers.curated_models', { models: provider.models.join(', ') })}
         </Text>
       ) : null}
-      {test.data ? <TestResult result={test.data} /> : null}
+      {test.data ? <TestResult result={test.data} baseUrl={provider.baseUrl} /> : null}
       {test.isError ? (
         <Text size="sm" c="error.7" role="alert">
           {errorMessage(test.error, t('providers.test_failed'))}
         </Text>
       ) : null}
     </ItemCard>
+  );
+}
+
+/**
+ * The providers the server's environment sets for every domain, with the models they answer:
+ * read-only here (the operator changes them), but what chats use when the domain has none.
+ */
+function InstanceProviders({ models }: { models: ModelInfo[] }) {
+  const { t } = useTranslation();
+  const byProvider = new Map<string, { model: ModelInfo; names: string[] }>();
+  for (const model of models) {
+    if (model.source !== 'instance') continue;
+    const entry = byProvider.get(model.provider) ?? { model, names: [] };
+    entry.names.push(model.name);
+    byProvider.set(model.provider, entry);
+  }
+  if (byProvider.size === 0) return null;
+  return (
+    <Stack gap="sm" data-testid="instance-providers">
+      <div>
+        <Text fw={600}>{t('providers.instance.title')}</Text>
+        <Text size="sm" c="dimmed">
+          {t('providers.instance.description')}
+        </Text>
+      </div>
+      {[...byProvider.values()].map(({ model, names }) => (
+        <ItemCard
+          key={model.provider}
+          testId="instance-provider-row"
+          title={providerName(t, model)}
+          badges={
+            <Badge variant="light" color="neutral" size="sm">
+              {t('providers.instance.badge')}
+            </Badge>
+          }
+        >
+          <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+            {t('providers.curated_models', { models: names.join(', ') })}
+          </Text>
+        </ItemCard>
+      ))}
+    </Stack>
   );
 }
 
@@ -110,12 +159,12 @@ function DefaultModel() {
   const save = useSaveDefaultModel();
   const options = (models.data?.models ?? []).map((m) => ({
     value: m.id,
-    label: modelDisplayName(m.id, m.providerLabel),
+    label: modelDisplayName(m.id, providerName(t, m)),
   }));
   // Models as people read them: the provider's name, never its internal id.
   const labelOf = (id: string) => {
     const known = models.data?.models.find((m) => m.id === id);
-    return modelDisplayName(id, known?.providerLabel);
+    return modelDisplayName(id, known ? providerName(t, known) : undefined);
   };
   const current = ai.data?.defaultModel ?? null;
   if (current && !options.some((o) => o.value === current))
@@ -157,6 +206,8 @@ function DefaultModel() {
 export function ProvidersSettings() {
   const { t } = useTranslation();
   const providers = useProviders();
+  const models = useModels();
+  const instanceModels = (models.data?.models ?? []).filter((m) => m.source === 'instance');
   const remove = useDeleteProvider();
   const [editing, setEditing] = useState<{ provider: ProviderConfig | null } | null>(null);
   const [deleting, setDeleting] = useState<ProviderConfig | null>(null);
@@ -172,7 +223,7 @@ export function ProvidersSettings() {
           </Button>
         }
         query={providers}
-        empty={t('providers.empty')}
+        empty={instanceModels.length > 0 ? t('providers.empty_with_instance') : t('providers.empty')}
       >
         {(items) => (
           <Stack gap="sm">
@@ -187,6 +238,7 @@ export function ProvidersSettings() {
           </Stack>
         )}
       </SettingsSection>
+      <InstanceProviders models={instanceModels} />
       <DefaultModel />
 
       <Modal

@@ -30,7 +30,7 @@ import { errorMessage } from '../../../lib/http/errors.ts';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { authorizedRequest, authServices } from '../../auth/index.ts';
 import { KnowledgePicker } from '../../knowledge/index.ts';
-import { useModels } from '../../providers/index.ts';
+import { providerName, useModels } from '../../providers/index.ts';
 import { santitoAvatarPath } from '../api.ts';
 import { santitoKeys, useSaveSantito } from '../hooks/useSantitos.ts';
 
@@ -137,7 +137,7 @@ export default function SantitoForm({ santito, onDone, onCancel }: SantitoFormPr
     { value: '', label: t('santitos.form.default_model') },
     ...(models.data?.models ?? []).map((m) => ({
       value: m.id,
-      label: modelDisplayName(m.id, m.providerLabel),
+      label: modelDisplayName(m.id, providerName(t, m)),
     })),
   ];
   if (model && !modelOptions.some((o) => o.value === model))

@@ -1,15 +1,19 @@
 import {
+  newSsoProviderId,
   SsoDefaultRoles,
   type SsoProvider,
   type SsoProviderCreate,
   type SsoProviderUpdate,
+  ssoCallbackPath,
 } from '@assistente/contracts';
-import { Checkbox, PasswordInput, Select, Switch, TagsInput, Text, TextInput } from '@mantine/core';
+import { Checkbox, PasswordInput, Select, Switch, TagsInput, TextInput } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
-import { apiErrorCode, apiErrorDetails, apiErrorText } from '../../../ui/apiError.ts';
+import { apiErrorText } from '../../../ui/apiError.ts';
 import { FormDialog } from '../../../ui/FormDialog.tsx';
+import { addressText, blockedAddress } from '../../providers/index.ts';
 import { useSaveSsoProvider } from '../hooks/useSso.ts';
+import { RedirectUri } from './RedirectUri.tsx';
 
 type DefaultRole = (typeof SsoDefaultRoles)[number];
 
@@ -28,16 +32,6 @@ function isIssuerUrl(value: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** The server's SSRF rule refused the issuer (its own detail code, not any other issuer check). */
-function isIssuerBlocked(error: unknown): boolean {
-  const details = apiErrorDetails(error);
-  return (
-    apiErrorCode(error) === 'VALIDATION_FAILED' &&
-    Array.isArray(details) &&
-    details.some((d: { path?: unknown; code?: unknown }) => d.path === 'issuer' && d.code === 'url_blocked')
-  );
 }
 
 /** Add or edit an OpenID Connect provider. The client secret is write-only: empty keeps the stored one. */
@@ -62,7 +56,10 @@ export function SsoProviderForm({
   const [defaultRole, setDefaultRole] = useState<DefaultRole>(provider?.defaultRole ?? 'Viewer');
   const [enabled, setEnabled] = useState(provider?.enabled ?? true);
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const issuerRefused = save.isError && isIssuerBlocked(save.error);
+  // A new provider's id is chosen now: its redirect URI can be registered at the provider first.
+  const [newId] = useState(newSsoProviderId);
+  // The server refused the issuer or could not reach it: what happened, on the field.
+  const issuerRefused = save.isError ? blockedAddress(save.error, 'issuer') : undefined;
   /** A field's complaint goes as soon as the field is edited. */
   const clear = (field: string) =>
     setErrors((current) => {
@@ -103,6 +100,7 @@ export function SsoProviderForm({
       save.mutate({ id: provider.id, body }, { onSuccess: onClose });
     } else {
       const body: SsoProviderCreate = {
+        id: newId,
         ...common,
         ...(clientSecret.trim() ? { clientSecret: clientSecret.trim() } : {}),
       };
@@ -146,7 +144,10 @@ export function SsoProviderForm({
           clear('issuer');
           if (issuerRefused) save.reset();
         }}
-        error={errors.issuer ?? (issuerRefused ? t('sso.form.issuer_refused') : undefined)}
+        error={
+          errors.issuer ??
+          (issuerRefused ? addressText(t, issuerRefused.reason, issuer, issuerRefused) : undefined)
+        }
         placeholder="https://accounts.google.com"
       />
       <TextInput
@@ -218,11 +219,9 @@ export function SsoProviderForm({
         checked={enabled}
         onChange={(e) => setEnabled(e.currentTarget.checked)}
       />
-      {provider ? null : (
-        <Text size="sm" c="dimmed">
-          {t('sso.form.redirect_after_save')}
-        </Text>
-      )}
+      <RedirectUri
+        uri={provider ? provider.redirectUri : `${window.location.origin}${ssoCallbackPath(newId)}`}
+      />
     </FormDialog>
   );
 }

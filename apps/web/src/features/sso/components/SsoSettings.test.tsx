@@ -1,6 +1,7 @@
 import type { SsoProvider } from '@assistente/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RequestOptions } from '../../../lib/http/client.ts';
 import { installFakeServices, resetSession, signInSession } from '../../../test/fakeServices.ts';
@@ -51,14 +52,17 @@ function setup(providers: SsoProvider[]) {
   const put = vi.fn(async (_path: string, options?: RequestOptions<unknown>) =>
     options?.schema?.parse({ ...configured, displayName: 'Renamed' }),
   );
-  Object.assign(services.accountHttp, { get, put });
+  const post = vi.fn(async (_path: string, options?: RequestOptions<unknown>) =>
+    options?.schema?.parse({ ...configured, id: (options.body as { id: string }).id }),
+  );
+  Object.assign(services.accountHttp, { get, put, post });
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   renderWithProviders(
     <QueryClientProvider client={client}>
       <SsoSettings />
     </QueryClientProvider>,
   );
-  return { get, put };
+  return { get, put, post };
 }
 
 describe('SsoSettings', { timeout: 30_000 }, () => {
@@ -88,6 +92,28 @@ describe('SsoSettings', { timeout: 30_000 }, () => {
     expect(path).toBe('/api/v1/integration/sso/sso1');
     expect(options?.body).toMatchObject({ displayName: 'Renamed', domains: ['acme.com'] });
     expect(options?.body).not.toHaveProperty('clientSecret');
+  });
+
+  it('shows a new provider’s redirect URI before it is saved, and saves it under that id', async () => {
+    const { post } = setup([]);
+    fireEvent.click((await screen.findAllByRole('button', { name: 'Adicionar provedor' }))[0] as HTMLElement);
+    const shown = (await screen.findByTestId('sso-redirect-uri')).textContent ?? '';
+    const match = new RegExp(`^${window.location.origin}/identity/sso/(sso[0-9a-f]{12})/callback$`).exec(
+      shown,
+    );
+    expect(match, shown).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Copiar URI de redirecionamento' })).toBeTruthy();
+    fireEvent.change(screen.getByRole('textbox', { name: /Nome no botão/ }), { target: { value: 'Entra' } });
+    fireEvent.change(screen.getByRole('textbox', { name: /Emissor/ }), {
+      target: { value: 'https://login.example.com' },
+    });
+    fireEvent.change(screen.getByRole('textbox', { name: /ID do cliente/ }), { target: { value: 'client' } });
+    const domains = screen.getByPlaceholderText('empresa.com.br');
+    await userEvent.type(domains, 'acme.com{enter}');
+    fireEvent.click(screen.getByRole('button', { name: 'Adicionar' }));
+    await waitFor(() => expect(post).toHaveBeenCalled());
+    const [, options] = post.mock.calls[0] ?? [];
+    expect(options?.body).toMatchObject({ id: match?.[1] });
   });
 
   it('says when nothing is configured', async () => {

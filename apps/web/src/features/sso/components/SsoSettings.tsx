@@ -1,16 +1,16 @@
 import type { SsoProvider } from '@assistente/contracts';
-import { Badge, Button, Code, Group, Stack, Text } from '@mantine/core';
+import { Badge, Button, Stack, Text } from '@mantine/core';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { apiErrorText } from '../../../ui/apiError.ts';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog.tsx';
-import { CopyIconButton } from '../../../ui/CopyIconButton.tsx';
 import { useConfirm } from '../../../ui/hooks/useConfirm.ts';
 import { IconAction } from '../../../ui/IconAction.tsx';
 import { ItemCard } from '../../../ui/ItemCard.tsx';
 import { SettingsSection } from '../../../ui/SettingsSection.tsx';
 import { useDeleteSsoProvider, useSsoProviders } from '../hooks/useSso.ts';
+import { RedirectUri } from './RedirectUri.tsx';
 import { SsoProviderForm } from './SsoProviderForm.tsx';
 
 function ProviderCard({
@@ -62,20 +62,7 @@ function ProviderCard({
           ? t('sso.creates_accounts', { role: t(`roles.${provider.defaultRole}`) })
           : t('sso.existing_only')}
       </Text>
-      <Stack gap={2}>
-        <Text size="xs" fw={600}>
-          {t('sso.redirect_uri')}
-        </Text>
-        <Group gap={4} wrap="nowrap" align="center">
-          <Code
-            style={{ overflowWrap: 'anywhere', whiteSpace: 'normal', minWidth: 0 }}
-            data-testid="sso-redirect-uri"
-          >
-            {provider.redirectUri}
-          </Code>
-          <CopyIconButton value={provider.redirectUri} label={t('sso.copy_redirect_uri')} iconSize={15} />
-        </Group>
-      </Stack>
+      <RedirectUri uri={provider.redirectUri} />
     </ItemCard>
   );
 }
