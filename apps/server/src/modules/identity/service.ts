@@ -453,7 +453,7 @@ export class IdentityServiceImpl implements IdentityService {
 
   async sendPasswordResetMail(
     email: string,
-    opts: { locale: Locale; kind: 'reset' | 'invite'; linkBase?: string },
+    opts: { locale: Locale; kind: 'reset' | 'invite'; linkBase: string },
   ): Promise<void> {
     const e = email.trim();
     if (!isEmailAddress(e)) return;
@@ -469,8 +469,7 @@ export class IdentityServiceImpl implements IdentityService {
       expiresAt: new Date(now.getTime() + ttl),
       createdAt: now,
     });
-    const base = opts.linkBase ?? this.deps.config.publicUrl;
-    const link = `${base}/auth/reset-password?oobCode=${encodeURIComponent(code)}`;
+    const link = `${opts.linkBase}/auth/reset-password?oobCode=${encodeURIComponent(code)}`;
     await this.deps.mailer.send(
       passwordMail({ kind: opts.kind, locale: opts.locale, to: account.email, link, validHours: ttl / HOUR }),
     );
@@ -690,7 +689,7 @@ export class IdentityServiceImpl implements IdentityService {
       this.sendPasswordResetMail(email, {
         locale,
         kind: 'reset',
-        ...(client.linkBase ? { linkBase: client.linkBase } : {}),
+        linkBase: client.linkBase ?? this.deps.config.publicUrl,
       }),
       'password reset mail',
     );
