@@ -4,6 +4,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { IdentityError } from '../../../lib/identity/errors.ts';
 import { installFakeServices, resetSession } from '../../../test/fakeServices.ts';
 import { loadTestTexts, renderWithProviders } from '../../../test/render.tsx';
+import LoginPage from './LoginPage.tsx';
 import ResetPasswordPage from './ResetPasswordPage.tsx';
 
 beforeAll(async () => {
@@ -33,6 +34,24 @@ describe('ResetPasswordPage', () => {
       /Se existir uma conta para ana@acme.com/,
     );
     expect(services.identity.sendPasswordResetEmail).toHaveBeenCalledWith('ana@acme.com', 'pt-BR');
+  });
+
+  it('carries over the e-mail already typed on the login page', async () => {
+    installFakeServices();
+    const router = createMemoryRouter(
+      [
+        { path: '/auth/login', element: <LoginPage /> },
+        { path: '/auth/reset-password', element: <ResetPasswordPage /> },
+      ],
+      { initialEntries: ['/auth/login'] },
+    );
+    renderWithProviders(<RouterProvider router={router} />);
+    fireEvent.change(screen.getByLabelText('E-mail'), { target: { value: ' ana@acme.com ' } });
+    fireEvent.click(screen.getByRole('link', { name: 'Esqueci minha senha' }));
+    expect(await screen.findByRole('button', { name: 'Enviar link' })).toBeTruthy();
+    expect((screen.getByLabelText('E-mail') as HTMLInputElement).value).toBe('ana@acme.com');
+    // Never through the address: it would reach access logs.
+    expect(router.state.location.search).toBe('');
   });
 
   it('explains an invalid or expired code and links to a new request', async () => {

@@ -14,7 +14,7 @@ import {
 } from '@mantine/core';
 import { IconAlertCircle, IconArrowLeft, IconCircleCheck, IconMailCheck } from '@tabler/icons-react';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useLocation, useSearchParams } from 'react-router';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { isIdentityError } from '../../../lib/identity/errors.ts';
 import { reportWarning } from '../../../lib/reporting.ts';
@@ -22,6 +22,7 @@ import { useFormFields } from '../../../ui/hooks/useFormFields.ts';
 import { useLocalePath } from '../../../ui/hooks/useLocalePath.ts';
 import { authErrorText } from '../authErrors.ts';
 import { useGuessableCheck } from '../hooks/useGuessableCheck.ts';
+import { emailFromState } from '../internal/emailState.ts';
 import { meetsPolicy, passwordChecks } from '../passwordPolicy.ts';
 import { authServices } from '../services.ts';
 import { PasswordChecklist } from './PasswordChecklist.tsx';
@@ -40,11 +41,12 @@ function BackToLogin() {
 /** Without a code: asks for the email and always answers the same (no account enumeration). */
 function RequestLink() {
   const { t, i18n } = useTranslation();
+  const location = useLocation();
   const [sent, setSent] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const form = useFormFields(
-    { email: '' },
+    { email: emailFromState(location.state) },
     {
       email: (value) =>
         value.trim() === ''
