@@ -16,8 +16,17 @@ test('the login page hands a signed-in user over to the editor with a code the e
   await signIn(page, people.viewer);
   const { verifier, challenge } = pkce();
   const state = randomBytes(8).toString('hex');
+  let submitted = 0;
+  page.on('request', (r) => {
+    if (r.url().includes('/user_management/login_submit')) submitted++;
+  });
   // The e2e server's EDITOR_DEEP_LINK points at an app URL so the navigation can be observed.
   await page.goto(`/auth/login?provider=authkit&code_challenge=${challenge}&state=${state}`);
+  // A browser opens vscode:// from a click only: nothing is minted or opened before it.
+  const open = page.getByRole('button', { name: 'Abrir o VS Code' });
+  await expect(open).toBeVisible();
+  expect(submitted).toBe(0);
+  await open.click();
   await page.waitForURL(/\/editor-callback\?/);
   const url = new URL(page.url());
   expect(url.searchParams.get('state')).toBe(state);

@@ -176,6 +176,32 @@ describe('LoginPage', () => {
       expect(screen.getByTestId('handoff-intro').textContent).toMatch(/VS Code/);
     });
 
+    /** The button that opens the editor: a browser opens `vscode://` from a click only. */
+    const openEditor = async () =>
+      fireEvent.click(await screen.findByRole('button', { name: 'Abrir o VS Code' }));
+
+    it('for a signed-in user: mints nothing and opens nothing until they click "Abrir o VS Code"', async () => {
+      const services = installFakeServices();
+      services.auth.currentUser = testIdentityUser;
+      signInSession();
+      renderLogin(`/auth/login${query}`);
+      expect(await screen.findByRole('heading', { name: 'Abrir o VS Code' })).toBeTruthy();
+      await act(async () => {});
+      expect(services.codeAssistHttp.post).not.toHaveBeenCalled();
+      expect(openExternalUrl).not.toHaveBeenCalled();
+    });
+
+    it('after opening the deep link, says only that the sign-in goes on in VS Code', async () => {
+      const services = installFakeServices();
+      services.auth.currentUser = testIdentityUser;
+      services.codeAssistHttp.post.mockResolvedValueOnce({ auth_code: 'c-1' });
+      signInSession();
+      renderLogin(`/auth/login${query}`);
+      await openEditor();
+      expect(await screen.findByRole('heading', { name: 'Continue no VS Code' })).toBeTruthy();
+      expect(screen.queryByText(/conectado/i)).toBeNull();
+    });
+
     it('for a signed-in user: submits the login page as redirect_uri and opens the deep link', async () => {
       const services = installFakeServices();
       services.auth.currentUser = testIdentityUser;
@@ -184,7 +210,7 @@ describe('LoginPage', () => {
       });
       signInSession();
       renderLogin(`/en/auth/login${query}`);
-      expect(await screen.findByText(/Abrindo o VS Code|VS Code conectado/)).toBeTruthy();
+      await openEditor();
       await waitFor(() => expect(openExternalUrl).toHaveBeenCalled());
       expect(services.codeAssistHttp.post).toHaveBeenCalledWith('/api/v1/user_management/login_submit', {
         body: {
@@ -209,6 +235,7 @@ describe('LoginPage', () => {
       services.codeAssistHttp.post.mockResolvedValueOnce({ something: 'else' });
       signInSession();
       renderLogin(`/auth/login${query}`);
+      await openEditor();
       await waitFor(() => expect(popup.store.getState().modelValue).toBe(true));
       expect(popup.store.getState()).toMatchObject({
         status: 'error',
@@ -219,13 +246,14 @@ describe('LoginPage', () => {
       await act(async () => {});
     });
 
-    it('stays on the form while signed out, then runs once signed in', async () => {
+    it('stays on the form while signed out, then offers to open the editor once signed in', async () => {
       const services = installFakeServices();
       services.codeAssistHttp.post.mockResolvedValueOnce({ auth_code: 'c-2' });
       renderLogin(`/auth/login${query}`);
       expect(services.codeAssistHttp.post).not.toHaveBeenCalled();
       services.auth.currentUser = testIdentityUser;
       act(() => signInSession());
+      await openEditor();
       await waitFor(() => expect(services.codeAssistHttp.post).toHaveBeenCalledTimes(1));
       await waitFor(() =>
         expect(openExternalUrl).toHaveBeenLastCalledWith(
