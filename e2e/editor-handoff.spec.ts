@@ -132,12 +132,14 @@ test('signing in on the handoff login page continues to the editor', async ({ pa
   const login = new LoginPage(page);
   await login.goto(`?provider=authkit&code_challenge=${challenge}&state=s1`);
   await login.signIn(people.viewer);
+  await page.getByRole('button', { name: 'Abrir o VS Code' }).click();
   await page.waitForURL(/\/editor-callback\?.*state=s1/);
 });
 
 test('a failed handoff shows the error popup with its details dialog', async ({ page }) => {
   await signIn(page, people.viewer);
   await page.goto('/auth/login?provider=authkit&code_challenge=too-short&state=s2');
+  await page.getByRole('button', { name: 'Abrir o VS Code' }).click();
   const popup = page.getByTestId('popup').filter({ hasText: 'Falha ao redirecionar para o VSCode' });
   await expect(popup).toBeVisible();
   await popup.click();
@@ -157,6 +159,7 @@ test('a failed handoff shows the error popup with its details dialog', async ({ 
 test('the popup hides itself after 5 seconds', async ({ page }) => {
   await signIn(page, people.viewer);
   await page.goto('/auth/login?provider=authkit&code_challenge=too-short&state=s3');
+  await page.getByRole('button', { name: 'Abrir o VS Code' }).click();
   const popup = page.getByTestId('popup').filter({ hasText: 'Falha ao redirecionar para o VSCode' });
   await expect(popup).toBeVisible();
   await expect(popup).toBeHidden({ timeout: 7000 });
