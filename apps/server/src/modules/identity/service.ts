@@ -469,7 +469,8 @@ export class IdentityServiceImpl implements IdentityService {
       expiresAt: new Date(now.getTime() + ttl),
       createdAt: now,
     });
-    const link = `${opts.linkBase}/auth/reset-password?oobCode=${encodeURIComponent(code)}`;
+    // `invite=1` only words the page as a welcome (and signs the newcomer in); the code decides the rest.
+    const link = `${opts.linkBase}/auth/reset-password?oobCode=${encodeURIComponent(code)}${opts.kind === 'invite' ? '&invite=1' : ''}`;
     await this.deps.mailer.send(
       passwordMail({ kind: opts.kind, locale: opts.locale, to: account.email, link, validHours: ttl / HOUR }),
     );

@@ -2,7 +2,12 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { IdentityError } from '../../../lib/identity/errors.ts';
-import { installFakeServices, resetSession } from '../../../test/fakeServices.ts';
+import {
+  installFakeServices,
+  resetSession,
+  signInSession,
+  testIdentityUser,
+} from '../../../test/fakeServices.ts';
 import { loadTestTexts, renderWithProviders } from '../../../test/render.tsx';
 import LoginPage from './LoginPage.tsx';
 import ResetPasswordPage from './ResetPasswordPage.tsx';
@@ -17,6 +22,7 @@ function renderReset(url: string) {
     [
       { path: '/auth/reset-password', element: <ResetPasswordPage /> },
       { path: '/auth/login', element: <p>login page</p> },
+      { path: '/', element: <p>home page</p> },
     ],
     { initialEntries: [url] },
   );
@@ -91,5 +97,25 @@ describe('ResetPasswordPage', () => {
     expect(await screen.findByTestId('reset-done')).toBeTruthy();
     expect(services.identity.confirmPasswordReset).toHaveBeenCalledWith('good', 'senha-longa-1');
     expect(screen.getByRole('link', { name: 'Entrar' }).getAttribute('href')).toBe('/auth/login');
+  });
+
+  it('welcomes an invited person, and signs them in once their password is set', async () => {
+    const services = installFakeServices();
+    services.auth.signInWithEmailAndPassword.mockImplementation(async () => {
+      signInSession();
+      return testIdentityUser;
+    });
+    const router = renderReset('/auth/reset-password?oobCode=good&invite=1');
+    expect(await screen.findByRole('heading', { name: 'Boas-vindas ao Assistente' })).toBeTruthy();
+    expect(screen.queryByText(/nova senha/i)).toBeNull();
+    fireEvent.change(screen.getByLabelText('Senha'), { target: { value: 'senha-longa-1' } });
+    fireEvent.change(screen.getByLabelText('Confirme a senha'), { target: { value: 'senha-longa-1' } });
+    const policy = await screen.findByTestId('password-policy');
+    await waitFor(() => expect(policy.querySelectorAll('[data-met]').length).toBe(3));
+    fireEvent.click(screen.getByRole('button', { name: 'Criar senha e entrar' }));
+    expect(await screen.findByText('home page')).toBeTruthy();
+    expect(services.identity.confirmPasswordReset).toHaveBeenCalledWith('good', 'senha-longa-1');
+    expect(services.auth.signInWithEmailAndPassword).toHaveBeenCalledWith('ana@acme.com', 'senha-longa-1');
+    expect(router.state.location.pathname).toBe('/');
   });
 });
