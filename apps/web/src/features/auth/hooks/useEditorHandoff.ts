@@ -64,7 +64,7 @@ export function useEditorHandoff(query: HandoffQuery | null, authenticated: bool
     setStatus(target.kind === 'refused' ? 'refused' : 'confirm');
     // Loaded while the question is shown: the click should reach the editor within its gesture.
     if (target.kind !== 'refused') void import('../handoff.ts');
-  }, [query, target, authenticated, run]);
+  }, [query, target, authenticated]);
 
   return { status, run, target };
 }
