@@ -180,11 +180,18 @@ describe('LoginPage', () => {
     const openEditor = async () =>
       fireEvent.click(await screen.findByRole('button', { name: 'Abrir o VS Code' }));
 
-    it('for a signed-in user: mints nothing and opens nothing until they click "Abrir o VS Code"', async () => {
+    /** A signed-in user on the handoff login page, whose login_submit answers `answer`. */
+    const signedInOnHandoff = (answer?: unknown, url = `/auth/login${query}`) => {
       const services = installFakeServices();
       services.auth.currentUser = testIdentityUser;
+      services.codeAssistHttp.post.mockResolvedValueOnce(answer);
       signInSession();
-      renderLogin(`/auth/login${query}`);
+      renderLogin(url);
+      return services;
+    };
+
+    it('for a signed-in user: mints nothing and opens nothing until they click "Abrir o VS Code"', async () => {
+      const services = signedInOnHandoff();
       expect(await screen.findByRole('heading', { name: 'Abrir o VS Code' })).toBeTruthy();
       await act(async () => {});
       expect(services.codeAssistHttp.post).not.toHaveBeenCalled();
@@ -192,24 +199,19 @@ describe('LoginPage', () => {
     });
 
     it('after opening the deep link, says only that the sign-in goes on in VS Code', async () => {
-      const services = installFakeServices();
-      services.auth.currentUser = testIdentityUser;
-      services.codeAssistHttp.post.mockResolvedValueOnce({ auth_code: 'c-1' });
-      signInSession();
-      renderLogin(`/auth/login${query}`);
+      const services = signedInOnHandoff({ auth_code: 'c-1' });
       await openEditor();
       expect(await screen.findByRole('heading', { name: 'Continue no VS Code' })).toBeTruthy();
       expect(screen.queryByText(/conectado/i)).toBeNull();
     });
 
     it('for a signed-in user: submits the login page as redirect_uri and opens the deep link', async () => {
-      const services = installFakeServices();
-      services.auth.currentUser = testIdentityUser;
-      services.codeAssistHttp.post.mockResolvedValueOnce({
-        redirect_uri: 'http://localhost:3000/en/auth/login?code=the-code&state=st-1',
-      });
-      signInSession();
-      renderLogin(`/en/auth/login${query}`);
+      const services = signedInOnHandoff(
+        {
+          redirect_uri: 'http://localhost:3000/en/auth/login?code=the-code&state=st-1',
+        },
+        `/en/auth/login${query}`,
+      );
       await openEditor();
       await waitFor(() => expect(openExternalUrl).toHaveBeenCalled());
       expect(services.codeAssistHttp.post).toHaveBeenCalledWith('/api/v1/user_management/login_submit', {
@@ -230,11 +232,7 @@ describe('LoginPage', () => {
     });
 
     it('shows the error popup "Falha ao redirecionar para o VSCode" when it fails', async () => {
-      const services = installFakeServices();
-      services.auth.currentUser = testIdentityUser;
-      services.codeAssistHttp.post.mockResolvedValueOnce({ something: 'else' });
-      signInSession();
-      renderLogin(`/auth/login${query}`);
+      const services = signedInOnHandoff({ something: 'else' });
       await openEditor();
       await waitFor(() => expect(popup.store.getState().modelValue).toBe(true));
       expect(popup.store.getState()).toMatchObject({
