@@ -199,7 +199,7 @@ describe('LoginPage', () => {
     });
 
     it('after opening the deep link, says only that the sign-in goes on in VS Code', async () => {
-      const services = signedInOnHandoff({ auth_code: 'c-1' });
+      signedInOnHandoff({ auth_code: 'c-1' });
       await openEditor();
       expect(await screen.findByRole('heading', { name: 'Continue no VS Code' })).toBeTruthy();
       expect(screen.queryByText(/conectado/i)).toBeNull();
@@ -232,7 +232,7 @@ describe('LoginPage', () => {
     });
 
     it('shows the error popup "Falha ao redirecionar para o VSCode" when it fails', async () => {
-      const services = signedInOnHandoff({ something: 'else' });
+      signedInOnHandoff({ something: 'else' });
       await openEditor();
       await waitFor(() => expect(popup.store.getState().modelValue).toBe(true));
       expect(popup.store.getState()).toMatchObject({
