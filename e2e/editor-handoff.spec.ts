@@ -16,8 +16,17 @@ test('the login page hands a signed-in user over to the editor with a code the e
   await signIn(page, people.viewer);
   const { verifier, challenge } = pkce();
   const state = randomBytes(8).toString('hex');
+  let submitted = 0;
+  page.on('request', (r) => {
+    if (r.url().includes('/user_management/login_submit')) submitted++;
+  });
   // The e2e server's EDITOR_DEEP_LINK points at an app URL so the navigation can be observed.
   await page.goto(`/auth/login?provider=authkit&code_challenge=${challenge}&state=${state}`);
+  // A browser opens vscode:// from a click only: nothing is minted or opened before it.
+  const open = page.getByRole('button', { name: 'Abrir o VS Code' });
+  await expect(open).toBeVisible();
+  expect(submitted).toBe(0);
+  await open.click();
   await page.waitForURL(/\/editor-callback\?/);
   const url = new URL(page.url());
   expect(url.searchParams.get('state')).toBe(state);
@@ -123,12 +132,14 @@ test('signing in on the handoff login page continues to the editor', async ({ pa
   const login = new LoginPage(page);
   await login.goto(`?provider=authkit&code_challenge=${challenge}&state=s1`);
   await login.signIn(people.viewer);
+  await page.getByRole('button', { name: 'Abrir o VS Code' }).click();
   await page.waitForURL(/\/editor-callback\?.*state=s1/);
 });
 
 test('a failed handoff shows the error popup with its details dialog', async ({ page }) => {
   await signIn(page, people.viewer);
   await page.goto('/auth/login?provider=authkit&code_challenge=too-short&state=s2');
+  await page.getByRole('button', { name: 'Abrir o VS Code' }).click();
   const popup = page.getByTestId('popup').filter({ hasText: 'Falha ao redirecionar para o VSCode' });
   await expect(popup).toBeVisible();
   await popup.click();
@@ -148,6 +159,7 @@ test('a failed handoff shows the error popup with its details dialog', async ({ 
 test('the popup hides itself after 5 seconds', async ({ page }) => {
   await signIn(page, people.viewer);
   await page.goto('/auth/login?provider=authkit&code_challenge=too-short&state=s3');
+  await page.getByRole('button', { name: 'Abrir o VS Code' }).click();
   const popup = page.getByTestId('popup').filter({ hasText: 'Falha ao redirecionar para o VSCode' });
   await expect(popup).toBeVisible();
   await expect(popup).toBeHidden({ timeout: 7000 });

@@ -2,12 +2,12 @@ import { expect, test } from '@playwright/test';
 import { people } from './fixtures/env.ts';
 import { resetLink, waitForMail } from './fixtures/mail.ts';
 import { dialog, popup, runTag, screenshot } from './pages/admin.ts';
-import { LoginPage, signIn } from './pages/login.ts';
+import { signIn } from './pages/login.ts';
 
 // Whole journeys through several dialogs: more than the default 30 s on a busy machine.
 test.describe.configure({ timeout: 90_000 });
 
-test('an invited user gets the mail, sets a password, signs in and accepts the terms', async ({
+test('an invited user gets the mail, chooses a password, is signed in and accepts the terms', async ({
   page,
   browser,
 }, info) => {
@@ -33,7 +33,7 @@ test('an invited user gets the mail, sets a password, signs in and accepts the t
   const mail = await waitForMail(email);
   const link = new URL(resetLink(mail));
 
-  // The invitee, in a browser of their own, sets the password…
+  // The invitee, in a browser of their own, is welcomed (no talk of a reset) and sets the password…
   const context = await browser.newContext({
     viewport: info.project.use.viewport ?? null,
     isMobile: info.project.use.isMobile ?? false,
@@ -42,16 +42,12 @@ test('an invited user gets the mail, sets a password, signs in and accepts the t
   });
   const invitee = await context.newPage();
   await invitee.goto(link.pathname + link.search);
-  await invitee.getByLabel('Nova senha', { exact: true }).fill(password);
-  await invitee.getByLabel('Confirme a nova senha').fill(password);
-  await invitee.getByRole('button', { name: 'Salvar nova senha' }).click();
-  await expect(invitee.getByText('Senha alterada')).toBeVisible();
+  await expect(invitee.getByRole('heading', { name: 'Boas-vindas ao Assistente' })).toBeVisible();
+  await invitee.getByLabel('Senha', { exact: true }).fill(password);
+  await invitee.getByLabel('Confirme a senha').fill(password);
+  await invitee.getByRole('button', { name: 'Criar senha e entrar' }).click();
 
-  // …signs in, and must accept the terms before using the app.
-  const login = new LoginPage(invitee);
-  await login.goto();
-  await login.fill(email, password);
-  await invitee.getByRole('button', { name: 'Entrar', exact: true }).click();
+  // …is signed in straight away, and must accept the terms before using the app.
   const terms = dialog(invitee, 'Termos de uso e política de privacidade');
   await expect(terms).toBeVisible();
   await screenshot(invitee, info, 'invitation-eula');

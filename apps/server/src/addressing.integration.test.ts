@@ -110,6 +110,14 @@ describe('an app without PUBLIC_URL', () => {
     expect(foreign.statusCode).toBe(403);
   });
 
+  /** The origin of the set-password link in the newest mail of the outbox (no SMTP_URL). */
+  const newestMailLinkBase = () => {
+    const dir = path.join(t.dataDir, 'outbox');
+    const newest = readdirSync(dir).sort().at(-1) ?? '';
+    const text = readFileSync(path.join(dir, newest), 'utf8').replace(/=\r?\n/g, '');
+    return /(https?:\/\/[^/\s]+)\/auth\/reset-password/.exec(text)?.[1];
+  };
+
   it('mails reset links for the address this machine was reached at, never for a Host header naming another site', async () => {
     const identity = t.ctx.identity as IdentityServiceImpl;
     const linkFor = async (host: string) => {
@@ -121,14 +129,39 @@ describe('an app without PUBLIC_URL', () => {
       });
       expect(res.statusCode).toBe(200);
       await identity.drain();
-      const dir = path.join(t.dataDir, 'outbox');
-      const newest = readdirSync(dir).sort().at(-1) ?? '';
-      const text = readFileSync(path.join(dir, newest), 'utf8').replace(/=\r?\n/g, '');
-      return /(https?:\/\/[^/\s]+)\/auth\/reset-password/.exec(text)?.[1];
+      return newestMailLinkBase();
     };
     expect(await linkFor(`127.0.0.1:${port}`)).toBe(`http://127.0.0.1:${port}`);
     // Host-header poisoning: the link falls back to the default address.
     expect(await linkFor('evil.example')).toBe(t.ctx.config.publicUrl);
+  });
+
+  it('mails invitations, first and resent, for the address the admin works at', async () => {
+    const admin = await makeUser(t.ctx, { role: 'Admin' });
+    const invite = async (host: string, url: string, payload?: object) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: { ...admin.headers, host },
+        ...(payload ? { payload } : {}),
+      });
+      expect(res.statusCode, res.body).toBeLessThan(300);
+      return newestMailLinkBase();
+    };
+    const email = `invitee-${randomBytes(4).toString('hex')}@${admin.user.domainId}`;
+    const created = await invite(`127.0.0.1:${port}`, '/api/v1/user', {
+      email,
+      displayName: 'Convidada',
+      domain: admin.user.domainId,
+      department: admin.user.departmentId,
+      role: 'Viewer',
+    });
+    expect(created).toBe(`http://127.0.0.1:${port}`);
+    const resent = await invite('evil.example', `/api/v1/user/${encodeURIComponent(email)}/invitation`);
+    expect(resent).toBe(t.ctx.config.publicUrl);
+    expect(await invite(`127.0.0.1:${port}`, `/api/v1/user/${encodeURIComponent(email)}/invitation`)).toBe(
+      `http://127.0.0.1:${port}`,
+    );
   });
 });
 

@@ -144,8 +144,8 @@ export const DepartmentUpdateSchema = z.strictObject({
 export type DepartmentUpdate = z.infer<typeof DepartmentUpdateSchema>;
 
 /**
- * `?limit=&cursor=&q=` of every list. Not strict: the web client adds `domain`, `department`, `user`
- * and `email` to every call as logging hints, and they must not break a request.
+ * `?limit=&cursor=&q=` of every list. Not strict: the web client adds `domain` and `department` to
+ * every call as logging hints (older clients also `user` and `email`), and they must not break a request.
  */
 export const ListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),

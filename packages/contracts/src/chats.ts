@@ -145,8 +145,8 @@ export const ChatUpdateSchema = z
 export type ChatUpdate = z.infer<typeof ChatUpdateSchema>;
 
 /**
- * GET /api/v1/chats. Not strict: the web client adds `domain`/`department`/`user`/`email` hints to
- * every call. `q` searches titles and message contents (words, prefix match, case and accents ignored).
+ * GET /api/v1/chats. Not strict: the web client adds `domain`/`department` hints to every call
+ * (older clients also `user`/`email`). `q` searches titles and message contents (words, prefix match, case and accents ignored).
  * A chat with neither a title nor a message (made for a new message's files) is listed once it has one.
  */
 export const ChatListQuerySchema = z.object({

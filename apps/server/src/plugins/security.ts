@@ -1,22 +1,31 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest, onSendHookHandler } from 'fastify';
 import type { AppContext } from '../context.ts';
+import { bearerToken, wellFormedToken } from './auth.ts';
 
-/** Limit key: the token's subject when there is one (read, not trusted: it only picks a bucket), else the IP. */
-function limitKey(request: FastifyRequest): string {
-  const auth = request.headers.authorization;
-  if (auth?.startsWith('Bearer ')) {
-    const payload = auth.slice(7).split('.')[1];
-    if (payload) {
-      try {
-        const sub = (JSON.parse(Buffer.from(payload, 'base64url').toString()) as { sub?: unknown }).sub;
-        if (typeof sub === 'string' && sub.length < 200) return `u:${sub}`;
-      } catch {
-        // Not a JWT: fall back to the IP.
-      }
-    }
-  }
-  return `ip:${request.ip}`;
+/**
+ * The subject of a token this server signed (a user's or a visitor's), else undefined. Only a
+ * verified subject may pick a bucket: a subject read from an unverified token would let anyone
+ * mint a fresh bucket per request. Tokens already seen come from the caches without a signature check.
+ */
+async function verifiedSubject(identity: AppContext['identity'], token: string): Promise<string | undefined> {
+  const cached = identity.peekIdToken(token) ?? identity.peekVisitorToken(token);
+  if (cached) return cached.sub;
+  // API keys and other non-JWTs: not ours to verify here; they share their address's bucket.
+  if (token.split('.').length !== 3 || !wellFormedToken(token)) return undefined;
+  const claims =
+    (await identity.verifyIdToken(token).catch(() => undefined)) ??
+    (await identity.verifyVisitorToken(token).catch(() => undefined));
+  return claims?.sub;
+}
+
+/** Limit key: the verified caller when the request carries a good token, else the IP. */
+function limitKey(ctx: Pick<AppContext, 'identity'>) {
+  return async (request: FastifyRequest): Promise<string> => {
+    const token = bearerToken(request);
+    const sub = token ? await verifiedSubject(ctx.identity, token) : undefined;
+    return sub ? `u:${sub}` : `ip:${request.ip}`;
+  };
 }
 
 const DYNAMIC_PREFIXES = ['/api/', '/identity', '/securetoken.googleapis.com/'];
@@ -114,7 +123,7 @@ export async function registerSecurity(app: FastifyInstance, ctx: AppContext): P
       global: true,
       max: 1200,
       timeWindow: '1 minute',
-      keyGenerator: limitKey,
+      keyGenerator: limitKey(ctx),
       nameSpace: `${ctx.keyPrefix}rl:`,
       // Without Redis for a moment, let requests through rather than answer 500s.
       ...(ctx.redis ? { redis: ctx.redis, skipOnError: true } : {}),

@@ -20,6 +20,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { callerOf } from '../../lib/caller.ts';
+import { linkBase } from '../../lib/origin.ts';
 import { sendPage } from '../../lib/paging.ts';
 import { errorResponses } from '../../plugins/routes.ts';
 import { noStore } from '../../plugins/security.ts';
@@ -82,7 +83,13 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
     },
     async (request, reply) => {
       const caller = callerOf(request, 'user');
-      const created = await users.createUser(caller, request.body, auditMeta(request), localeHints(request));
+      const created = await users.createUser(
+        caller,
+        request.body,
+        auditMeta(request),
+        localeHints(request),
+        linkBase(ctx.config, request),
+      );
       return reply.status(201).send(created);
     },
   );
@@ -155,6 +162,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
         request.params.id,
         auditMeta(request),
         localeHints(request),
+        linkBase(ctx.config, request),
       ),
   );
 

@@ -49,9 +49,9 @@ export function accountsService(ctx: AppContext, store: AccountsStore = accounts
   };
 
   /** Mails a set-password link; false (and logged) when the mail could not leave. */
-  const sendInvitation = async (email: string, locale: Locale): Promise<boolean> => {
+  const sendInvitation = async (email: string, locale: Locale, linkBase: string): Promise<boolean> => {
     try {
-      await ctx.identity.sendPasswordResetMail(email, { locale, kind: 'invite' });
+      await ctx.identity.sendPasswordResetMail(email, { locale, kind: 'invite', linkBase });
       return true;
     } catch (err) {
       ctx.log.error({ err, email }, 'accounts: the invitation mail could not be sent');
@@ -95,13 +95,15 @@ export function accountsService(ctx: AppContext, store: AccountsStore = accounts
 
     /**
      * Creates the identity account (no password) and the user, then mails a set-password link in
-     * the inviter's language. An Admin creates in their own domain, up to Admin.
+     * the inviter's language, pointing at `linkBase` (where the inviter works, see lib/origin.ts).
+     * An Admin creates in their own domain, up to Admin.
      */
     async createUser(
       caller: Caller,
       body: UserCreate,
       meta: AuditMeta,
       hints: LocaleHints,
+      linkBase: string,
     ): Promise<UserCreated> {
       authorize(caller, 'administer', null);
       const { email } = parseEmail(body.email);
@@ -172,7 +174,7 @@ export function accountsService(ctx: AppContext, store: AccountsStore = accounts
       if (account.disabled) await ctx.identity.setDisabled(account.uid, false);
       await ctx.services.callerStates.invalidate({ uid: account.uid, email });
       // The invitation is written in the inviter's language.
-      const invitationSent = await sendInvitation(email, callerLocale(caller, hints));
+      const invitationSent = await sendInvitation(email, callerLocale(caller, hints), linkBase);
       return { ...toUser(user), invitationSent };
     },
 
@@ -182,6 +184,7 @@ export function accountsService(ctx: AppContext, store: AccountsStore = accounts
       id: string,
       meta: AuditMeta,
       hints: LocaleHints,
+      linkBase: string,
     ): Promise<InvitationSent> {
       authorize(caller, 'administer', null);
       const target = await store.findUser(caller, normalizeId(id));
@@ -202,7 +205,7 @@ export function accountsService(ctx: AppContext, store: AccountsStore = accounts
           'This user has already set a password; they can use “Forgot password” to choose a new one',
         );
       }
-      if (!(await sendInvitation(target.email, callerLocale(caller, hints)))) {
+      if (!(await sendInvitation(target.email, callerLocale(caller, hints), linkBase))) {
         throw new AppError('UNAVAILABLE', 'The invitation could not be mailed; try again later');
       }
       // The new link is the identity service's; the record of who sent it is ours.

@@ -105,6 +105,8 @@ describe('invitations', () => {
     expect(account?.passwordHash).toBeNull();
 
     const mail = await sink.waitFor((m) => m.to.includes(email));
+    // The page the link opens welcomes the newcomer rather than speaking of a reset.
+    expect(mail.text).toMatch(/reset-password\?oobCode=[A-Za-z0-9_%-]+&invite=1/);
     const code = oobCodeOf(mail);
     const check = await call('POST', '/identity/v1/accounts:resetPassword', undefined, { oobCode: code });
     expect(check.statusCode).toBe(200);

@@ -580,7 +580,11 @@ describe('identity over HTTP', () => {
       const { email, uid } = await makeUser();
       for (let i = 0; i < DEFAULT_LIMITS.account.max; i++) await signIn(email, `wrong-password-${i}`);
       expect(errorOf(await signIn(email))).toBe('INVALID_LOGIN_CREDENTIALS');
-      await t.identity.sendPasswordResetMail(email, { locale: 'en', kind: 'reset' });
+      await t.identity.sendPasswordResetMail(email, {
+        locale: 'en',
+        kind: 'reset',
+        linkBase: t.config.publicUrl,
+      });
       // The code went to the outbox; read it back from there.
       const code = await latestOutboxCode(t, email);
       expect((await post(RESET, { oobCode: code, newPassword: 'another good passphrase' })).statusCode).toBe(
@@ -692,7 +696,11 @@ describe('identity over HTTP', () => {
       const { email, uid } = await makeUser();
       const old = await t.identity.issueSession(uid, { kind: 'web', name: 'old' });
       const live = await signedIn(email);
-      await t.identity.sendPasswordResetMail(email, { locale: 'en', kind: 'reset' });
+      await t.identity.sendPasswordResetMail(email, {
+        locale: 'en',
+        kind: 'reset',
+        linkBase: t.config.publicUrl,
+      });
       const longAgo = new Date(Date.now() - 40 * 86_400_000);
       await t.ctx.db
         .update(identitySessions)
@@ -719,7 +727,11 @@ describe('identity over HTTP', () => {
     it('writes invitations with their own wording and a 72 hour link', async () => {
       const email = uniqueEmail('invitee');
       const { uid } = await t.identity.createAccount({ email, displayName: 'Bia' });
-      await t.identity.sendPasswordResetMail(email, { locale: 'pt-BR', kind: 'invite' });
+      await t.identity.sendPasswordResetMail(email, {
+        locale: 'pt-BR',
+        kind: 'invite',
+        linkBase: t.config.publicUrl,
+      });
       const eml = latestOutboxMail(t, email);
       expect(eml).toContain('convidado');
       const [row] = await t.ctx.db.select().from(oobCodes).where(eq(oobCodes.uid, uid));

@@ -453,7 +453,7 @@ export class IdentityServiceImpl implements IdentityService {
 
   async sendPasswordResetMail(
     email: string,
-    opts: { locale: Locale; kind: 'reset' | 'invite'; linkBase?: string },
+    opts: { locale: Locale; kind: 'reset' | 'invite'; linkBase: string },
   ): Promise<void> {
     const e = email.trim();
     if (!isEmailAddress(e)) return;
@@ -469,8 +469,8 @@ export class IdentityServiceImpl implements IdentityService {
       expiresAt: new Date(now.getTime() + ttl),
       createdAt: now,
     });
-    const base = opts.linkBase ?? this.deps.config.publicUrl;
-    const link = `${base}/auth/reset-password?oobCode=${encodeURIComponent(code)}`;
+    // `invite=1` only words the page as a welcome (and signs the newcomer in); the code decides the rest.
+    const link = `${opts.linkBase}/auth/reset-password?oobCode=${encodeURIComponent(code)}${opts.kind === 'invite' ? '&invite=1' : ''}`;
     await this.deps.mailer.send(
       passwordMail({ kind: opts.kind, locale: opts.locale, to: account.email, link, validHours: ttl / HOUR }),
     );
@@ -690,7 +690,7 @@ export class IdentityServiceImpl implements IdentityService {
       this.sendPasswordResetMail(email, {
         locale,
         kind: 'reset',
-        ...(client.linkBase ? { linkBase: client.linkBase } : {}),
+        linkBase: client.linkBase ?? this.deps.config.publicUrl,
       }),
       'password reset mail',
     );

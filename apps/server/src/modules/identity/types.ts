@@ -123,7 +123,7 @@ export interface IdentityService {
    */
   sendPasswordResetMail(
     email: string,
-    opts: { locale: Locale; kind: 'reset' | 'invite'; linkBase?: string },
+    opts: { locale: Locale; kind: 'reset' | 'invite'; linkBase: string },
   ): Promise<void>;
   /**
    * After a single sign-on the SSO module verified: a one-time code (60 s) the login page exchanges

@@ -60,3 +60,24 @@ describe('DefaultShell navigation drawer', () => {
     expect(drawerOpen()).toBe(false);
   });
 });
+
+describe('DefaultShell focus', () => {
+  it('opens with a skip link to the page’s content', () => {
+    renderShell();
+    const skip = screen.getByRole('link', { name: 'Pular para o conteúdo' });
+    const main = screen.getByRole('main');
+    expect(skip.getAttribute('href')).toBe(`#${main.id}`);
+    // The first thing a keyboard reaches.
+    const focusable = document.querySelectorAll('a[href], button, input, [tabindex="0"]');
+    expect(focusable[0]).toBe(skip);
+  });
+
+  it('moves the focus to the content when the page changes, not to the document', async () => {
+    renderShell('/chats');
+    const main = screen.getByRole('main');
+    const settings = screen.getByRole('link', { name: 'Configurações' });
+    settings.focus();
+    await userEvent.click(settings);
+    expect(document.activeElement).toBe(main);
+  });
+});

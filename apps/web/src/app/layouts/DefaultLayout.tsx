@@ -14,6 +14,15 @@ import { MainNav } from '../shell/MainNav.tsx';
 import { UserMenu } from '../shell/UserMenu.tsx';
 import classes from './DefaultLayout.module.css';
 
+/** Whether a page of the shell has been shown since the browser loaded the document. */
+let navigatedInApp = false;
+
+/** The path the browser loaded the document at (before any navigation inside the app). */
+function loadedPath(): string {
+  const [entry] = performance.getEntriesByType('navigation');
+  return new URL(entry?.name ?? window.location.href).pathname;
+}
+
 /** App bar + main navigation; below md (960 px) the navigation is a drawer behind the burger. */
 export function DefaultShell({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
@@ -22,7 +31,20 @@ export function DefaultShell({ children }: { children: ReactNode }) {
   const lp = useLocalePath();
   const navId = useId();
   const burger = useRef<HTMLButtonElement>(null);
+  const main = useRef<HTMLElement>(null);
+  const mainId = useId();
   const close = () => setUi({ mainSidebarModel: false });
+
+  // A new page (sign-in included) starts keyboard and screen-reader users at its content, not at
+  // the top of the document; a page that focused a field of its own keeps it. The page the browser
+  // itself loaded leaves the focus at the top, where the skip link is.
+  useEffect(() => {
+    const content = main.current;
+    const loaded = !navigatedInApp && pathname === loadedPath();
+    navigatedInApp = true;
+    if (loaded || !content || content.contains(document.activeElement)) return;
+    content.focus({ preventScroll: true });
+  }, [pathname]);
 
   // The drawer closes after a navigation (its links close it too, even to the page already shown).
   // biome-ignore lint/correctness/useExhaustiveDependencies: closes on every path change
@@ -44,6 +66,9 @@ export function DefaultShell({ children }: { children: ReactNode }) {
 
   return (
     <QueryClientProvider client={queryClient}>
+      <a href={`#${mainId}`} className={classes.skipLink}>
+        {t('nav.skip_to_content')}
+      </a>
       <AppShell
         header={{ height: 60 }}
         navbar={{ width: 256, breakpoint: 'md', collapsed: { mobile: !open } }}
@@ -76,7 +101,9 @@ export function DefaultShell({ children }: { children: ReactNode }) {
         <AppShell.Navbar id={navId} className={classes.navbar}>
           <MainNav onNavigate={close} />
         </AppShell.Navbar>
-        <AppShell.Main className={classes.main}>{children}</AppShell.Main>
+        <AppShell.Main ref={main} id={mainId} tabIndex={-1} className={classes.main}>
+          {children}
+        </AppShell.Main>
       </AppShell>
       <EulaGate />
     </QueryClientProvider>

@@ -1,14 +1,17 @@
 import { type Locale, Locales } from '@assistente/contracts';
 import { Button } from '@mantine/core';
 import { IconCheck, IconLanguage } from '@tabler/icons-react';
+import { useAccountLanguage } from '../../features/settings/index.ts';
 import { useTranslation } from '../../lib/i18n/index.ts';
-import { useChangeLanguage } from '../../lib/i18n/useChangeLanguage.ts';
 import { Menu } from '../../ui/DeferredFloating.tsx';
 
-/** Picks the interface language; on a prefixed URL it moves to the same page under the new prefix. */
+/**
+ * Picks the signed-in person's interface language, saved to their account; on a prefixed URL it
+ * moves to the same page under the new prefix.
+ */
 export function LanguageSwitcher({ compact = false }: { compact?: boolean }) {
   const { t, i18n } = useTranslation();
-  const choose = useChangeLanguage();
+  const choose = useAccountLanguage();
   const current = i18n.language as Locale;
 
   return (

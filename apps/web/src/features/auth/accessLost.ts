@@ -1,4 +1,5 @@
 import { createStore } from '@mantine/store';
+import { HttpError } from '../../lib/http/errors.ts';
 import { isIdentityError } from '../../lib/identity/errors.ts';
 
 /** Why the app signed someone out on its own, told on the login page. */
@@ -10,6 +11,17 @@ export type SignOutReason = 'deactivated' | 'session_ended';
  * that found out why finishes.
  */
 export const signOutReason = createStore<{ reason: SignOutReason | null }>({ reason: null });
+
+/**
+ * Why establishing a session failed, when the failure says access itself is gone: the identity
+ * service disabled the account, or the account manager refuses the user (deactivated user or
+ * organisation, no user record). Anything else (offline, a server error) is no verdict.
+ */
+export function refusalReason(error: unknown): SignOutReason | null {
+  if (isIdentityError(error) && error.code === 'auth/user-disabled') return 'deactivated';
+  if (error instanceof HttpError && error.status === 403) return 'deactivated';
+  return null;
+}
 
 export interface AccessDeps {
   /** A forced refresh of the id token: throws when the session or the account is gone. */

@@ -34,7 +34,9 @@ describe('product calls', () => {
     const { url, headers } = last();
     expect(headers.get('authorization')).toBe('Bearer account-token');
     expect(headers.get('domain')).toBe('acme.com');
-    expect(url.searchParams.get('email')).toBe('ana@acme.com');
+    // Who is calling is the token's to say: the person's e-mail stays out of URLs (and access logs).
+    expect(url.searchParams.get('department')).toBe(testApiUser.department);
+    expect(decodeURIComponent(url.href)).not.toContain(testApiUser.email);
   });
 
   it('carry the visitor’s session on the embedded chat’s page, never the account’s', async () => {

@@ -45,5 +45,5 @@ export function isPremium(domain: Domain | null): boolean {
 }
 
 export function toRequestUser(user: User | null): RequestUser | null {
-  return user ? { _id: user._id, email: user.email, domain: user.domain, department: user.department } : null;
+  return user ? { domain: user.domain, department: user.department } : null;
 }

@@ -1,9 +1,10 @@
 import { spansDomains } from '@assistente/contracts';
-import { ScrollArea, Tabs } from '@mantine/core';
+import { Tabs } from '@mantine/core';
 import { IconApi, IconBook2, IconCode, IconKey } from '@tabler/icons-react';
 import { useTranslation } from '../../lib/i18n/index.ts';
 import { useTabParam } from '../../ui/hooks/useTabParam.ts';
 import { PageHeader } from '../../ui/PageHeader.tsx';
+import { TabStrip } from '../../ui/TabStrip.tsx';
 import { DomainApiKeys } from '../apikeys/index.ts';
 import { useAccountSession } from '../auth/index.ts';
 import { EmbedsTab } from '../embeds/index.ts';
@@ -32,15 +33,13 @@ export default function IntegrationPage() {
     <>
       <PageHeader title={t('nav.integration')} description={t('pages.integration.description')} />
       <Tabs value={tab} onChange={setTab} keepMounted={false}>
-        <ScrollArea type="never" mb="lg">
-          <Tabs.List ref={listRef} style={{ flexWrap: 'nowrap' }}>
-            {tabs.map(({ name, label, Icon }) => (
-              <Tabs.Tab key={name} value={name} leftSection={<Icon size={16} stroke={1.7} />}>
-                {t(label)}
-              </Tabs.Tab>
-            ))}
-          </Tabs.List>
-        </ScrollArea>
+        <TabStrip listRef={listRef}>
+          {tabs.map(({ name, label, Icon }) => (
+            <Tabs.Tab key={name} value={name} leftSection={<Icon size={16} stroke={1.7} />}>
+              {t(label)}
+            </Tabs.Tab>
+          ))}
+        </TabStrip>
         {tabs.map(({ name, Panel }) => (
           <Tabs.Panel key={name} value={name}>
             <Panel />

@@ -1,5 +1,5 @@
 import { isAdmin, type User } from '@assistente/contracts';
-import { Badge, Group, ScrollArea, Tabs } from '@mantine/core';
+import { Badge, Group, Tabs } from '@mantine/core';
 import {
   IconApi,
   IconBuilding,
@@ -14,6 +14,7 @@ import type { ComponentType } from 'react';
 import { useTranslation } from '../../lib/i18n/index.ts';
 import { useTabParam } from '../../ui/hooks/useTabParam.ts';
 import { PageHeader } from '../../ui/PageHeader.tsx';
+import { TabStrip } from '../../ui/TabStrip.tsx';
 import { ApiKeysTab } from '../apikeys/index.ts';
 import { useAccountSession } from '../auth/index.ts';
 import { ProvidersSettings } from '../providers/index.ts';
@@ -76,20 +77,18 @@ function Settings({ user }: { user: User }) {
         }
       />
       <Tabs value={tab} onChange={setTab} keepMounted={false}>
-        <ScrollArea type="never" mb="lg">
-          <Tabs.List ref={listRef} style={{ flexWrap: 'nowrap' }}>
-            {tabs.map((name) => {
-              const Icon = ICONS[name];
-              return (
-                <Tabs.Tab key={name} value={name} leftSection={<Icon size={16} stroke={1.7} />}>
-                  <Group gap={4} wrap="nowrap">
-                    {t(name === 'apiKeys' ? 'apiKeys.tab' : `settings.tabs.${name}`)}
-                  </Group>
-                </Tabs.Tab>
-              );
-            })}
-          </Tabs.List>
-        </ScrollArea>
+        <TabStrip listRef={listRef}>
+          {tabs.map((name) => {
+            const Icon = ICONS[name];
+            return (
+              <Tabs.Tab key={name} value={name} leftSection={<Icon size={16} stroke={1.7} />}>
+                <Group gap={4} wrap="nowrap">
+                  {t(name === 'apiKeys' ? 'apiKeys.tab' : `settings.tabs.${name}`)}
+                </Group>
+              </Tabs.Tab>
+            );
+          })}
+        </TabStrip>
         <Tabs.Panel value="profile">
           <ProfileTab user={user} />
         </Tabs.Panel>

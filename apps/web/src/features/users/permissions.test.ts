@@ -24,7 +24,7 @@ const base: User = {
 const make = (patch: Partial<User>): User => ({ ...base, ...patch });
 const admin = make({ _id: 'admin@acme.com', email: 'admin@acme.com', role: 'Admin' });
 const superAdmin = make({ _id: 'root@acme.com', email: 'root@acme.com', role: 'SuperAdmin' });
-const viewer = make({ _id: 'v@acme.com', email: 'v@acme.com' });
+const viewer = make({ _id: 'v@acme.com', email: 'v@acme.com', invitePending: true });
 const otherDomain = make({ _id: 'v@other.com', email: 'v@other.com', domain: 'other.com' });
 
 describe('user permissions', () => {
@@ -68,6 +68,13 @@ describe('user permissions', () => {
   it('does not offer a new invitation to a deactivated user', () => {
     expect(userActions(admin, make({ ...viewer, active: false })).invite).toBe(false);
   });
+
+  it('offers a new invitation only to someone who has not set a password yet', () => {
+    const accepted: User = { ...viewer };
+    delete accepted.invitePending;
+    expect(userActions(admin, accepted).invite).toBe(false);
+    expect(userActions(admin, viewer).invite).toBe(true);
+  });
 });
 
 describe('the grid’s permissions are the server’s rules', () => {
@@ -83,7 +90,7 @@ describe('the grid’s permissions are the server’s rules', () => {
         changeDepartment: rules.changeDepartment,
         changeActive: rules.changeActive,
         remove: rules.remove,
-        invite: rules.invite && target.active,
+        invite: rules.invite && target.active && target.invitePending === true,
         revokeSessions: rules.revokeSessions,
       });
       expect(managesUser(caller, target)).toBe(managesRule(actor(caller), actor(target)));

@@ -23,7 +23,7 @@ export function managesUser(caller: Person, target: Person): boolean {
 }
 
 /** What the caller may do to one row of the grid (the server decides; this only hides what it refuses). */
-export function userActions(caller: Person, target: Person & Pick<User, 'active'>) {
+export function userActions(caller: Person, target: Person & Pick<User, 'active' | 'invitePending'>) {
   const allowed = userActionsFor(actorOf(caller), actorOf(target));
   return {
     edit: allowed.edit,
@@ -31,8 +31,11 @@ export function userActions(caller: Person, target: Person & Pick<User, 'active'
     changeDepartment: allowed.changeDepartment,
     changeActive: allowed.changeActive,
     remove: allowed.remove,
-    /** A deactivated user must be reactivated before a new invitation (the server answers 409). */
-    invite: allowed.invite && target.active,
+    /**
+     * Only someone who has not set a password yet (the server answers 409 otherwise, and "Forgot
+     * password" is their way); a deactivated user must be reactivated first.
+     */
+    invite: allowed.invite && target.active && target.invitePending === true,
     revokeSessions: allowed.revokeSessions,
   };
 }

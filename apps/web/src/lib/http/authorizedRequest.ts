@@ -34,8 +34,6 @@ export function authorizedRequestFor(
     headers.Department = user.department;
     url.searchParams.set('domain', user.domain);
     url.searchParams.set('department', user.department);
-    url.searchParams.set('user', user._id);
-    url.searchParams.set('email', user._id);
   }
   return { url: url.href, headers };
 }

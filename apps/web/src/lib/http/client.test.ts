@@ -10,8 +10,6 @@ import {
 import { errorMessage, HttpError } from './errors.ts';
 
 const user: RequestUser = {
-  _id: 'ana@acme.com',
-  email: 'ana@acme.com',
   domain: 'acme.com',
   department: 'dep1',
 };
@@ -60,7 +58,7 @@ describe('HTTP client: request', () => {
     expect(headers.get('department')).toBe('dep1');
   });
 
-  it('adds domain, department, user and email query parameters', async () => {
+  it('adds the domain and department query parameters, never who is calling', async () => {
     const { client, call } = setup([json(200, [])]);
     await client.get('/api/v1/department', { query: { limit: 10, q: undefined } });
     const { url } = call();
@@ -68,8 +66,6 @@ describe('HTTP client: request', () => {
     expect(Object.fromEntries(url.searchParams)).toEqual({
       domain: 'acme.com',
       department: 'dep1',
-      user: 'ana@acme.com',
-      email: 'ana@acme.com',
       limit: '10',
     });
   });

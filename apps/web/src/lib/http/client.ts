@@ -18,10 +18,11 @@ export interface ResponseSchema<T> {
   parse(data: unknown): T;
 }
 
-/** Who is calling: the user's id token and account (for the Domain/Department hints). */
+/**
+ * The caller's account as requests show it: only the Domain/Department hints. Who is calling is
+ * the token's to say; the person's e-mail never goes into a URL (proxies and access logs keep URLs).
+ */
 export interface RequestUser {
-  _id: string;
-  email: string;
   domain: string;
   department: string;
 }
@@ -39,7 +40,7 @@ export interface RequestOptions<T> {
   headers?: Record<string, string>;
   /** Parses (and types) the response. */
   schema?: ResponseSchema<T>;
-  /** Adds the `domain`, `department`, `user` and `email` query parameters; on by default. */
+  /** Adds the `domain` and `department` query parameters; on by default. */
   userParams?: boolean;
   credentials?: RequestCredentials;
   /** Extra attempts for idempotent requests failing with a retryable status or a network error. */
@@ -148,8 +149,6 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
     if (options.userParams !== false && user) {
       query.domain = user.domain;
       query.department = user.department;
-      query.user = user._id;
-      query.email = user._id;
     }
     Object.assign(query, options.query);
     const url = buildUrl(base, path, query);

@@ -35,7 +35,7 @@ function client(headers: Record<string, string>) {
     baseUrl: () => 'https://api.test',
     context: () => ({
       idToken: 't',
-      user: { _id: 'ana@acme.com', email: 'ana@acme.com', domain: 'acme.com', department: 'd1' },
+      user: { domain: 'acme.com', department: 'd1' },
     }),
     fetch: fetch as unknown as typeof globalThis.fetch,
     readCookie: () => null,

@@ -6,11 +6,7 @@ import HandoffProgress from './HandoffProgress.tsx';
 /** Runs the editor handoff for the signed-in user and shows its progress ("Abrindo o VS Code…"). */
 export default function EditorHandoff({ query }: { query: HandoffQuery }) {
   const handoff = useEditorHandoff(query, true);
-  if (
-    (handoff.status === 'confirm' || handoff.status === 'refused') &&
-    handoff.target &&
-    handoff.target.kind !== 'deep-link'
-  ) {
+  if ((handoff.status === 'confirm' || handoff.status === 'refused') && handoff.target) {
     return <HandoffConfirm target={handoff.target} onConfirm={() => void handoff.run()} />;
   }
   return (

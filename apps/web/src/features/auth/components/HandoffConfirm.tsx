@@ -6,19 +6,32 @@ import { useLocalePath } from '../../../ui/hooks/useLocalePath.ts';
 import type { EditorTarget } from '../handoffQuery.ts';
 
 /**
- * A browser-hosted editor asks for the code at its own address: the user confirms the origin first
- * ("Connect VS Code at <origin>?"), or learns that the server does not allow it.
+ * Before the editor gets the code: desktop VS Code is opened from the user's click ("Open VS
+ * Code"); a browser-hosted editor asks for the code at its own address, so the user confirms the
+ * origin first ("Connect VS Code at <origin>?"), or learns that the server does not allow it.
  */
 export default function HandoffConfirm({
   target,
   onConfirm,
 }: {
-  target: Exclude<EditorTarget, { kind: 'deep-link' }>;
+  target: EditorTarget;
   onConfirm: () => void;
 }) {
   const { t } = useTranslation();
   const lp = useLocalePath();
-  const allowed = target.kind === 'callback';
+  const allowed = target.kind !== 'refused';
+  const [title, message] =
+    target.kind === 'deep-link'
+      ? [t('pages_login.redirect_vscode.open_title'), t('pages_login.redirect_vscode.open_message')]
+      : target.kind === 'callback'
+        ? [
+            t('pages_login.redirect_vscode.confirm_title', { origin: target.origin }),
+            t('pages_login.redirect_vscode.confirm_message'),
+          ]
+        : [
+            t('pages_login.redirect_vscode.refused_title'),
+            t('pages_login.redirect_vscode.refused_message', { origin: target.origin }),
+          ];
   return (
     <Stack
       align="center"
@@ -32,21 +45,21 @@ export default function HandoffConfirm({
         {allowed ? <IconPlugConnected size={30} /> : <IconAlertCircle size={30} />}
       </ThemeIcon>
       <Title order={2} size="h3" id="handoff-confirm" style={{ overflowWrap: 'anywhere' }}>
-        {allowed
-          ? t('pages_login.redirect_vscode.confirm_title', { origin: target.origin })
-          : t('pages_login.redirect_vscode.refused_title')}
+        {title}
       </Title>
       <Text c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-        {allowed
-          ? t('pages_login.redirect_vscode.confirm_message')
-          : t('pages_login.redirect_vscode.refused_message', { origin: target.origin })}
+        {message}
       </Text>
       {allowed ? (
         <Group justify="center">
           <Button component={Link} to={lp('/')} variant="default">
             {t('pages_login.redirect_vscode.cancel')}
           </Button>
-          <Button onClick={onConfirm}>{t('pages_login.redirect_vscode.confirm')}</Button>
+          <Button onClick={onConfirm}>
+            {target.kind === 'deep-link'
+              ? t('pages_login.redirect_vscode.open')
+              : t('pages_login.redirect_vscode.confirm')}
+          </Button>
         </Group>
       ) : (
         <Anchor component={Link} to={lp('/')} size="sm">

@@ -176,15 +176,43 @@ describe('LoginPage', () => {
       expect(screen.getByTestId('handoff-intro').textContent).toMatch(/VS Code/);
     });
 
-    it('for a signed-in user: submits the login page as redirect_uri and opens the deep link', async () => {
+    /** The button that opens the editor: a browser opens `vscode://` from a click only. */
+    const openEditor = async () =>
+      fireEvent.click(await screen.findByRole('button', { name: 'Abrir o VS Code' }));
+
+    /** A signed-in user on the handoff login page, whose login_submit answers `answer`. */
+    const signedInOnHandoff = (answer?: unknown, url = `/auth/login${query}`) => {
       const services = installFakeServices();
       services.auth.currentUser = testIdentityUser;
-      services.codeAssistHttp.post.mockResolvedValueOnce({
-        redirect_uri: 'http://localhost:3000/en/auth/login?code=the-code&state=st-1',
-      });
+      services.codeAssistHttp.post.mockResolvedValueOnce(answer);
       signInSession();
-      renderLogin(`/en/auth/login${query}`);
-      expect(await screen.findByText(/Abrindo o VS Code|VS Code conectado/)).toBeTruthy();
+      renderLogin(url);
+      return services;
+    };
+
+    it('for a signed-in user: mints nothing and opens nothing until they click "Abrir o VS Code"', async () => {
+      const services = signedInOnHandoff();
+      expect(await screen.findByRole('heading', { name: 'Abrir o VS Code' })).toBeTruthy();
+      await act(async () => {});
+      expect(services.codeAssistHttp.post).not.toHaveBeenCalled();
+      expect(openExternalUrl).not.toHaveBeenCalled();
+    });
+
+    it('after opening the deep link, says only that the sign-in goes on in VS Code', async () => {
+      signedInOnHandoff({ auth_code: 'c-1' });
+      await openEditor();
+      expect(await screen.findByRole('heading', { name: 'Continue no VS Code' })).toBeTruthy();
+      expect(screen.queryByText(/conectado/i)).toBeNull();
+    });
+
+    it('for a signed-in user: submits the login page as redirect_uri and opens the deep link', async () => {
+      const services = signedInOnHandoff(
+        {
+          redirect_uri: 'http://localhost:3000/en/auth/login?code=the-code&state=st-1',
+        },
+        `/en/auth/login${query}`,
+      );
+      await openEditor();
       await waitFor(() => expect(openExternalUrl).toHaveBeenCalled());
       expect(services.codeAssistHttp.post).toHaveBeenCalledWith('/api/v1/user_management/login_submit', {
         body: {
@@ -204,11 +232,8 @@ describe('LoginPage', () => {
     });
 
     it('shows the error popup "Falha ao redirecionar para o VSCode" when it fails', async () => {
-      const services = installFakeServices();
-      services.auth.currentUser = testIdentityUser;
-      services.codeAssistHttp.post.mockResolvedValueOnce({ something: 'else' });
-      signInSession();
-      renderLogin(`/auth/login${query}`);
+      signedInOnHandoff({ something: 'else' });
+      await openEditor();
       await waitFor(() => expect(popup.store.getState().modelValue).toBe(true));
       expect(popup.store.getState()).toMatchObject({
         status: 'error',
@@ -219,13 +244,14 @@ describe('LoginPage', () => {
       await act(async () => {});
     });
 
-    it('stays on the form while signed out, then runs once signed in', async () => {
+    it('stays on the form while signed out, then offers to open the editor once signed in', async () => {
       const services = installFakeServices();
       services.codeAssistHttp.post.mockResolvedValueOnce({ auth_code: 'c-2' });
       renderLogin(`/auth/login${query}`);
       expect(services.codeAssistHttp.post).not.toHaveBeenCalled();
       services.auth.currentUser = testIdentityUser;
       act(() => signInSession());
+      await openEditor();
       await waitFor(() => expect(services.codeAssistHttp.post).toHaveBeenCalledTimes(1));
       await waitFor(() =>
         expect(openExternalUrl).toHaveBeenLastCalledWith(

@@ -13,6 +13,7 @@ import { PasswordField } from '../../../ui/PasswordField.tsx';
 import { signOutReason } from '../accessLost.ts';
 import { authErrorText } from '../authErrors.ts';
 import { readHandoffQuery } from '../handoffQuery.ts';
+import { emailFromState } from '../internal/emailState.ts';
 import classes from './LoginPage.module.css';
 
 // Only editor sign-ins need it: it loads when an authenticated user is on a handoff login page.
@@ -20,14 +21,6 @@ const EditorHandoff = lazy(() => import('./EditorHandoff.tsx'));
 
 import { authServices, signInWithPassword, signInWithSso } from '../services.ts';
 import { accountSession, isAuthenticated } from '../session.ts';
-
-function emailFromState(state: unknown): string {
-  if (typeof state === 'object' && state !== null && 'email' in state) {
-    const email = (state as { email: unknown }).email;
-    if (typeof email === 'string') return email;
-  }
-  return '';
-}
 
 /** The one-time code a single sign-on callback left in the fragment (`#ssoCode=…&providerId=…`). */
 function readSsoFragment(hash: string): { code: string; providerId: string } | null {
@@ -240,7 +233,13 @@ export default function LoginPage() {
               {...form.field('password')}
             />
             <Group justify="flex-end">
-              <Anchor component={Link} to={lp('/auth/reset-password')} size="sm" fw={500}>
+              <Anchor
+                component={Link}
+                to={lp('/auth/reset-password')}
+                state={{ email: form.values.email.trim() }}
+                size="sm"
+                fw={500}
+              >
                 {t('pages_login.forgot_password')}
               </Anchor>
             </Group>

@@ -14,7 +14,7 @@ import {
 } from '@mantine/core';
 import { IconAlertCircle, IconArrowLeft, IconCircleCheck, IconMailCheck } from '@tabler/icons-react';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { isIdentityError } from '../../../lib/identity/errors.ts';
 import { reportWarning } from '../../../lib/reporting.ts';
@@ -22,8 +22,9 @@ import { useFormFields } from '../../../ui/hooks/useFormFields.ts';
 import { useLocalePath } from '../../../ui/hooks/useLocalePath.ts';
 import { authErrorText } from '../authErrors.ts';
 import { useGuessableCheck } from '../hooks/useGuessableCheck.ts';
+import { emailFromState } from '../internal/emailState.ts';
 import { meetsPolicy, passwordChecks } from '../passwordPolicy.ts';
-import { authServices } from '../services.ts';
+import { authServices, signInWithPassword } from '../services.ts';
 import { PasswordChecklist } from './PasswordChecklist.tsx';
 
 function BackToLogin() {
@@ -40,11 +41,12 @@ function BackToLogin() {
 /** Without a code: asks for the email and always answers the same (no account enumeration). */
 function RequestLink() {
   const { t, i18n } = useTranslation();
+  const location = useLocation();
   const [sent, setSent] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const form = useFormFields(
-    { email: '' },
+    { email: emailFromState(location.state) },
     {
       email: (value) =>
         value.trim() === ''
@@ -124,10 +126,14 @@ type CodeState =
   | { kind: 'valid'; email: string }
   | { kind: 'invalid'; message: string };
 
-/** With `?oobCode=`: checks the code, then sets a new password under the policy. */
-function SetNewPassword({ oobCode }: { oobCode: string }) {
+/**
+ * With `?oobCode=`: checks the code, then sets a new password under the policy. An invitation's
+ * link (`&invite=1`) words it as a first password and signs the newcomer in once it is set.
+ */
+function SetNewPassword({ oobCode, invite }: { oobCode: string; invite: boolean }) {
   const { t } = useTranslation();
   const lp = useLocalePath();
+  const navigate = useNavigate();
   const [code, setCode] = useState<CodeState>({ kind: 'checking' });
   const [policy, setPolicy] = useState<PasswordPolicy | null>(null);
   const [password, setPassword] = useState('');
@@ -174,7 +180,18 @@ function SetNewPassword({ oobCode }: { oobCode: string }) {
     setSubmitting(true);
     try {
       await authServices().identity.confirmPasswordReset(oobCode, password);
-      setDone(code.kind === 'valid' ? code.email : '');
+      const email = code.kind === 'valid' ? code.email : '';
+      if (invite && email) {
+        try {
+          await signInWithPassword(email, password);
+          navigate(lp('/'), { replace: true });
+          return;
+        } catch (failure) {
+          // The password is set all the same: the login page is the way in.
+          reportWarning('Could not sign the newcomer in after the invitation', 'auth', failure);
+        }
+      }
+      setDone(email);
     } catch (failure) {
       if (
         isIdentityError(failure, 'auth/invalid-action-code') ||
@@ -238,15 +255,19 @@ function SetNewPassword({ oobCode }: { oobCode: string }) {
     <Stack gap="lg">
       <Stack gap={6}>
         <Title order={1} size="h2">
-          {t('pages_reset_password.new_title')}
+          {t(invite ? 'pages_reset_password.invite_title' : 'pages_reset_password.new_title')}
         </Title>
-        <Text c="dimmed">{t('pages_reset_password.new_subtitle', { email: code.email })}</Text>
+        <Text c="dimmed">
+          {t(invite ? 'pages_reset_password.invite_subtitle' : 'pages_reset_password.new_subtitle', {
+            email: code.email,
+          })}
+        </Text>
       </Stack>
       <form onSubmit={(event) => void onSubmit(event)} noValidate>
         <Stack gap="md">
           <input type="email" name="username" autoComplete="username" value={code.email} readOnly hidden />
           <PasswordInput
-            label={t('pages_reset_password.new_password')}
+            label={t(invite ? 'pages_reset_password.invite_password' : 'pages_reset_password.new_password')}
             autoComplete="new-password"
             autoFocus
             size="md"
@@ -256,7 +277,11 @@ function SetNewPassword({ oobCode }: { oobCode: string }) {
           />
           <PasswordChecklist checks={checks} />
           <PasswordInput
-            label={t('pages_reset_password.confirm_password')}
+            label={t(
+              invite
+                ? 'pages_reset_password.invite_confirm_password'
+                : 'pages_reset_password.confirm_password',
+            )}
             autoComplete="new-password"
             size="md"
             value={confirm}
@@ -271,7 +296,7 @@ function SetNewPassword({ oobCode }: { oobCode: string }) {
             </Alert>
           ) : null}
           <Button type="submit" size="md" fullWidth loading={submitting}>
-            {t('pages_reset_password.save')}
+            {t(invite ? 'pages_reset_password.invite_save' : 'pages_reset_password.save')}
           </Button>
         </Stack>
       </form>
@@ -283,5 +308,9 @@ function SetNewPassword({ oobCode }: { oobCode: string }) {
 export default function ResetPasswordPage() {
   const [searchParams] = useSearchParams();
   const oobCode = searchParams.get('oobCode');
-  return oobCode ? <SetNewPassword key={oobCode} oobCode={oobCode} /> : <RequestLink />;
+  return oobCode ? (
+    <SetNewPassword key={oobCode} oobCode={oobCode} invite={searchParams.get('invite') === '1'} />
+  ) : (
+    <RequestLink />
+  );
 }

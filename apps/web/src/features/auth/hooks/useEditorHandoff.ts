@@ -10,9 +10,10 @@ import { authServices } from '../services.ts';
 export type HandoffStatus = 'idle' | 'confirm' | 'refused' | 'running' | 'opened' | 'failed';
 
 /**
- * Runs the editor handoff once the user is authenticated on a login page that asks for it
- * (already signed in, or right after signing in here). A failure shows the error popup. A browser-hosted
- * editor's callback waits for the user's confirmation, and one the operator did not allow never runs.
+ * The editor handoff on a login page that asks for it, once the user is authenticated (already
+ * signed in, or right after signing in here). It runs from the user's click only: a browser opens
+ * `vscode://` from a gesture alone, and a browser-hosted editor's callback needs their consent.
+ * A callback the operator did not allow never runs. A failure shows the error popup.
  */
 export function useEditorHandoff(query: HandoffQuery | null, authenticated: boolean) {
   const { t } = useTranslation();
@@ -60,9 +61,10 @@ export function useEditorHandoff(query: HandoffQuery | null, authenticated: bool
   useEffect(() => {
     if (!query || !target || !authenticated || started.current) return;
     started.current = true;
-    if (target.kind === 'deep-link') void run();
-    else setStatus(target.kind === 'callback' ? 'confirm' : 'refused');
-  }, [query, target, authenticated, run]);
+    setStatus(target.kind === 'refused' ? 'refused' : 'confirm');
+    // Loaded while the question is shown: the click should reach the editor within its gesture.
+    if (target.kind !== 'refused') void import('../handoff.ts');
+  }, [query, target, authenticated]);
 
   return { status, run, target };
 }

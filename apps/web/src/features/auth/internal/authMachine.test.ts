@@ -3,7 +3,9 @@ import { createStore } from '@mantine/store';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { HttpError } from '../../../lib/http/errors.ts';
 import type { AuthListener } from '../../../lib/identity/auth.ts';
+import { IdentityError } from '../../../lib/identity/errors.ts';
 import type { IdentityUser } from '../../../lib/identity/user.ts';
+import { signOutReason } from '../accessLost.ts';
 import type { AccountApi } from '../api.ts';
 import { type AccountSession, emptyAccountSession, isAuthenticated } from '../session.ts';
 import { createAuthMachine } from './authMachine.ts';
@@ -78,7 +80,8 @@ function setup(options: { user?: User | Error; domain?: Domain | Error; departme
       };
     }),
     onIdTokenChanged: vi.fn(() => () => {}),
-    getIdToken: vi.fn(async (_force?: boolean) => `id-${++tokens}`),
+    // A token still fresh unless a renewal is forced.
+    getIdToken: vi.fn(async (force?: boolean) => (force ? `id-${++tokens}` : `id-${tokens}`)),
     signOut: vi.fn(async () => {}),
   };
   const found = options.user ?? apiUser();
@@ -107,6 +110,7 @@ function setup(options: { user?: User | Error; domain?: Domain | Error; departme
 
 beforeEach(() => {
   vi.spyOn(console, 'warn').mockImplementation(() => {});
+  signOutReason.setState({ reason: null });
 });
 
 describe('auth state machine', () => {
@@ -149,6 +153,33 @@ describe('auth state machine', () => {
     expect(second.setLoadingAuth).toHaveBeenLastCalledWith(false);
   });
 
+  it('signs out saying why when the account was disabled while the app was closed', async () => {
+    const { emit, auth, api } = setup();
+    auth.getIdToken.mockRejectedValueOnce(new IdentityError('auth/user-disabled'));
+    await expect(emit(identityUser())).resolves.toMatchObject({ status: 'signed-out' });
+    expect(api.getUserByEmail).not.toHaveBeenCalled();
+    expect(signOutReason.getState().reason).toBe('deactivated');
+  });
+
+  it('signs out saying why when the account manager refuses the user (deactivated user or organisation)', async () => {
+    const refused = new HttpError({
+      url: '/api/v1/user/x',
+      method: 'GET',
+      status: 403,
+      data: { error: { status: 403, code: 'FORBIDDEN', message: 'This user is deactivated' } },
+    });
+    const { emit, auth } = setup({ user: refused });
+    await expect(emit(identityUser())).resolves.toMatchObject({ status: 'signed-out' });
+    expect(auth.signOut).toHaveBeenCalled();
+    expect(signOutReason.getState().reason).toBe('deactivated');
+  });
+
+  it('gives no reason when the failure says nothing about access', async () => {
+    const { emit } = setup({ user: notFound() });
+    await emit(identityUser());
+    expect(signOutReason.getState().reason).toBeNull();
+  });
+
   it('signs out when anything else fails', async () => {
     const { emit, auth, session } = setup();
     auth.getIdToken.mockRejectedValueOnce(new Error('network'));
@@ -176,7 +207,7 @@ describe('auth state machine', () => {
       role: 'SuperAdmin',
     });
     expect(session.getState().apiUser?.department).toBe('dep-1');
-    expect(auth.getIdToken).toHaveBeenCalledTimes(2);
+    expect(auth.getIdToken.mock.calls.filter(([force]) => force)).toHaveLength(2);
     expect(session.getState().idToken).toBe('id-2');
   });
 

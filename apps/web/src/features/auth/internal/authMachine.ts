@@ -3,6 +3,7 @@ import type { MantineStore } from '@mantine/store';
 import type { IdentityAuth } from '../../../lib/identity/auth.ts';
 import type { IdentityUser } from '../../../lib/identity/user.ts';
 import { reportError, reportWarning } from '../../../lib/reporting.ts';
+import { refusalReason, signOutReason } from '../accessLost.ts';
 import type { AccountApi } from '../api.ts';
 import { type AccountSession, emptyAccountSession, toRequestUser } from '../session.ts';
 
@@ -85,6 +86,9 @@ export function createAuthMachine(deps: AuthMachineDeps): AuthMachine {
         await signOut();
         return { status: 'signed-out' };
       }
+      // Renewed first when stale (a session restored after a while): a refusal of the renewal says
+      // why (a disabled account), where the product call would only go without a token.
+      await auth.getIdToken();
       const apiUser = await api.getUserByEmail(user.email);
       await refreshDomain(apiUser.domain, toRequestUser(apiUser));
       const idToken = await auth.getIdToken(true);
@@ -94,6 +98,9 @@ export function createAuthMachine(deps: AuthMachineDeps): AuthMachine {
       return { status: 'authenticated' };
     } catch (error) {
       reportWarning('Signing out: the account session could not be established', 'auth', error);
+      const reason = refusalReason(error);
+      // The login page says why rather than only showing itself again.
+      if (reason) signOutReason.setState({ reason });
       try {
         await signOut();
       } catch (signOutError) {
