@@ -1,4 +1,4 @@
-// Knowledge bench (issue 12, DESIGN §12), on the embedded database and, when BENCH_DATABASE_URL or
+// Knowledge bench (issue 12, docs/ARCHITECTURE.md#knowledge), on the embedded database and, when BENCH_DATABASE_URL or
 // TEST_DATABASE_URL is set, on PostgreSQL too:
 // - indexing: Confluence pages synced → chunked → embedded → stored, through the real sync, against
 //   a Confluence Cloud stand-in and the model fixture's /v1/embeddings, both over real sockets;

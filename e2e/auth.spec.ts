@@ -109,7 +109,7 @@ test('leaving a page while it renews its token does not sign the user out', asyn
   test.setTimeout(60_000);
   await signIn(page, people.viewer);
   await expect(page.getByText('Olá, Vera')).toBeVisible();
-  // Every load renews the id token (spec §4). Let the server rotate the refresh token, but never
+  // Every load renews the id token (docs/ARCHITECTURE.md#sessions-and-the-identity-client). Let the server rotate the refresh token, but never
   // hand the answer to the page, as when a reload or a click leaves it mid-request.
   let rotated: () => void = () => undefined;
   const serverRotated = new Promise<void>((resolve) => {

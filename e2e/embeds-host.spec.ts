@@ -7,7 +7,7 @@ import { SLOW_ANSWER_MARK } from './fixtures/chat-people.ts';
 import { PASSWORD, people } from './fixtures/env.ts';
 import { runTag } from './pages/admin.ts';
 
-// A visitor's journey on someone else's site (DESIGN §11): a page on another loopback origin carries
+// A visitor's journey on someone else's site (docs/ARCHITECTURE.md#embedded-chat): a page on another loopback origin carries
 // the one-line snippet; the launcher opens the embedded chat in an iframe of the app.
 
 interface Host {

@@ -59,7 +59,7 @@ function inUse(dir) {
 const id = fingerprint(INPUTS);
 const force = process.argv.includes('--force');
 const now = current();
-/** The build's pages: the app's, and the embedded chat's (a build of its own, DESIGN §11). */
+/** The build's pages: the app's, and the embedded chat's (a build of its own, docs/ARCHITECTURE.md#embedded-chat). */
 const PAGES = ['index.html', 'embedded.html'];
 if (!force && now?.startsWith(`${id}-`) && PAGES.every((page) => existsSync(path.join(dist, page)))) {
   console.log('Web app: up to date');

@@ -11,7 +11,7 @@ import { LOCALE_PARTS, type LocalePart, pickPart } from './src/lib/i18n/parts.ts
 const SERVER_DEV_ORIGIN = 'http://localhost:3000';
 
 /**
- * Emits the Nuxt-style app manifest the running app polls (spec §7 "Build manifest"):
+ * Emits the Nuxt-style app manifest the running app polls (docs/ARCHITECTURE.md#calling-the-api "Build manifest"):
  * `builds/latest.json` names the newest build, `builds/meta/{id}.json` carries its route rules.
  */
 function buildManifest(buildId: string): Plugin {

@@ -16,7 +16,7 @@ async function hasAnyUser(db: Db | Tx): Promise<boolean> {
 const running = new WeakMap<Db, Promise<void>>();
 
 /**
- * First run (DESIGN §2): with no user at all, create a SuperAdmin — from ADMIN_EMAIL/ADMIN_PASSWORD,
+ * First run (docs/ARCHITECTURE.md#configuration): with no user at all, create a SuperAdmin — from ADMIN_EMAIL/ADMIN_PASSWORD,
  * or admin@localhost with a random password printed once — in a premium domain with a first
  * department, EULA accepted. Does nothing once any user exists.
  */

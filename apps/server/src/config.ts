@@ -60,18 +60,18 @@ const ConfigSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]+:.+$/, 'EMBEDDING_MODEL must look like provider:model')
     .optional(),
-  /** How often a Confluence knowledge source syncs again on its own (DESIGN §12). */
+  /** How often a Confluence knowledge source syncs again on its own (docs/ARCHITECTURE.md#knowledge). */
   KNOWLEDGE_SYNC_INTERVAL_MS: z.coerce.number().int().min(60_000).max(604_800_000).default(3_600_000),
   /**
    * Comma list of `host` or `host:port` patterns (`*.corp.example` allowed) that a domain Admin's
-   * provider base URL may point at even when it resolves to a private address (DESIGN §5).
+   * provider base URL may point at even when it resolves to a private address (docs/ARCHITECTURE.md#model-providers).
    */
   PROVIDER_URL_ALLOWLIST: z
     .string()
     .default('')
     .transform((s) => commaList(s.toLowerCase())),
   /**
-   * An instance-wide OpenID Connect provider for single sign-on (DESIGN §13), trusted like the other
+   * An instance-wide OpenID Connect provider for single sign-on (docs/ARCHITECTURE.md#single-sign-on), trusted like the other
    * env settings: its issuer is reached without the SSRF rule. Needs OIDC_ISSUER and OIDC_CLIENT_ID.
    */
   OIDC_ISSUER: optionalUrl,
@@ -92,7 +92,7 @@ const ConfigSchema = z.object({
   /** Agents websocket: generations one user may run at once, and chat sends per minute. */
   AGENT_MAX_CONCURRENT: z.coerce.number().int().min(1).max(1000).default(3),
   AGENT_SENDS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
-  /** OpenAI-compatible API (DESIGN §13): requests one API key may make per minute. */
+  /** OpenAI-compatible API (docs/ARCHITECTURE.md#api-keys-and-the-openai-compatible-api): requests one API key may make per minute. */
   API_KEY_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
   /** Threads that run model calls (default: the cores left beside the main thread, 1 to 4). */
   MODEL_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
@@ -141,7 +141,7 @@ const ConfigSchema = z.object({
     .optional()
     .transform((v) => v === 'true' || v === '1'),
   WEB_DIST: z.string().optional(),
-  /** Comma list of services this process hosts; all by default (DESIGN §1 scale-out). */
+  /** Comma list of services this process hosts; all by default (docs/ARCHITECTURE.md#services-in-one-process). */
   SERVICES: z
     .string()
     .default('all')

@@ -15,7 +15,7 @@ import { settingsService } from './modules/settings/index.ts';
 import { createSsoFlow, type SsoFlow, type SsoService, ssoService } from './modules/sso/index.ts';
 import { createStorage } from './modules/storage/index.ts';
 
-/** Every module's service, one instance each per app (DESIGN §10). */
+/** Every module's service, one instance each per app (docs/ARCHITECTURE.md#server-modules). */
 export interface Services {
   /** Bearer token → caller, one resolver per caller kind (registered by the owning module). */
   callers: CallerResolvers;
@@ -31,15 +31,15 @@ export interface Services {
   knowledge: ReturnType<typeof knowledgeService>;
   chats: ReturnType<typeof chatsService>;
   codeassist: ReturnType<typeof codeassistService>;
-  /** Personal API keys; registers the `apiKey` caller kind (DESIGN §13). */
+  /** Personal API keys; registers the `apiKey` caller kind (docs/ARCHITECTURE.md#callers). */
   apiKeys: ApiKeysService;
   /** The OpenAI-compatible API's model calls (through `agents`, where this process hosts them). */
   completions: ReturnType<typeof completionsService>;
-  /** Embeds (DESIGN §11): Admin management, and the visitors' side of them. */
+  /** Embeds (docs/ARCHITECTURE.md#embedded-chat): Admin management, and the visitors' side of them. */
   virtualAccounts: ReturnType<typeof virtualAccountsService>;
   /** Embeds' visitors: their sessions and the `visitor` caller kind. */
   visitors: ReturnType<typeof visitorsService>;
-  /** Single sign-on providers (DESIGN §13), and the OpenID Connect flow that uses them. */
+  /** Single sign-on providers (docs/ARCHITECTURE.md#single-sign-on), and the OpenID Connect flow that uses them. */
   sso: SsoService;
   ssoFlow: SsoFlow;
   /** Only where this process hosts the agents websocket: it starts the model-call threads. */

@@ -2,12 +2,12 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-// The folder rules of CONVENTIONS "The house", checked on the import statements themselves:
+// The folder rules of docs/ARCHITECTURE.md#web-app, checked on the import statements themselves:
 // features talk to each other and to the shell only through their index.ts, and no two areas
 // depend on each other in a circle.
 
 const SRC = path.resolve(import.meta.dirname);
-/** The route tables: the app's, and the embedded chat page's (DESIGN §11). */
+/** The route tables: the app's, and the embedded chat page's (docs/ARCHITECTURE.md#embedded-chat). */
 const ROUTE_TABLES = [
   path.join(SRC, 'app/router/routes.tsx'),
   path.join(SRC, 'app/embedded/EmbeddedApp.tsx'),

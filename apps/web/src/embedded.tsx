@@ -9,7 +9,7 @@ import { rememberLocale, resolveBrowserLocale } from './lib/i18n/locale.ts';
 import { ErrorPage } from './ui/ErrorPage.tsx';
 import { setUi } from './ui/uiStore.ts';
 
-// The embedded chat's entry (embedded.html, DESIGN §11): a chat inside another site's iframe, for
+// The embedded chat's entry (embedded.html, docs/ARCHITECTURE.md#embedded-chat): a chat inside another site's iframe, for
 // a visitor who never signs in. The server serves this page for /embedded/{id}/chats[/{chatId}];
 // it carries what a visitor needs before they can send and nothing of the signed-in app.
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DomainHintSchema } from './accounts.ts';
 
-/** Limits of API keys (DESIGN §13). */
+/** Limits of API keys (docs/ARCHITECTURE.md#api-keys-and-the-openai-compatible-api). */
 export const ApiKeyLimits = {
   nameMax: 100,
   /** Keys one user may hold at once: enough for every tool, few enough to review. */

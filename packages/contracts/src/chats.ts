@@ -53,7 +53,7 @@ export const AttachmentLimits = {
   perMessage: 10,
 } as const;
 
-/** Content types an upload may have (DESIGN §9); anything else is refused with 415. */
+/** Content types an upload may have (docs/ARCHITECTURE.md#uploads-and-stored-files); anything else is refused with 415. */
 export const AllowedUploadTypes = [
   'image/png',
   'image/jpeg',
@@ -116,7 +116,7 @@ export const MessageSchema = z.object({
   /** With a provider's failure: what kind it was, said in words by the web (never `error`'s English). */
   errorReason: ProviderFailureSchema.optional(),
   attachments: z.array(AttachmentSchema).optional(),
-  /** The knowledge an answer drew on (DESIGN §12), numbered in order: `[1]` is the first. */
+  /** The knowledge an answer drew on (docs/ARCHITECTURE.md#knowledge), numbered in order: `[1]` is the first. */
   citations: z.array(CitationSchema).optional(),
   /** On an answer: the question's files its model read only in part, or not at all. */
   attachmentReadings: z.array(AttachmentReadingSchema).optional(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The spec's login-submit payload (spec §3), sent by the login page during the editor handoff. */
+/** The login-submit payload (docs/ARCHITECTURE.md#code-assist-and-the-editor-extension), sent by the login page during the editor handoff. */
 export const LoginSubmitRequestSchema = z.strictObject({
   idToken: z.string().min(1),
   refreshToken: z.string().min(1),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Embedded chat (DESIGN §11): a virtual account lets a site embed one santito for its visitors. */
+/** Embedded chat (docs/ARCHITECTURE.md#embedded-chat): a virtual account lets a site embed one santito for its visitors. */
 
 export const VisitorIdentities = ['anonymous', 'signed'] as const;
 export const VisitorIdentitySchema = z.enum(VisitorIdentities);

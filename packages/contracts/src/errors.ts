@@ -34,7 +34,7 @@ export const ErrorCodes = [
   'TOO_MANY_GENERATIONS',
   /** A websocket frame that is not JSON or not a known frame. */
   'BAD_FRAME',
-  /** An embedded chat asked for from a site its virtual account does not allow (DESIGN §11). */
+  /** An embedded chat asked for from a site its virtual account does not allow (docs/ARCHITECTURE.md#embed-contract). */
   'ORIGIN_NOT_ALLOWED',
   /** A signed visitor whose signature is wrong or outside its 10-minute window. */
   'INVALID_VISITOR_SIGNATURE',

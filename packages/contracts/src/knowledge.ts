@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { httpUrlSchema } from './urls.ts';
 
-/** Where a knowledge source's documents come from (DESIGN §12). */
+/** Where a knowledge source's documents come from (docs/ARCHITECTURE.md#knowledge-contract). */
 export const KnowledgeSourceKinds = ['confluence', 'files'] as const;
 export const KnowledgeSourceKindSchema = z.enum(KnowledgeSourceKinds);
 export type KnowledgeSourceKind = z.infer<typeof KnowledgeSourceKindSchema>;
@@ -18,7 +18,7 @@ export const KnowledgeLimits = {
   contextChunks: 6,
 } as const;
 
-/** The content types a files source takes (DESIGN §12): PDF, DOCX, Markdown, HTML, text. */
+/** The content types a files source takes (docs/ARCHITECTURE.md#knowledge-contract): PDF, DOCX, Markdown, HTML, text. */
 export const KnowledgeUploadTypes = [
   'application/pdf',
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
@@ -213,5 +213,5 @@ export const ConfluenceTestResultSchema = z.object({
 });
 export type ConfluenceTestResult = z.infer<typeof ConfluenceTestResultSchema>;
 
-/** Santitos list sources as `{ kind: "source", ref: sourceId }` (DESIGN §12). */
+/** Santitos list sources as `{ kind: "source", ref: sourceId }` (docs/ARCHITECTURE.md#knowledge-contract). */
 export const KNOWLEDGE_SOURCE_REF_KIND = 'source';

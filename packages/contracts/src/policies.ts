@@ -1,9 +1,9 @@
-// Who may do what (DESIGN §7 roles, §10 policies), as pure functions over plain shapes: the server's
+// Who may do what (docs/ARCHITECTURE.md#roles-and-permissions), as pure functions over plain shapes: the server's
 // policies (`modules/<m>/policy.ts`) enforce them and the web only hides what they would refuse.
 // Kept free of zod, like roles.ts: the web's route guards load it early.
 import { hasRole, type Role, Roles } from './roles.ts';
 
-/** Who may call a route (DESIGN §10): anyone, or a caller of one of these kinds. */
+/** Who may call a route (docs/ARCHITECTURE.md#callers): anyone, or a caller of one of these kinds. */
 export type AuthKind = 'public' | 'user' | 'visitor' | 'apiKey';
 
 /** The person acting: their user id (the lowercased email), role and domain. */
@@ -31,7 +31,7 @@ export function administersDomain(actor: Actor, domain: string): boolean {
   return spansDomains(actor) || (isAdmin(actor) && actor.domain === domain);
 }
 
-/** The roles an actor may give (DESIGN §4): an Admin up to Admin, a SuperAdmin any. */
+/** The roles an actor may give (docs/ARCHITECTURE.md#roles-and-permissions): an Admin up to Admin, a SuperAdmin any. */
 export function assignableRoles(role: Role): Role[] {
   if (role === 'SuperAdmin') return [...Roles];
   if (role === 'Admin') return Roles.filter((r) => !hasRole(r, 'SuperAdmin'));
@@ -79,7 +79,7 @@ export function editableRoles(actor: Actor, target: AccountRef): Role[] {
   return assignableRoles(actor.role).filter((role) => mayGrantRole(actor, target, role));
 }
 
-/** Santitos (DESIGN §7): everyone uses them; Editors and above create; authors and Admins edit. */
+/** Santitos (docs/ARCHITECTURE.md#organisations-domains-departments-premium): everyone uses them; Editors and above create; authors and Admins edit. */
 export function createsSantitos(actor: Pick<Actor, 'role'>): boolean {
   return hasRole(actor.role, 'Editor');
 }
@@ -108,7 +108,7 @@ export function managesDomainSettings(actor: Actor, domain: string): boolean {
   return administersDomain(actor, domain);
 }
 
-/** An API key (DESIGN §13): its owner, their domain's Admins, or a SuperAdmin. */
+/** An API key (docs/ARCHITECTURE.md#api-keys-and-the-openai-compatible-api): its owner, their domain's Admins, or a SuperAdmin. */
 export function managesApiKey(actor: Actor, key: { userId: string; domain: string }): boolean {
   return actor.id === key.userId || administersDomain(actor, key.domain);
 }
@@ -118,7 +118,7 @@ export function listsDomainApiKeys(actor: Actor, domain: string): boolean {
   return administersDomain(actor, domain);
 }
 
-/** Embeds (virtual accounts, DESIGN §11): a domain's Admins, or a SuperAdmin for any domain. */
+/** Embeds (virtual accounts, docs/ARCHITECTURE.md#embedded-chat): a domain's Admins, or a SuperAdmin for any domain. */
 export function managesVirtualAccounts(actor: Actor, domain: string): boolean {
   return administersDomain(actor, domain);
 }
@@ -128,12 +128,12 @@ export function attachesKnowledge(actor: Pick<Actor, 'role'>): boolean {
   return createsSantitos(actor);
 }
 
-/** Knowledge sources (DESIGN §12): a domain's Admins, or a SuperAdmin for any domain. */
+/** Knowledge sources (docs/ARCHITECTURE.md#knowledge): a domain's Admins, or a SuperAdmin for any domain. */
 export function managesKnowledge(actor: Actor, domain: string): boolean {
   return administersDomain(actor, domain);
 }
 
-/** Single sign-on providers serve the whole instance (DESIGN §13): SuperAdmins only. */
+/** Single sign-on providers serve the whole instance (docs/ARCHITECTURE.md#single-sign-on): SuperAdmins only. */
 export function managesSso(actor: Pick<Actor, 'role'>): boolean {
   return spansDomains(actor);
 }

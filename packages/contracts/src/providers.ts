@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { httpUrlSchema } from './urls.ts';
 
-/** Model providers reached through the AI SDK (DESIGN §5). */
+/** Model providers reached through the AI SDK (docs/ARCHITECTURE.md#model-providers). */
 export const ProviderKinds = ['openai', 'anthropic', 'google', 'ollama', 'openai-compatible'] as const;
 export const ProviderKindSchema = z.enum(ProviderKinds);
 export type ProviderKind = z.infer<typeof ProviderKindSchema>;

@@ -1,6 +1,6 @@
 import { Locales } from './locales.ts';
 
-/** The web app's route table (spec §2). Shared so the server can answer 404 for anything else. */
+/** The web app's route table (docs/ARCHITECTURE.md#shell-routes-and-guards). Shared so the server can answer 404 for anything else. */
 export const WebRoutes = [
   { path: '/', layout: 'default' },
   { path: '/users', layout: 'default' },

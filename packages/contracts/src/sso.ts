@@ -24,7 +24,7 @@ const SsoDomainsSchema = z
 export const SsoDefaultRoles = Roles.filter((r) => r !== 'SuperAdmin') as ['Viewer', 'Editor', 'Admin'];
 export const SsoDefaultRoleSchema = z.enum(SsoDefaultRoles);
 
-/** An identity provider as the API shows it (DESIGN §13): the client secret is never sent back. */
+/** An identity provider as the API shows it (docs/ARCHITECTURE.md#single-sign-on): the client secret is never sent back. */
 export const SsoProviderSchema = z.object({
   id: z.string(),
   displayName: z.string(),

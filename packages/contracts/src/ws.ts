@@ -15,7 +15,7 @@ import { CitationSchema } from './knowledge.ts';
 import { ProviderFailureSchema } from './providers.ts';
 
 /**
- * The agents websocket `GET /api/v1/agents/chat/` (DESIGN §5). Every frame is one JSON text
+ * The agents websocket `GET /api/v1/agents/chat/` (docs/ARCHITECTURE.md#chat-message-data-path). Every frame is one JSON text
  * message; the server validates each client frame with `ClientFrameSchema` and answers a bad one
  * with an `error` frame (the socket stays open). Frames over `WsLimits.maxFrameBytes` close it (1009).
  */

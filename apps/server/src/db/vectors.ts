@@ -3,7 +3,7 @@ import type { Db, Tx } from './client.ts';
 import { rowsOf } from './client.ts';
 
 /**
- * pgvector beside the knowledge chunks' `real[]` embeddings (DESIGN §12): where the server has the
+ * pgvector beside the knowledge chunks' `real[]` embeddings (docs/ARCHITECTURE.md#knowledge): where the server has the
  * extension (always on the embedded database, through @electric-sql/pglite-pgvector), a generated
  * `embedding_vector` column mirrors `embedding` and an HNSW index per dimension count serves the
  * nearest-neighbour half of retrieval. Where it does not (the test machines' PostgreSQL), nothing

@@ -20,7 +20,7 @@ export interface UserCaller {
   premium: boolean;
 }
 
-/** A visitor of an embedded chat (DESIGN §11): scoped to one virtual account, never signed in. */
+/** A visitor of an embedded chat (docs/ARCHITECTURE.md#callers): scoped to one virtual account, never signed in. */
 export interface VisitorCaller {
   kind: 'visitor';
   virtualAccount: {
@@ -43,7 +43,7 @@ export interface VisitorCaller {
   premium: boolean;
 }
 
-/** A program holding an API key (DESIGN §13): acts as the key's user, within the key's scopes. */
+/** A program holding an API key (docs/ARCHITECTURE.md#callers): acts as the key's user, within the key's scopes. */
 export interface ApiKeyCaller {
   kind: 'apiKey';
   key: { id: string; name: string };

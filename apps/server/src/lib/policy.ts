@@ -26,7 +26,7 @@ export interface Policy<R extends Rules> {
 }
 
 /**
- * One resource's permission rules, each written once (DESIGN §10, Outline's `allow(User, …)`):
+ * One resource's permission rules, each written once (docs/ARCHITECTURE.md#roles-and-permissions, Outline's `allow(User, …)`):
  * services ask `can`/`authorize`, never compare roles themselves.
  */
 export function definePolicy<R extends Rules>(rules: R): Policy<R> {

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 
 /**
- * Redis is optional at run time as well as at start (DESIGN §1): a replica whose Redis is
+ * Redis is optional at run time as well as at start (docs/ARCHITECTURE.md#deployments-embedded-and-cluster): a replica whose Redis is
  * unreachable keeps serving with local counters and local fan-out. So commands never wait in an
  * offline queue (they fail at once and the caller falls back), the client reconnects forever in
  * the background, and what it reports is one warning a minute, not one per command.

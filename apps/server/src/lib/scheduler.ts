@@ -26,7 +26,7 @@ export interface Scheduler {
 }
 
 /**
- * One scheduler per process for every background job (DESIGN §10). Each run takes the job's lease
+ * One scheduler per process for every background job (docs/ARCHITECTURE.md#background-jobs). Each run takes the job's lease
  * row for one period, so however many replicas tick, each job runs once a period in the cluster; a
  * replica killed mid-run loses the lease when the period ends and another takes over.
  */

@@ -59,7 +59,7 @@ export function wellFormedToken(token: string): boolean {
  * Registers the `user` caller kind. Only the Authorization header counts: the `Domain`/`Department`
  * headers and the `domain`/`department`/`user`/`email` query parameters the web client adds are
  * logging hints and never reach this decision. Visitors and API keys are registered by their
- * modules (DESIGN §11, §13).
+ * modules (docs/ARCHITECTURE.md#callers).
  */
 export function registerAuth(ctx: AppContext): void {
   ctx.services.callers.register('user', {

@@ -65,7 +65,7 @@ function validationError(err: FastifyError): AppError {
  */
 export function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const appErr = toAppError(err);
-  // Everything under /identity answers in Identity Toolkit's envelope (DESIGN §3), router refusals too.
+  // Everything under /identity answers in Identity Toolkit's envelope (docs/ARCHITECTURE.md#error-model), router refusals too.
   if (request.url.startsWith('/identity/')) {
     reply.status(appErr.status).send(identityToolkitBody(appErr.status, appErr.message));
     return;

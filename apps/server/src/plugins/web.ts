@@ -59,7 +59,7 @@ export async function registerWeb(app: FastifyInstance, ctx: AppContext): Promis
   const notBuilt =
     '<!doctype html><html><head><meta charset="utf-8"><title>Assistente</title></head><body><p>The web app is not built: run <code>npm run build</code>.</p></body></html>';
   const shell = hasDist ? readFileSync(indexPath, 'utf8') : notBuilt;
-  // The embedded chat's page (DESIGN §11) is a build of its own beside the app's: the app has no
+  // The embedded chat's page (docs/ARCHITECTURE.md#embedded-chat) is a build of its own beside the app's: the app has no
   // embedded pages. A build from before it had none either: then there is no page to serve.
   const embeddedPath = path.join(dist, 'embedded.html');
   const embeddedShell = existsSync(embeddedPath) ? readFileSync(embeddedPath, 'utf8') : notBuilt;
@@ -113,7 +113,7 @@ export async function registerWeb(app: FastifyInstance, ctx: AppContext): Promis
         // Hashed file names under assets/ never change; everything else must be revalidated.
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
-        // The launcher script (DESIGN §11) runs on other sites: they must be able to load it.
+        // The launcher script (docs/ARCHITECTURE.md#embedded-chat) runs on other sites: they must be able to load it.
         if (filePath === path.join(dist, 'embed.js'))
           reply.header('cross-origin-resource-policy', 'cross-origin');
       },
@@ -153,7 +153,7 @@ export async function registerWeb(app: FastifyInstance, ctx: AppContext): Promis
     const [pathname] = splitUrl(request.url);
     if (isServicePath(pathname) || (request.method !== 'GET' && request.method !== 'HEAD')) {
       const err = new AppError('NOT_FOUND', `Route ${request.method} ${pathname} not found`);
-      // Under /identity every answer is in Identity Toolkit's envelope (DESIGN §3), a missing route's too.
+      // Under /identity every answer is in Identity Toolkit's envelope (docs/ARCHITECTURE.md#error-model), a missing route's too.
       if (pathname.startsWith('/identity/'))
         return reply.status(404).send(identityToolkitBody(404, err.message));
       return reply.status(404).send(err.toBody());

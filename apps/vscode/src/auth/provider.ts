@@ -42,7 +42,7 @@ export function serverUrl(): string {
 }
 
 /**
- * Sign-in through the web app (DESIGN §8): PKCE S256 and a `state`, the code comes back to the URI handler,
+ * Sign-in through the web app (docs/ARCHITECTURE.md#code-assist-and-the-editor-extension): PKCE S256 and a `state`, the code comes back to the URI handler,
  * is exchanged for an editor session whose tokens live in SecretStorage and are renewed before they expire.
  */
 export class AssistenteAuthProvider

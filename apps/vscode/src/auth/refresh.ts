@@ -1,4 +1,4 @@
-/** Renew the id token this long before it expires, as the web app does (spec §9: 5 min). */
+/** Renew the id token this long before it expires, as the web app does (docs/ARCHITECTURE.md#sessions-and-the-identity-client: 5 min). */
 export const REFRESH_BEFORE_EXPIRY_MS = 5 * 60_000;
 /** After a failed renewal (network), retry after 30 s, doubling up to 16 min. */
 export const RETRY_MIN_MS = 30_000;

@@ -69,7 +69,7 @@ const error: MantineColorsTuple = [
   '#9e0419',
 ];
 
-/** The single light theme (spec §2 "UI configuration"); md = 60em = the 960 px mobile breakpoint. */
+/** The single light theme (docs/ARCHITECTURE.md#shell-routes-and-guards "UI configuration"); md = 60em = the 960 px mobile breakpoint. */
 export const theme = createTheme({
   primaryColor: 'primary',
   primaryShade: 7,

@@ -1,4 +1,4 @@
-// The launcher script sites paste (DESIGN §11):
+// The launcher script sites paste (docs/ARCHITECTURE.md#embedded-chat):
 //   <script src="{PUBLIC_URL}/embed.js" data-virtual-account="{id}" async></script>
 // It runs on someone else's page, so it keeps to itself: one closure, one host element whose
 // shadow root holds every style and node, no listener outside it but `message` (checked by origin),

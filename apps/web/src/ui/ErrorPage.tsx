@@ -9,7 +9,7 @@ export interface ErrorPageProps {
   renderBack?: (label: string) => ReactNode;
 }
 
-/** The error page (spec §2): status code, title, message and "Voltar" → '/'. */
+/** The error page (docs/ARCHITECTURE.md#shell-routes-and-guards): status code, title, message and "Voltar" → '/'. */
 export function ErrorPage({ statusCode, renderBack }: ErrorPageProps) {
   const { t } = useTranslation();
   const kind = statusCode === 404 ? 'not_found' : 'generic';

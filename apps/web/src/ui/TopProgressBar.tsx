@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import classes from './TopProgressBar.module.css';
 
 /**
- * A thin indeterminate bar at the top of the page (spec §2 "App shell"). The page's HTML shows one
+ * A thin indeterminate bar at the top of the page (docs/ARCHITECTURE.md#shell-routes-and-guards "App shell"). The page's HTML shows one
  * (#boot-progress) until the app first renders this, which takes over from it.
  */
 export function TopProgressBar({ active, label }: { active: boolean; label: string }) {

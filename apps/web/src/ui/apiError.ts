@@ -35,7 +35,7 @@ export function apiErrorCount(error: unknown, key: string): number | null {
 /**
  * The text shown for a failed call, in the reader's language: by its error code (every code of the
  * contracts has a text), else by its status; the server's own message (English) only for an answer
- * with no known code, as the spec's last resort (§8), else a translated fallback.
+ * with no known code, as the last resort (docs/ARCHITECTURE.md#calling-the-api), else a translated fallback.
  */
 export function apiErrorText(t: Translate, error: unknown): string {
   if (error instanceof HttpError) {

@@ -1,7 +1,7 @@
 import { createStore, useStore } from '@mantine/store';
 import { useStoreValue } from './hooks/useStoreValue.ts';
 
-/** The spec's global UI flags (§3); the three sidebars are described in DESIGN §6. */
+/** The global UI flags; the three sidebars are described in docs/ARCHITECTURE.md#shell-routes-and-guards. */
 export interface UiState {
   /** A navigation or another app-wide load is under way: the top progress bar shows. */
   loadingApp: boolean;

@@ -14,7 +14,7 @@ export const domains = pgTable('domains', {
   isTrusted: boolean('is_trusted').notNull().default(true),
   active: boolean('active').notNull().default(true),
   creator: jsonb('creator').$type<Creator>().notNull(),
-  /** The terms version users of this domain must have accepted (domain settings, DESIGN §7). */
+  /** The terms version users of this domain must have accepted (domain settings, docs/ARCHITECTURE.md#organisations-domains-departments-premium). */
   eulaVersion: text('eula_version').notNull().default('v1'),
   ...timestamps,
 });

@@ -5,7 +5,7 @@ import { domains, users } from './accounts.ts';
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /**
- * Personal API keys (DESIGN §13). Only the SHA-256 of the secret is kept: the secret carries 256
+ * Personal API keys (docs/ARCHITECTURE.md#api-keys-and-the-openai-compatible-api). Only the SHA-256 of the secret is kept: the secret carries 256
  * random bits, so a fast hash is as safe as a slow one and lets every request find its key by index.
  * A revoked key is deleted (its audit entry remains).
  */

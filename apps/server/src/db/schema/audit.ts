@@ -2,7 +2,7 @@ import type { AuditAction, AuditTargetType } from '@assistente/contracts';
 import { index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
- * Every administrative change (DESIGN §7, issue 3): written in the same transaction as the change.
+ * Every administrative change (docs/ARCHITECTURE.md#organisations-domains-departments-premium, issue 3): written in the same transaction as the change.
  * No foreign keys: the record outlives the user, domain or department it names.
  */
 export const auditEntries = pgTable(

@@ -35,7 +35,7 @@ export type ChatParams = {
 
 export type MessageUsage = { inputTokens: number; outputTokens: number; totalTokens: number };
 
-/** A santito: an assistant of a domain (DESIGN §7). */
+/** A santito: an assistant of a domain (docs/ARCHITECTURE.md#organisations-domains-departments-premium). */
 export const agents = pgTable(
   'agents',
   {
@@ -122,7 +122,7 @@ export const messages = pgTable(
     /** A provider's failure, as a code and its details the web translates (contracts' ProviderFailure). */
     errorReason: jsonb('error_reason').$type<ProviderFailure>(),
     attachmentIds: jsonb('attachment_ids').$type<string[]>().notNull().default([]),
-    /** The knowledge an answer drew on (DESIGN §12); null for answers without knowledge. */
+    /** The knowledge an answer drew on (docs/ARCHITECTURE.md#knowledge); null for answers without knowledge. */
     citations: jsonb('citations').$type<Citation[]>(),
     /** On an answer: the question's files its model read only in part; null when it read them all. */
     attachmentReadings: jsonb('attachment_readings').$type<AttachmentReading[]>(),

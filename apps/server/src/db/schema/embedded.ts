@@ -6,7 +6,7 @@ import { agents } from './chats.ts';
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
-/** An embed of one santito on other sites (DESIGN §11). The signing secret is sealed with SECRET_KEY. */
+/** An embed of one santito on other sites (docs/ARCHITECTURE.md#embedded-chat). The signing secret is sealed with SECRET_KEY. */
 export const virtualAccounts = pgTable(
   'virtual_accounts',
   {

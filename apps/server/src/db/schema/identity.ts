@@ -75,7 +75,7 @@ export const oobCodes = pgTable(
   (t) => [index('oob_codes_uid_idx').on(t.uid)],
 );
 
-/** Code-assist handoff codes (DESIGN §8): single-use, 60 s, bound to challenge, redirect and user. */
+/** Code-assist handoff codes (docs/ARCHITECTURE.md#code-assist-and-the-editor-extension): single-use, 60 s, bound to challenge, redirect and user. */
 export const authCodes = pgTable('auth_codes', {
   codeHash: text('code_hash').primaryKey(),
   uid: text('uid')

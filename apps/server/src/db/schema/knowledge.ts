@@ -27,7 +27,7 @@ const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' 
 /** What a Confluence source keeps in clear; the API token is sealed apart (`api_token_enc`). */
 export type ConfluenceConfig = { baseUrl: string; email: string; spaces: string[] };
 
-/** A domain's knowledge source (DESIGN §12): a Confluence site's spaces, or uploaded files. */
+/** A domain's knowledge source (docs/ARCHITECTURE.md#knowledge): a Confluence site's spaces, or uploaded files. */
 export const knowledgeSources = pgTable(
   'knowledge_sources',
   {

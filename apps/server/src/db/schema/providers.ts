@@ -3,7 +3,7 @@ import { boolean, index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { timestamps } from './_helpers.ts';
 import { domains } from './accounts.ts';
 
-/** A model provider a domain's Admin connected (DESIGN §5). The API key is sealed with SECRET_KEY. */
+/** A model provider a domain's Admin connected (docs/ARCHITECTURE.md#model-providers). The API key is sealed with SECRET_KEY. */
 export const providerConfigs = pgTable(
   'provider_configs',
   {

@@ -3,7 +3,7 @@ import { boolean, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-
 import { timestamps } from './_helpers.ts';
 import { identityAccounts } from './identity.ts';
 
-/** An OpenID Connect provider a SuperAdmin configured (DESIGN §13). The client secret is sealed with SECRET_KEY. */
+/** An OpenID Connect provider a SuperAdmin configured (docs/ARCHITECTURE.md#single-sign-on). The client secret is sealed with SECRET_KEY. */
 export const ssoProviders = pgTable('sso_providers', {
   id: text('id').primaryKey(),
   displayName: text('display_name').notNull(),

@@ -23,7 +23,7 @@ const CACHE_TTL_MS = 30_000;
 const CACHE_MAX = 10_000;
 
 /**
- * The accounts module's answer to "who is this verified identity?" (DESIGN §10): the stored user
+ * The accounts module's answer to "who is this verified identity?" (docs/ARCHITECTURE.md#callers): the stored user
  * and domain behind an identity account, kept in a short-lived in-process cache that is dropped on
  * `Channels.authInvalidate` — at once on this replica, through the bus on the others.
  */
@@ -60,7 +60,7 @@ export class CallerStates {
   }
 
   /**
-   * The account an API key acts as (DESIGN §13), under the same checks and the same cache as a
+   * The account an API key acts as (docs/ARCHITECTURE.md#callers), under the same checks and the same cache as a
    * session's: a deactivation that drops the cache stops the user's keys at once. No session id.
    */
   async accountCaller(uid: string): Promise<UserCaller> {

@@ -271,7 +271,7 @@ export function accountsService(ctx: AppContext, store: AccountsStore = accounts
       }
       if (body.department !== current.departmentId || patch.domainId !== undefined) {
         if (!can(caller, 'manageUser', current)) throw forbidden('You may not change this user’s department');
-        // Department repair (spec §4) is a SuperAdmin's alone: nobody else moves themself.
+        // Department repair (docs/ARCHITECTURE.md#organisations-domains-departments-premium) is a SuperAdmin's alone: nobody else moves themself.
         if (!may('changeDepartment')) throw forbidden('You cannot change your own department');
         const department = await store.findDepartment(caller, targetDomain, body.department);
         if (!department?.active) {

@@ -77,7 +77,7 @@ export class Generation {
   private endReason: EndReason | undefined;
   /** Resolves once the answer is finalised in the database and `message.done` is published. */
   done: Promise<void> = Promise.resolve();
-  /** The knowledge the answer was given (DESIGN §12). */
+  /** The knowledge the answer was given (docs/ARCHITECTURE.md#knowledge). */
   citations: Citation[] = [];
   /** The question's files the model reads only in part, told to the person with the answer. */
   readings: AttachmentReading[] = [];

@@ -12,7 +12,7 @@ import { AgentSocket } from './socket.ts';
 import { registerAgentsWebsocket } from './websocket.ts';
 
 /**
- * The agents websocket `GET /api/v1/agents/chat/` (DESIGN §5), with @fastify/websocket in its own
+ * The agents websocket `GET /api/v1/agents/chat/` (docs/ARCHITECTURE.md#chat-message-data-path), with @fastify/websocket in its own
  * scope (the app's only websocket). A missing Origin is a non-browser client (the editor
  * extension): the token in the auth frame is what authenticates, never a cookie.
  */
@@ -21,7 +21,7 @@ export async function agentsRoutes(app: FastifyInstance, ctx: AppContext): Promi
   if (!agents) throw new Error('agentsRoutes needs the agents service (buildServices with agents)');
   const sockets = new Set<AgentSocket>();
 
-  // Revocation is immediate (DESIGN §3): re-check the sockets of a changed account at once.
+  // Revocation is immediate (docs/ARCHITECTURE.md#callers): re-check the sockets of a changed account at once.
   const unsubscribe = ctx.bus.subscribe(Channels.authInvalidate, (raw) => {
     const msg = (raw ?? {}) as AuthInvalidateMessage;
     const email = msg.email?.toLowerCase();

@@ -36,7 +36,7 @@ export class AgentSocket implements HubClient {
   private phase: Phase = 'auth';
   private token = '';
   private caller: Caller | undefined;
-  /** Set when the socket belongs to an embed's visitor (DESIGN §11): what they may do is narrower. */
+  /** Set when the socket belongs to an embed's visitor (docs/ARCHITECTURE.md#callers): what they may do is narrower. */
   private visitor: VisitorCaller | undefined;
   private readonly pending: ClientFrame[] = [];
   private readonly authTimer: NodeJS.Timeout;

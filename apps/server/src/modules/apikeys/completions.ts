@@ -63,7 +63,7 @@ export function toModelCall(
   body: ChatCompletionRequest,
   resolved: ResolvedModel,
   santito: SantitoRow | undefined,
-  /** The santito's knowledge for the last user message (DESIGN §12), as chats put it. */
+  /** The santito's knowledge for the last user message (docs/ARCHITECTURE.md#knowledge), as chats put it. */
   knowledge?: string,
 ): ModelCall {
   const systemParts: string[] = [];
@@ -94,7 +94,7 @@ export function toModelCall(
 }
 
 /**
- * The OpenAI-compatible API's work (DESIGN §13): which models a key's user may call, and calls
+ * The OpenAI-compatible API's work (docs/ARCHITECTURE.md#api-keys-and-the-openai-compatible-api): which models a key's user may call, and calls
  * made through the agents' model workers — the same provider code, timeouts and concurrency
  * slots as the user's chats — limited per key per minute.
  */

@@ -73,7 +73,7 @@ const errorResponses = (...statuses: number[]): Record<number, ZodType> =>
   Object.fromEntries(statuses.map((s) => [s, OpenAiErrorSchema]));
 
 /**
- * The OpenAI-compatible API (DESIGN §13), mounted at /v1 for API keys: the official `openai`
+ * The OpenAI-compatible API (docs/ARCHITECTURE.md#api-keys-and-the-openai-compatible-api), mounted at /v1 for API keys: the official `openai`
  * clients work against `baseURL = <app>/v1` unchanged. Every failure, the caller check's included,
  * answers in OpenAI's error shape.
  */

@@ -17,7 +17,7 @@ import { auditMeta } from '../audit/index.ts';
 const IdParams = z.object({ id: z.string().min(1).max(100) });
 
 /**
- * Personal API keys (DESIGN §13), mounted at /api/v1. Signed-in people only: a key cannot mint or
+ * Personal API keys (docs/ARCHITECTURE.md#api-keys-and-the-openai-compatible-api), mounted at /api/v1. Signed-in people only: a key cannot mint or
  * revoke keys, so a leaked key cannot entrench itself.
  */
 export async function apiKeysRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {

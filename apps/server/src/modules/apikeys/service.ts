@@ -49,7 +49,7 @@ const expired = (row: ApiKeyRow, now = Date.now()) =>
   row.expiresAt !== null && row.expiresAt.getTime() <= now;
 
 /**
- * Personal API keys (DESIGN §13) and the `apiKey` caller kind. A key acts as its user: the caller is
+ * Personal API keys (docs/ARCHITECTURE.md#api-keys-and-the-openai-compatible-api) and the `apiKey` caller kind. A key acts as its user: the caller is
  * built from the accounts module's cached account state (`CallerStates.accountCaller`), so a
  * deactivated user, account or organisation stops every key of theirs as soon as that cache is
  * dropped — the same invalidation that ends their sessions.

@@ -33,7 +33,7 @@ const AttachmentIdParams = ChatIdParams.extend({ attachmentId: z.string().min(1)
 /** How often deleted chats past their undo window and abandoned drafts are purged. */
 const PURGE_EVERY_MS = 60_000;
 
-/** The chats manager, mounted at /api/v1/chats (DESIGN §5). */
+/** The chats manager, mounted at /api/v1/chats (docs/ARCHITECTURE.md#chat-message-data-path). */
 export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const service = ctx.services.chats;
   await app.register(multipart, {
@@ -61,7 +61,7 @@ export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promis
   });
 
   const r = app.withTypeProvider<ZodTypeProvider>();
-  // Visitors of an embed (DESIGN §11) use the chats API too, as the owner of their own chats only.
+  // Visitors of an embed (docs/ARCHITECTURE.md#callers) use the chats API too, as the owner of their own chats only.
   const user = { auth: ['user', 'visitor'] } as const;
   const owner = (request: FastifyRequest): Caller => {
     const caller = callerOf(request, 'user', 'visitor');

@@ -108,7 +108,7 @@ export interface AttachmentForModel {
 }
 
 /**
- * The chats manager (DESIGN §5). Caller-taking methods answer 404 for anything that is not the
+ * The chats manager (docs/ARCHITECTURE.md#chat-message-data-path). Caller-taking methods answer 404 for anything that is not the
  * caller's own live chat; the others are for the agents websocket, on ids it got from them.
  */
 export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {

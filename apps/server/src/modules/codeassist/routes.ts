@@ -12,7 +12,7 @@ import { forbidden } from '../../lib/errors.ts';
 import { appOrigin, isAppOrigin } from '../../lib/origin.ts';
 import { errorResponses } from '../../plugins/routes.ts';
 
-/** Code-assist handoff (DESIGN §8), mounted at /api/v1/user_management. */
+/** Code-assist handoff (docs/ARCHITECTURE.md#code-assist-and-the-editor-extension), mounted at /api/v1/user_management. */
 export async function codeassistRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const service = ctx.services.codeassist;
   // Credentialed CORS for a web app on another host (SERVICES split, PUBLIC_URL set); a page served

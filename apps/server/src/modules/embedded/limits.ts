@@ -34,7 +34,7 @@ export interface VisitorLimiter {
 }
 
 /**
- * Embeds' per-visitor and per-IP limits (DESIGN §11: `messagesPerMinute`, `messagesPerDay`), in fixed
+ * Embeds' per-visitor and per-IP limits (docs/ARCHITECTURE.md#embedded-chat: `messagesPerMinute`, `messagesPerDay`), in fixed
  * minute and UTC-day windows: in Redis when REDIS_URL is set (shared by every replica), else — or while
  * Redis is away — in memory. RATE_LIMITS=off (benchmarks) lifts them, as it lifts the others.
  */

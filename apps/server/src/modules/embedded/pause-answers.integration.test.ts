@@ -9,7 +9,7 @@ import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
 import { TestSocket } from '../agents/test-client.ts';
 import { visitorToken } from './test-helpers.ts';
 
-// An embed paused or deleted mid-answer (DESIGN §11): its visitors' sockets close, and the answers
+// An embed paused or deleted mid-answer (docs/ARCHITECTURE.md#embedded-chat): its visitors' sockets close, and the answers
 // already running stop too, rather than spending the organisation's tokens for nobody. Real
 // PGlite/PostgreSQL, a real websocket, and the OpenAI-compatible fixture streaming slowly.
 

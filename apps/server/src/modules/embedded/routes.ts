@@ -20,7 +20,7 @@ import { auditMeta } from '../audit/index.ts';
 
 const IdParams = z.object({ id: z.string().min(1).max(100) });
 
-/** Embeds (virtual accounts, DESIGN §11), mounted at /api/v1/virtual_account: premium domains' Admins. */
+/** Embeds (virtual accounts, docs/ARCHITECTURE.md#embedded-chat), mounted at /api/v1/virtual_account: premium domains' Admins. */
 export async function virtualAccountRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const service = ctx.services.virtualAccounts;
   // Create and rotate answer the signing secret: no cache may keep it.
@@ -141,7 +141,7 @@ function echoSite(reply: FastifyReply, origin: string | undefined) {
 }
 
 /**
- * The visitors' side of embeds (DESIGN §11), mounted at /api/v1/embedded: a public session call
+ * The visitors' side of embeds (docs/ARCHITECTURE.md#embedded-chat), mounted at /api/v1/embedded: a public session call
  * guarded by the embed's allowed sites, and the embed's settings for its own visitors.
  */
 export async function visitorRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {

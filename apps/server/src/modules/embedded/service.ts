@@ -70,7 +70,7 @@ const audited = (row: VirtualAccountRow) => ({
 });
 
 /**
- * Embeds (virtual accounts, DESIGN §11) as their domain's Admins manage them. Premium only (the
+ * Embeds (virtual accounts, docs/ARCHITECTURE.md#embedded-chat) as their domain's Admins manage them. Premium only (the
  * routes say so); another domain's embed answers 404 to an Admin, as if it did not exist.
  */
 export function virtualAccountsService(

@@ -211,7 +211,7 @@ describe('visitor sessions: who the visitor is', () => {
     const renewed = await refresh(s.refreshToken);
     expect(renewed.statusCode).toBe(200);
     const replay = await refresh(s.refreshToken);
-    expect(replay.statusCode).toBe(200); // the lost-answer grace (DESIGN §3 departure) …
+    expect(replay.statusCode).toBe(200); // the lost-answer grace (docs/ARCHITECTURE.md#identity) …
     const rotated = (renewed.json() as { refresh_token: string }).refresh_token;
     expect((await refresh(rotated)).statusCode).toBe(400); // … whose tripwire ends the session
     expect(

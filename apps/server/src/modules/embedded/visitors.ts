@@ -61,7 +61,7 @@ const usable = (s: EmbedState | undefined): s is EmbedState =>
   !!s && s.row.active && s.domain.active && s.premium;
 
 /**
- * The visitors' side of embeds (DESIGN §11): sessions for a site's visitors, and the `visitor`
+ * The visitors' side of embeds (docs/ARCHITECTURE.md#embedded-chat): sessions for a site's visitors, and the `visitor`
  * caller kind. An embed's state is cached briefly per replica and dropped on every change, so a
  * paused or deleted embed refuses its visitors' tokens at once.
  */
@@ -364,7 +364,7 @@ export function visitorsService(ctx: AppContext) {
       }
     },
 
-    /** The `visitor` caller kind (DESIGN §10): a token with `aud: embedded` of a live embed. */
+    /** The `visitor` caller kind (docs/ARCHITECTURE.md#callers): a token with `aud: embedded` of a live embed. */
     resolver: {
       async resolve(token: string): Promise<VisitorCaller | undefined> {
         if (audienceOf(token) !== EMBEDDED_AUDIENCE) return undefined;

@@ -11,7 +11,7 @@ export type { IdentityLimits } from './service.ts';
 export { DEFAULT_LIMITS, IdentityServiceImpl } from './service.ts';
 export type * from './types.ts';
 
-/** The built-in identity service (DESIGN §3): loads or creates the signing key, then serves accounts and sessions. */
+/** The built-in identity service (docs/ARCHITECTURE.md#identity): loads or creates the signing key, then serves accounts and sessions. */
 export async function createIdentityService(deps: IdentityDeps): Promise<IdentityService> {
   return IdentityServiceImpl.create(deps);
 }

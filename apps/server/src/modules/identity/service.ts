@@ -145,7 +145,7 @@ const sessionExpired = (s: SessionRow, now: Date) =>
   now.getTime() - s.createdAt.getTime() > SESSION_MAX_AGE_MS;
 
 /**
- * The built-in identity provider (DESIGN §3): accounts, password sign-in, sessions as
+ * The built-in identity provider (docs/ARCHITECTURE.md#identity): accounts, password sign-in, sessions as
  * refresh-token families, id tokens, password reset. Methods of `IdentityService` throw AppError
  * (other modules call them); the HTTP flows below them throw IdentityError (the routes answer it).
  */
@@ -160,7 +160,7 @@ export class IdentityServiceImpl implements IdentityService {
   private constructor(
     private readonly deps: IdentityDeps,
     readonly signer: TokenSigner,
-    /** Embedded chats' visitors: their tokens say `aud: embedded` (DESIGN §11). */
+    /** Embedded chats' visitors: their tokens say `aud: embedded` (docs/ARCHITECTURE.md#embed-contract). */
     private readonly visitorSigner: TokenSigner,
     /** Verified instead when there is no account, so unknown emails take as long as known ones. */
     private readonly dummyHash: string,

@@ -57,7 +57,7 @@ function asymmetric(key: SigningKey): JwtKey {
 }
 
 /**
- * The key of embedded chats' visitor tokens (DESIGN §11): HMAC-SHA256 with a secret derived from the
+ * The key of embedded chats' visitor tokens (docs/ARCHITECTURE.md#identity): HMAC-SHA256 with a secret derived from the
  * service's private key, so every replica holding that key derives the same one. Only this service
  * verifies visitor tokens (nothing outside reads them against the JWKS), and a site's visitors may
  * open sessions by the thousand a second: an HMAC costs a tenth of an ECDSA signature.

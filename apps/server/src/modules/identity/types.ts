@@ -12,7 +12,7 @@ export interface IdentityAccount {
 }
 
 export interface SessionMeta {
-  /** `embedded`: a visitor of an embedded chat (DESIGN §11); its id tokens have `aud: embedded`. */
+  /** `embedded`: a visitor of an embedded chat (docs/ARCHITECTURE.md#embed-contract); its id tokens have `aud: embedded`. */
   kind: 'web' | 'editor' | 'embedded';
   /** Shown in Settings → sessions, e.g. "Chrome on Linux" or "VS Code". */
   name: string;
@@ -74,7 +74,7 @@ export interface IdentityService {
   setPassword(uid: string, password: string): Promise<void>;
   issueSession(uid: string, meta: SessionMeta): Promise<TokenPair>;
   /**
-   * A new session of an embedded chat's visitor (DESIGN §11), whose id tokens carry `aud: embedded`
+   * A new session of an embedded chat's visitor (docs/ARCHITECTURE.md#embed-contract), whose id tokens carry `aud: embedded`
    * and `sub` = `uid` (`va:{virtualAccountId}:{visitorId}`). Minted without a database write: a
    * site's page may open sessions that are never used, and the call is public. The session, its
    * passwordless account and its refresh token are stored by `storeVisitorSession` on first use;

@@ -17,7 +17,7 @@ afterAll(async () => {
 const baseUrlOf = (kind: ProviderKind) =>
   kind === 'google' ? `${fx.url}/v1beta` : kind === 'ollama' ? fx.url : fx.baseUrl;
 
-/** The path each kind's embeddings call takes (DESIGN §12: OpenAI-compatible, Ollama, Google). */
+/** The path each kind's embeddings call takes (docs/ARCHITECTURE.md#knowledge: OpenAI-compatible, Ollama, Google). */
 const PATHS: Record<string, RegExp> = {
   'openai-compatible': /^\/v1\/embeddings$/,
   openai: /^\/v1\/embeddings$/,

@@ -37,7 +37,7 @@ interface Watcher {
 }
 
 /**
- * Knowledge sources (DESIGN §12), mounted at /api/v1/integration/knowledge: the Admins of a premium
+ * Knowledge sources (docs/ARCHITECTURE.md#knowledge), mounted at /api/v1/integration/knowledge: the Admins of a premium
  * domain (SuperAdmin any, via `?domain=`).
  */
 export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {

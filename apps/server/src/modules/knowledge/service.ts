@@ -117,7 +117,7 @@ function documentAudit(
   return { before: { ...named, ...change.before }, after: { ...named, ...change.after } };
 }
 
-/** The knowledge sources service (DESIGN §12): Admin API over a domain's sources and documents. */
+/** The knowledge sources service (docs/ARCHITECTURE.md#knowledge): Admin API over a domain's sources and documents. */
 export function knowledgeService(
   ctx: AppContext,
   store: KnowledgeStore = knowledgeStore(ctx.db),
@@ -133,7 +133,7 @@ export function knowledgeService(
     return existingActingDomain(ctx.db, caller, requested);
   }
 
-  /** Refuses a base URL that breaks the provider SSRF rule (§5), with a message the Admin can act on. */
+  /** Refuses a base URL that breaks the provider SSRF rule (docs/ARCHITECTURE.md#model-providers), with a message the Admin can act on. */
   function checkBaseUrl(url: string): Promise<void> {
     return assertFieldUrlAllowed('confluence.baseUrl', url, config.PROVIDER_URL_ALLOWLIST);
   }

@@ -25,7 +25,7 @@ const describe = (err: unknown) =>
   err instanceof ConfluenceError || err instanceof IndexError ? err.message : 'The sync failed';
 
 /**
- * Confluence syncs (DESIGN §12): incremental by `version.number`, pages gone from Confluence
+ * Confluence syncs (docs/ARCHITECTURE.md#knowledge): incremental by `version.number`, pages gone from Confluence
  * removed, progress on the source row as it goes (out of every page of the spaces, counted
  * first). A failure marks the source with its error and keeps every document it had.
  */

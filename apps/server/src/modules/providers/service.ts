@@ -559,7 +559,7 @@ export function createProvidersService(
     },
 
     /**
-     * The embedding model a domain's knowledge uses (DESIGN §12): EMBEDDING_MODEL when a provider
+     * The embedding model a domain's knowledge uses (docs/ARCHITECTURE.md#knowledge): EMBEDDING_MODEL when a provider
      * of the domain offers its provider, else the first provider with a known or listed embedding
      * model. Undefined when none can embed (knowledge then indexes for keyword search only).
      */

@@ -5,7 +5,7 @@ import { Agent, type Dispatcher, request, fetch as undiciFetch } from 'undici';
 import { AppError } from '../../lib/errors.ts';
 
 /**
- * The SSRF rule of DESIGN §5: a provider URL set by a domain Admin must resolve to a public
+ * The SSRF rule of docs/ARCHITECTURE.md#model-providers: a provider URL set by a domain Admin must resolve to a public
  * address, or match PROVIDER_URL_ALLOWLIST; checked after DNS resolution (at connect time, so
  * a DNS answer cannot change between the check and the connection) and on every redirect.
  */

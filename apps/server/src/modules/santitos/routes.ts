@@ -19,7 +19,7 @@ import { readSingleUpload, sendStoredObject } from '../storage/index.ts';
 
 const IdParams = z.object({ id: z.string().min(1).max(100) });
 
-/** Santitos (DESIGN §7), mounted at /api/v1/agent; premium only (404 for everyone else). */
+/** Santitos (docs/ARCHITECTURE.md#organisations-domains-departments-premium), mounted at /api/v1/agent; premium only (404 for everyone else). */
 export async function santitosRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const service = ctx.services.santitos;
   const avatarMax = Math.min(SantitoLimits.avatarMaxBytes, ctx.config.UPLOAD_MAX_BYTES);

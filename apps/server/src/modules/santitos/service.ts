@@ -41,7 +41,7 @@ type AuditedSantito = Pick<
 const SANTITO_CURSOR_TAG = 'santitos:name:asc';
 
 /**
- * The domain's assistants (DESIGN §7), premium only: for a caller whose domain is not premium every
+ * The domain's assistants (docs/ARCHITECTURE.md#organisations-domains-departments-premium), premium only: for a caller whose domain is not premium every
  * santito answers 404, as if the feature did not exist. Everyone uses them, Editors create, authors
  * and Admins edit.
  */
@@ -74,7 +74,7 @@ export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) 
     }
   }
 
-  /** Knowledge sources a santito lists must be its domain's (DESIGN §12): another domain's id is refused. */
+  /** Knowledge sources a santito lists must be its domain's (docs/ARCHITECTURE.md#knowledge): another domain's id is refused. */
   async function checkKnowledge(caller: Caller, knowledge: ReadonlyArray<{ kind: string; ref: string }>) {
     const refs = sourceRefs(knowledge);
     if (refs.length === 0) return;

@@ -29,7 +29,7 @@ function toProfile(row: UserRow): Profile {
   };
 }
 
-/** The caller's own settings (everyone) and their domain's settings (Admin+), DESIGN §7. */
+/** The caller's own settings (everyone) and their domain's settings (Admin+), docs/ARCHITECTURE.md#organisations-domains-departments-premium. */
 export function settingsService(ctx: AppContext, account: OwnAccountService = ownAccountService(ctx)) {
   return {
     async getProfile(caller: Caller): Promise<Profile> {

@@ -19,7 +19,7 @@ const Redirect = z.null().describe('A redirect (Location header)');
 const CallbackQuery = z.record(z.string(), z.string().max(4096));
 
 /**
- * The browser's side of single sign-on (DESIGN §13), beside the identity service it ends in:
+ * The browser's side of single sign-on (docs/ARCHITECTURE.md#single-sign-on), beside the identity service it ends in:
  * the login page's list of providers, the start that sends the browser to the provider, and the
  * callback the operator registers there, `{PUBLIC_URL}/identity/sso/{providerId}/callback`.
  */

@@ -81,7 +81,7 @@ function readCookie(header: string | undefined, name: string): string | undefine
 }
 
 /**
- * The OpenID Connect authorization code flow (DESIGN §13) through `openid-client`: discovery and
+ * The OpenID Connect authorization code flow (docs/ARCHITECTURE.md#single-sign-on) through `openid-client`: discovery and
  * keys from the issuer, PKCE S256, `state` and `nonce` in a sealed short-lived cookie bound to the
  * browser, the id token verified against the issuer's JWKS (issuer, audience, expiry, nonce), then
  * the address rules of the provider, and an identity-service handoff code for the login page.

@@ -10,7 +10,7 @@ import { auditMeta } from '../audit/index.ts';
 
 const IdParams = z.object({ id: z.string().min(1).max(100) });
 
-/** Single sign-on providers (DESIGN §13), SuperAdmins only. Mounted at /api/v1/integration/sso. */
+/** Single sign-on providers (docs/ARCHITECTURE.md#single-sign-on), SuperAdmins only. Mounted at /api/v1/integration/sso. */
 export async function ssoAdminRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const service = ctx.services.sso;
   app.addHook('onSend', noStore);

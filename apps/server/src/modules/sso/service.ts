@@ -127,7 +127,7 @@ export function ssoService(
 
   /**
    * An issuer a SuperAdmin typed is reached from the server, so it follows the providers' SSRF rule
-   * (DESIGN §5); plain http only where the operator allowed the host, since tokens travel on it.
+   * (docs/ARCHITECTURE.md#model-providers); plain http only where the operator allowed the host, since tokens travel on it.
    */
   async function checkIssuer(issuer: string): Promise<void> {
     const url = new URL(issuer);

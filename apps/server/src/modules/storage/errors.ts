@@ -1,7 +1,7 @@
 import { AppError } from '../../lib/errors.ts';
 
 /**
- * The storage error mapping of spec §6/§8: 401 unauthenticated, 402 quota exceeded, 403 unauthorised
+ * The storage error mapping of docs/ARCHITECTURE.md#uploads-and-stored-files: 401 unauthenticated, 402 quota exceeded, 403 unauthorised
  * for the path, 404 object not found.
  */
 export const storageErrors = {

@@ -20,7 +20,7 @@ export function contentDisposition(fileName: string): string {
 }
 
 /**
- * Serves stored bytes the DESIGN §9 way: always a download, never sniffed, and sandboxed should a
+ * Serves stored bytes as docs/ARCHITECTURE.md#uploads-and-stored-files says: always a download, never sniffed, and sandboxed should a
  * browser render it anyway.
  */
 export function sendStoredObject(reply: FastifyReply, object: StoredObject, fileName: string): FastifyReply {

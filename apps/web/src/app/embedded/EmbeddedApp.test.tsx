@@ -64,7 +64,7 @@ describe('the embedded chat’s page', () => {
   it('answers an unknown embed, a malformed id or another address with the 404 page, with nowhere to go back to', async () => {
     const cases = [
       { url: '/embedded/va-1/chats', known: false },
-      // A known embed's page, but an id the route table refuses (spec §2's validity check).
+      // A known embed's page, but an id the route table refuses (docs/ARCHITECTURE.md#shell-routes-and-guards's validity check).
       { url: '/embedded/va-1/chats/bad%20id!', known: true },
       { url: '/embedded/va-1/other', known: true },
     ];

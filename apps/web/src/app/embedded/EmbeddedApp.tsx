@@ -20,7 +20,7 @@ import EmbeddedLayout from '../layouts/EmbeddedLayout.tsx';
 import { PopupHost } from '../popup/PopupHost.tsx';
 import { matchRouteMeta, type WebRoutePath } from '../router/routeMeta.ts';
 
-// The embedded chat's page (DESIGN §11), an app of its own (embedded.html, src/embedded.tsx): the
+// The embedded chat's page (docs/ARCHITECTURE.md#embedded-chat), an app of its own (embedded.html, src/embedded.tsx): the
 // two pages of the embedded layout, unprefixed and under /en, /es, /pt-BR, as in the main app's
 // route table. It has no account session and no guards; React Router's data router, which the
 // main app needs for them, is replaced by app/embedded/router.tsx in its build.
@@ -28,7 +28,7 @@ import { matchRouteMeta, type WebRoutePath } from '../router/routeMeta.ts';
 type EmbeddedPath = Extract<WebRoutePath, `/embedded/${string}`>;
 type PageModule = { default: ComponentType };
 
-/** A page's code; a chunk gone with a new build reloads the page once (spec §9), as the main app's routes do. */
+/** A page's code; a chunk gone with a new build reloads the page once (docs/ARCHITECTURE.md#calling-the-api), as the main app's routes do. */
 function pageLoader(load: () => Promise<PageModule>): () => Promise<PageModule> {
   let pending: Promise<PageModule> | null = null;
   return () => {
@@ -83,7 +83,7 @@ class PageBoundary extends Component<{ children: ReactNode }, { failed: boolean 
 
 /**
  * The shell of an embedded page: the page title, the popup, and the 404 page for an address the
- * route table refuses (a malformed id: spec §2's validity check).
+ * route table refuses (a malformed id: docs/ARCHITECTURE.md#shell-routes-and-guards's validity check).
  */
 function EmbeddedShell({ updateAvailable }: { updateAvailable: () => boolean }) {
   const { pathname, key } = useLocation();

@@ -16,7 +16,7 @@ import {
   useState,
 } from 'react';
 
-// The embedded chat's router (DESIGN §11): the part of React Router's declarative API that the
+// The embedded chat's router (docs/ARCHITECTURE.md#embedded-chat): the part of React Router's declarative API that the
 // embedded page and the chat components it shows use — BrowserRouter, Routes, Route, Outlet, Link,
 // useNavigate, useParams, useLocation, useSearchParams — with React Router's behaviour for it, in ~2 KB instead of
 // React Router's ~29 KB gzipped. The embedded build resolves `react-router` to this file

@@ -14,7 +14,7 @@ import { DefaultShell } from './DefaultLayout.tsx';
 /** Below the md breakpoint (960 px) the chats list is a drawer. */
 export const CHATS_MOBILE_QUERY = '(max-width: 59.99em)';
 
-/** The default layout with the chats list beside the page (spec §2 "chats sidebar"). */
+/** The default layout with the chats list beside the page (docs/ARCHITECTURE.md#shell-routes-and-guards "chats sidebar"). */
 export default function ChatsLayout() {
   return (
     <DefaultShell>

@@ -9,7 +9,7 @@ import classes from './Popup.module.css';
 
 const PopupDetailsDialog = lazy(() => import('./PopupDetailsDialog.tsx'));
 
-/** Status → colour and icon; anything unknown is a warning in the accent colour (spec §3). */
+/** Status → colour and icon; anything unknown is a warning in the accent colour (docs/ARCHITECTURE.md#shell-routes-and-guards). */
 export function popupLook(status: PopupStatus) {
   switch (status) {
     case 'error':
@@ -23,7 +23,7 @@ export function popupLook(status: PopupStatus) {
   }
 }
 
-/** The global snackbar (spec §2 "Popup"). */
+/** The global snackbar (docs/ARCHITECTURE.md#shell-routes-and-guards "Popup"). */
 export function Popup({ controller = popup }: { controller?: PopupController }) {
   const state = useStore(controller.store);
   const { t } = useTranslation();

@@ -4,7 +4,7 @@ import { useTranslation } from '../../lib/i18n/index.ts';
 import { AlertIllustration } from '../../ui/AlertIllustration.tsx';
 import type { PopupController } from '../../ui/popup/popupStore.ts';
 
-/** Spec §9: 450 px wide, card 500 px high. */
+/** docs/ARCHITECTURE.md#interface-constants: 450 px wide, card 500 px high. */
 export const DETAILS_DIALOG_WIDTH = 450;
 export const DETAILS_CARD_HEIGHT = 500;
 

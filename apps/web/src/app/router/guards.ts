@@ -62,7 +62,7 @@ export const loginGuard: Guard = (c) => {
 export const premiumGuard: Guard = (c) =>
   c.meta.premium && c.authenticated && !c.premium ? { kind: 'notFound' } : null;
 
-/** Role gate (DESIGN §6): pages for higher roles answer 404 rather than revealing they exist. */
+/** Role gate (docs/ARCHITECTURE.md#shell-routes-and-guards): pages for higher roles answer 404 rather than revealing they exist. */
 export const roleGuard: Guard = (c) =>
   c.meta.minRole && c.authenticated && (!c.role || !hasRole(c.role, c.meta.minRole))
     ? { kind: 'notFound' }

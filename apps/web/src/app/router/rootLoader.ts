@@ -52,7 +52,7 @@ export function createRootLoader(deps: RootLoaderDeps) {
     await deps.setLanguage(locale);
 
     const match = matchRouteMeta(path);
-    // The embedded layout's pages are embedded.html's, never this app's (DESIGN §11): the server
+    // The embedded layout's pages are embedded.html's, never this app's (docs/ARCHITECTURE.md#embedded-chat): the server
     // and `vite` answer their addresses with that page, and nothing in this app links to one.
     const ours = match !== null && match.meta.layout !== 'embedded';
     if (!ours || (match.meta.validate && !match.meta.validate(match.params))) {

@@ -14,9 +14,9 @@ export interface RouteMeta {
   loginRoute: boolean;
   /** Public: no sign-in needed (the auth layout's pages). */
   public: boolean;
-  /** Roles below this get the 404 page (DESIGN §6/§7). */
+  /** Roles below this get the 404 page (docs/ARCHITECTURE.md#roles-and-permissions). */
   minRole?: Role;
-  /** The page's validity check; failing it raises 'Page Not Found: {path}' (spec §2). */
+  /** The page's validity check; failing it raises 'Page Not Found: {path}' (docs/ARCHITECTURE.md#shell-routes-and-guards). */
   validate?: (params: RouteParams) => boolean;
   /** `false` keeps the scroll position on navigation (e.g. a chat keeps its own). */
   scrollToTop: boolean;
@@ -33,7 +33,7 @@ type Extras = Partial<Pick<RouteMeta, 'minRole' | 'validate' | 'scrollToTop'>> &
 const extras: Record<WebRoutePath, Extras> = {
   '/': { titleKey: 'nav.home' },
   '/users': { titleKey: 'nav.users', minRole: 'Admin' },
-  // DESIGN §7: a SuperAdmin manages every domain; an Admin sees their own, read-only.
+  // docs/ARCHITECTURE.md#roles-and-permissions: a SuperAdmin manages every domain; an Admin sees their own, read-only.
   '/domains': { titleKey: 'nav.domains', minRole: 'Admin' },
   '/santitos': { titleKey: 'nav.santitos' },
   '/settings': { titleKey: 'nav.settings' },

@@ -19,7 +19,7 @@ function useDocumentTitle(): void {
   }, [pageTitle, appName]);
 }
 
-/** The app shell (spec §2): progress bar, spinner while auth loads, the routed page and the popup. */
+/** The app shell (docs/ARCHITECTURE.md#shell-routes-and-guards): progress bar, spinner while auth loads, the routed page and the popup. */
 export function RootShell() {
   const navigation = useNavigation();
   const loadingApp = useUiFlag('loadingApp');

@@ -15,7 +15,7 @@ export const API_KEYS_PAGE_SIZE = 50;
 
 const http = () => authServices().accountHttp;
 
-/** /api/v1/api_keys (DESIGN §13). */
+/** /api/v1/api_keys (docs/ARCHITECTURE.md#api-keys-and-the-openai-compatible-api). */
 export const apiKeysApi = {
   list: (scope: ApiKeyScope, cursor?: string): Promise<Page<ApiKey>> =>
     getPage(http(), '/api/v1/api_keys', ApiKeySchema, { scope, cursor, limit: API_KEYS_PAGE_SIZE }),

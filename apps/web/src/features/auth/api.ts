@@ -12,7 +12,7 @@ import { HttpError } from '../../lib/http/errors.ts';
 import { arrayOf, nullable } from '../../lib/http/schemas.ts';
 
 export interface AccountApi {
-  /** The user fetch by email: the user id is the lowercased email (DESIGN §4). */
+  /** The user fetch by email: the user id is the lowercased email (docs/ARCHITECTURE.md#organisations-domains-departments-premium). */
   getUserByEmail(email: string): Promise<User>;
   getDomain(domainId: string, as?: RequestUser | null): Promise<Domain>;
   listDepartments(): Promise<Department[]>;
@@ -39,7 +39,7 @@ function updateBody(user: User): UserUpdate {
   };
 }
 
-/** Account manager calls (spec §7). */
+/** Account manager calls (docs/ARCHITECTURE.md#calling-the-api). */
 export function createAccountApi(http: HttpClient): AccountApi {
   return {
     async getUserByEmail(email) {
@@ -48,7 +48,7 @@ export function createAccountApi(http: HttpClient): AccountApi {
       // No account hints yet: the session may still hold a previous user.
       const user = await http.get(url, { schema: nullable(UserSchema), user: null });
       if (!user) {
-        // Spec §5: a lookup returning nothing is a not-found, status 404, "User not found".
+        // A lookup returning nothing is a not-found, status 404, "User not found".
         throw new HttpError({
           url,
           method: 'GET',

@@ -8,7 +8,7 @@ import { IdentityError } from '../../lib/identity/errors.ts';
 import { type PageCaller, productServices } from './services.ts';
 import { embeddedSession, emptyEmbeddedSession } from './session.ts';
 
-// The embedded page's visitor session (DESIGN §11). It lives in the iframe's own storage, one per
+// The embedded page's visitor session (docs/ARCHITECTURE.md#embedded-chat). It lives in the iframe's own storage, one per
 // embed, and never touches the account session: a visitor of a site is not whoever uses the app
 // in another tab of the same browser.
 

@@ -20,7 +20,7 @@ export function loginRedirectUri(origin: string, prefix: Locale | null): string 
 }
 
 /**
- * The auth code from a login-submit answer (spec §5): the `code` of its `redirect_uri`, or its
+ * The auth code from a login-submit answer (docs/ARCHITECTURE.md#code-assist-and-the-editor-extension): the `code` of its `redirect_uri`, or its
  * `auth_code` field.
  */
 export function parseAuthCode(data: unknown): string {
@@ -61,7 +61,7 @@ export interface HandoffDeps {
 export type HandoffResult = 'opened' | 'no-user';
 
 /**
- * The editor sign-in handoff (spec §2): asks code assist for an auth code for the signed-in
+ * The editor sign-in handoff (docs/ARCHITECTURE.md#code-assist-and-the-editor-extension): asks code assist for an auth code for the signed-in
  * user, then opens the editor deep link with the code and state. Errors are thrown to the page.
  */
 export async function runEditorHandoff(

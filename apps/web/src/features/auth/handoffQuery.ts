@@ -1,4 +1,4 @@
-/** The editor opens `/auth/login?provider=authkit&code_challenge=…&state=…` (DESIGN §8). */
+/** The editor opens `/auth/login?provider=authkit&code_challenge=…&state=…` (docs/ARCHITECTURE.md#code-assist-and-the-editor-extension). */
 export const HANDOFF_PROVIDER = 'authkit';
 
 export interface HandoffQuery {

@@ -1,6 +1,6 @@
 import type { PasswordPolicy } from '@assistente/contracts';
 
-/** The identity provider's default when no policy is known (spec §5). */
+/** The identity provider's default when no policy is known (docs/ARCHITECTURE.md#identity). */
 export const DEFAULT_MIN_PASSWORD_LENGTH = 6;
 
 export type PasswordRequirement =

@@ -15,7 +15,7 @@ import { accountSession, isAuthenticated } from './session.ts';
 
 /**
  * Who a page's product calls go as: the signed-in account on the app's pages, the embed's visitor
- * on the embedded chat's page (DESIGN §11). Each page knows which from the start.
+ * on the embedded chat's page (docs/ARCHITECTURE.md#embedded-chat). Each page knows which from the start.
  */
 export interface PageCaller {
   /** The token and user a product call carries. */
@@ -152,7 +152,7 @@ export function initAuthServices(
 }
 
 /**
- * The embedded chat page's services (DESIGN §11): its calls go as the embed's visitor, and it
+ * The embedded chat page's services (docs/ARCHITECTURE.md#embedded-chat): its calls go as the embed's visitor, and it
  * has no account session to start — nor the code for one.
  */
 export function initVisitorServices(config: RuntimeConfig): ProductServices {

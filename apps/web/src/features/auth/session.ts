@@ -3,7 +3,7 @@ import { createStore } from '@mantine/store';
 import type { RequestUser } from '../../lib/http/client.ts';
 import type { IdentityUser } from '../../lib/identity/user.ts';
 
-/** Account session state (spec §3): identity user, API user, domain, id token. */
+/** Account session state (docs/ARCHITECTURE.md#sessions-and-the-identity-client): identity user, API user, domain, id token. */
 export interface AccountSession {
   identityUser: IdentityUser | null;
   apiUser: User | null;
@@ -11,7 +11,7 @@ export interface AccountSession {
   idToken: string | null;
 }
 
-/** Embedded session state (spec §3): only a token, the API user and the domain. */
+/** Embedded session state (docs/ARCHITECTURE.md#sessions-and-the-identity-client): only a token, the API user and the domain. */
 export interface EmbeddedSession {
   idToken: string | null;
   apiUser: User | null;
@@ -29,12 +29,12 @@ export const emptyEmbeddedSession: EmbeddedSession = { idToken: null, apiUser: n
 export const accountSession = createStore<AccountSession>({ ...emptyAccountSession });
 export const embeddedSession = createStore<EmbeddedSession>({ ...emptyEmbeddedSession });
 
-/** Authenticated in account mode: identity user, API user and id token all present (spec §4). */
+/** Authenticated in account mode: identity user, API user and id token all present (docs/ARCHITECTURE.md#sessions-and-the-identity-client). */
 export function isAuthenticated(session: AccountSession): boolean {
   return Boolean(session.identityUser && session.apiUser && session.idToken);
 }
 
-/** Embedded mode only needs an id token (spec §4). */
+/** Embedded mode only needs an id token (docs/ARCHITECTURE.md#sessions-and-the-identity-client). */
 export function isEmbeddedAuthenticated(session: EmbeddedSession): boolean {
   return Boolean(session.idToken);
 }

@@ -19,7 +19,7 @@ export const MESSAGES_PAGE_SIZE = 100;
 
 const chatPath = (chatId: string) => `/api/v1/chats/${encodeURIComponent(chatId)}`;
 
-/** The chats manager calls (DESIGN §5). */
+/** The chats manager calls (docs/ARCHITECTURE.md#chat-message-data-path). */
 export function createChatsApi(http: HttpClient) {
   return {
     listChats: (query: { cursor?: string | null; q?: string; limit?: number }): Promise<Page<Chat>> =>

@@ -21,7 +21,7 @@ export interface DepartmentListParams {
 const http = () => authServices().accountHttp;
 const path = (id: string) => `/api/v1/department/${encodeURIComponent(id)}`;
 
-/** Account manager: departments (DESIGN §4). */
+/** Account manager: departments (docs/ARCHITECTURE.md#organisations-domains-departments-premium). */
 export const departmentsApi = {
   list: (params: DepartmentListParams): Promise<Page<Department>> =>
     getPage(http(), '/api/v1/department', DepartmentSchema, {

@@ -11,7 +11,7 @@ export interface DomainListParams {
 const http = () => authServices().accountHttp;
 const path = (id: string) => `/api/v1/domain/${encodeURIComponent(id)}`;
 
-/** Account manager: domains (DESIGN §4; writes are a SuperAdmin's). */
+/** Account manager: domains (docs/ARCHITECTURE.md#organisations-domains-departments-premium; writes are a SuperAdmin's). */
 export const domainsApi = {
   list: (params: DomainListParams): Promise<Page<Domain>> =>
     getPage(http(), '/api/v1/domain', DomainSchema, {

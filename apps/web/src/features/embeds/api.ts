@@ -12,7 +12,7 @@ import { arrayOf } from '../../lib/http/schemas.ts';
 const BASE = '/api/v1/virtual_account';
 const path = (id: string) => `${BASE}/${encodeURIComponent(id)}`;
 
-/** The domain's embeds (virtual accounts, DESIGN §11), for its Admins. */
+/** The domain's embeds (virtual accounts, docs/ARCHITECTURE.md#embedded-chat), for its Admins. */
 export function createEmbedsApi(http: HttpClient) {
   return {
     list: (): Promise<VirtualAccount[]> => http.get(BASE, { schema: arrayOf(VirtualAccountSchema) }),

@@ -2,7 +2,7 @@ import { type Eula, type EulaStatus, EulaStatusSchema, type User } from '@assist
 import { authServices } from '../auth/index.ts';
 
 /**
- * The acceptance the spec stores (§3, DESIGN §7): `accept`, `timestamp`, `version`,
+ * The acceptance record (docs/ARCHITECTURE.md#organisations-domains-departments-premium): `accept`, `timestamp`, `version`,
  * `pendingRevision: false`, keeping `pendingTimestamp` and `isPrivacyPolicy`. The server stamps
  * its own clock and the version the domain asks for now.
  */
@@ -17,7 +17,7 @@ export function acceptedEula(current: Eula, now: Date, version: string = current
   };
 }
 
-/** PUTs the user's own record with the acceptance (spec §7: the full body). */
+/** PUTs the user's own record with the acceptance (docs/ARCHITECTURE.md#organisations-domains-departments-premium: the full body). */
 export function acceptEula(user: User, version?: string): Promise<User> {
   return authServices().accountApi.updateUser({
     ...user,

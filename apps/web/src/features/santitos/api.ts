@@ -4,7 +4,7 @@ import { getPage, type Page } from '../../lib/http/paging.ts';
 
 const path = (id: string) => `/api/v1/agent/${encodeURIComponent(id)}`;
 
-/** Santitos (DESIGN §7): `/api/v1/agent` on the account manager. */
+/** Santitos (docs/ARCHITECTURE.md#organisations-domains-departments-premium): `/api/v1/agent` on the account manager. */
 export function createSantitosApi(http: HttpClient) {
   return {
     list: (query: { cursor?: string | null; q?: string; limit?: number }): Promise<Page<Santito>> =>

@@ -32,7 +32,7 @@ export const USERS_PAGE_SIZE = 25;
 const http = () => authServices().accountHttp;
 const path = (id: string) => `/api/v1/user/${encodeURIComponent(id)}`;
 
-/** Account manager: users (DESIGN §4). `locale` is the inviter's screen language, for the mail. */
+/** Account manager: users (docs/ARCHITECTURE.md#organisations-domains-departments-premium). `locale` is the inviter's screen language, for the mail. */
 export const usersApi = {
   list: (params: UserListParams): Promise<Page<User>> =>
     getPage(http(), '/api/v1/user', UserSchema, {
@@ -48,7 +48,7 @@ export const usersApi = {
     }),
   create: (body: UserCreate, locale: string): Promise<UserCreated> =>
     http().post('/api/v1/user', { body, query: { locale }, schema: UserCreatedSchema }),
-  /** PUT with the full record (spec §7). */
+  /** PUT with the full record (docs/ARCHITECTURE.md#organisations-domains-departments-premium). */
   update: (user: User): Promise<User> => authServices().accountApi.updateUser(user),
   remove: async (id: string): Promise<void> => {
     await http().delete(path(id));

@@ -1,4 +1,4 @@
-/** A failed chunk load reloads the page at most once every 10 s (spec §9). */
+/** A failed chunk load reloads the page at most once every 10 s (docs/ARCHITECTURE.md#calling-the-api). */
 export const CHUNK_RELOAD_GUARD_MS = 10_000;
 export const CHUNK_RELOAD_KEY = 'assistente:chunk-reload-at';
 

@@ -48,7 +48,7 @@ export function relativeToProxy(config: RuntimeConfig, devServerOrigin: string):
   };
 }
 
-/** Fetches `/runtime-config.json` (one build serves every deployment, DESIGN §2). */
+/** Fetches `/runtime-config.json` (one build serves every deployment, docs/ARCHITECTURE.md#configuration). */
 export async function loadRuntimeConfig(fetchImpl: typeof fetch = fetch): Promise<RuntimeConfig> {
   const response = await fetchImpl('/runtime-config.json', {
     headers: { accept: 'application/json' },

@@ -14,7 +14,7 @@ export type RequestTarget = (
 ) => Promise<{ baseUrl: string; context: RequestContext }>;
 
 /**
- * The product-call headers and URL (spec §7) for a request the JSON client does not make: uploads
+ * The product-call headers and URL (docs/ARCHITECTURE.md#calling-the-api) for a request the JSON client does not make: uploads
  * with progress (XMLHttpRequest) and file downloads (blobs).
  */
 export function authorizedRequestFor(

@@ -1,7 +1,7 @@
 import { getCookie } from '../storage/cookies.ts';
 import { HttpError, type HttpMethod, ResponseValidationError } from './errors.ts';
 
-/** Statuses worth another attempt (spec §7). */
+/** Statuses worth another attempt (docs/ARCHITECTURE.md#calling-the-api). */
 export const RETRY_STATUSES: readonly number[] = [408, 409, 425, 429, 500, 502, 503, 504];
 /** Only these are retried: repeating them cannot apply a change twice. */
 export const IDEMPOTENT_METHODS: readonly HttpMethod[] = ['GET', 'HEAD', 'PUT', 'DELETE'];
@@ -45,7 +45,7 @@ export interface RequestOptions<T> {
   credentials?: RequestCredentials;
   /** Extra attempts for idempotent requests failing with a retryable status or a network error. */
   retry?: number;
-  /** Milliseconds; no timeout by default (spec §9). */
+  /** Milliseconds; no timeout by default (docs/ARCHITECTURE.md#calling-the-api). */
   timeout?: number;
   signal?: AbortSignal;
   /** Overrides the session's account, e.g. while the session is being established. */
@@ -131,7 +131,7 @@ async function readBody(response: Response, method: HttpMethod): Promise<unknown
 }
 
 /**
- * The generic client of every product call (spec §7): bearer and userinfo headers, the user's
+ * The generic client of every product call (docs/ARCHITECTURE.md#calling-the-api): bearer and userinfo headers, the user's
  * Domain/Department hints, JSON bodies, bounded retries of idempotent requests, typed responses.
  */
 export function createHttpClient(config: HttpClientConfig): HttpClient {

@@ -46,7 +46,7 @@ function describeHttpError(error: HttpError): string | null {
 }
 
 /**
- * The message shown for a failed request (spec §8): the server's `error.message`; else
+ * The message shown for a failed request (docs/ARCHITECTURE.md#calling-the-api): the server's `error.message`; else
  * "Request to {url} with method {METHOD} failed with status {status}"; else the error's own
  * message; else `fallback`.
  */

@@ -8,7 +8,7 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
-/** The paging headers of every list (DESIGN §4). */
+/** The paging headers of every list (docs/ARCHITECTURE.md#request-path). */
 export const TOTAL_HEADER = 'X-Total-Count';
 export const NEXT_CURSOR_HEADER = 'X-Next-Cursor';
 

@@ -1,7 +1,7 @@
 import { DefaultLocale, type Locale, Locales, splitLocale } from '@assistente/contracts';
 import { getCookie, setCookie } from '../storage/cookies.ts';
 
-/** The cookie that remembers the chosen language (spec §9: 365 days, SameSite=Lax). */
+/** The cookie that remembers the chosen language (docs/ARCHITECTURE.md#languages: 365 days, SameSite=Lax). */
 export const LOCALE_COOKIE = 'i18n_redirected';
 export const LOCALE_COOKIE_MAX_AGE_DAYS = 365;
 
@@ -31,7 +31,7 @@ export interface LocaleResolution {
 
 /**
  * The language of a URL: its prefix; for an unprefixed path the remembered cookie, else the
- * browser's language, else pt-BR (DESIGN §6).
+ * browser's language, else pt-BR (docs/ARCHITECTURE.md#languages).
  */
 export function resolveLocale(input: {
   pathname: string;

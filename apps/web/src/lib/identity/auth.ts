@@ -130,7 +130,7 @@ export class IdentityAuth {
   }
 
   /**
-   * Changes the password (DESIGN §3): signs in again with the current password (which proves it and
+   * Changes the password (docs/ARCHITECTURE.md#identity): signs in again with the current password (which proves it and
    * makes the sign-in recent), then `accounts:update`. The server ends every other session, this
    * tab's previous one included, so the new session's tokens replace the stored ones. Holds the
    * refresh lock throughout: a renewal of the old token meanwhile would find it revoked and sign out.

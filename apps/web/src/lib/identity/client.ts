@@ -15,7 +15,7 @@ import {
   updateAccountResponse,
 } from './responses.ts';
 
-/** Identity calls give up after 30 s on desktop and 60 s on mobile networks (spec §9). */
+/** Identity calls give up after 30 s on desktop and 60 s on mobile networks (docs/ARCHITECTURE.md#sessions-and-the-identity-client). */
 export const NETWORK_TIMEOUT_DESKTOP_MS = 30_000;
 export const NETWORK_TIMEOUT_MOBILE_MS = 60_000;
 
@@ -60,7 +60,7 @@ export interface IdentityClient {
 const ANY: ResponseSchema<unknown> = { parse: (data) => data };
 
 /**
- * A small client of the Identity Toolkit REST API (DESIGN §3): the same requests work against
+ * A small client of the Identity Toolkit REST API (docs/ARCHITECTURE.md#identity): the same requests work against
  * the built-in identity service and a real Firebase project.
  */
 export function createIdentityClient(config: IdentityClientConfig): IdentityClient {

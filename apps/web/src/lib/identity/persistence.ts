@@ -73,7 +73,7 @@ export function memoryPersistence(): Persistence {
 }
 
 /**
- * The first persistence that works here (spec §4): IndexedDB, then localStorage, then
+ * The first persistence that works here (docs/ARCHITECTURE.md#sessions-and-the-identity-client): IndexedDB, then localStorage, then
  * sessionStorage; memory as the last resort (private modes that block every storage).
  */
 export async function selectPersistence(

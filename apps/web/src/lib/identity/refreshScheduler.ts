@@ -1,6 +1,6 @@
-/** The id token is renewed this long before it expires (spec §9: 5 min). */
+/** The id token is renewed this long before it expires (docs/ARCHITECTURE.md#sessions-and-the-identity-client: 5 min). */
 export const PROACTIVE_REFRESH_OFFSET_MS = 5 * 60_000;
-/** After a failed renewal, retry after 30 s, doubling up to 16 min (spec §9). */
+/** After a failed renewal, retry after 30 s, doubling up to 16 min (docs/ARCHITECTURE.md#sessions-and-the-identity-client). */
 export const REFRESH_RETRY_MIN_MS = 30_000;
 export const REFRESH_RETRY_MAX_MS = 16 * 60_000;
 

@@ -1,7 +1,7 @@
 import type { IdTokenClaims } from '@assistente/contracts';
 import { idTokenClaims } from './responses.ts';
 
-/** Access tokens count as expired this long before they really expire (spec §9: 30 s). */
+/** Access tokens count as expired this long before they really expire (docs/ARCHITECTURE.md#sessions-and-the-identity-client: 30 s). */
 export const TOKEN_EXPIRY_MARGIN_MS = 30_000;
 
 export interface TokenSet {
@@ -11,7 +11,7 @@ export interface TokenSet {
   expirationTime: number;
 }
 
-/** The identity-provider user (spec §3), shaped like Firebase's `User.toJSON()`. */
+/** The identity-provider user (docs/ARCHITECTURE.md#sessions-and-the-identity-client), shaped like Firebase's `User.toJSON()`. */
 export interface IdentityUser {
   uid: string;
   email: string | null;

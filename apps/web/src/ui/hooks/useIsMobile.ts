@@ -1,6 +1,6 @@
 import { useMediaQuery } from '@mantine/hooks';
 
-/** Below the md breakpoint (960 px, spec §2): lists become cards, dialogs full-screen. */
+/** Below the md breakpoint (960 px, docs/ARCHITECTURE.md#shell-routes-and-guards): lists become cards, dialogs full-screen. */
 export function useIsMobile(): boolean {
   return useMediaQuery('(max-width: 59.99em)', false, { getInitialValueInEffect: false }) ?? false;
 }

@@ -1,7 +1,7 @@
 import { createStore, type MantineStore } from '@mantine/store';
 import { reportError } from '../../lib/reporting.ts';
 
-/** Spec §9: auto-hide after 5000 ms; a swap waits 250 ms twice. */
+/** docs/ARCHITECTURE.md#interface-constants: auto-hide after 5000 ms; a swap waits 250 ms twice. */
 export const POPUP_AUTO_HIDE_MS = 5000;
 export const POPUP_SWAP_DELAY_MS = 250;
 
@@ -16,7 +16,7 @@ export interface PopupOptions {
   retry?: () => unknown;
 }
 
-/** The spec's popup state (§3) plus whether the details dialog is open. */
+/** The popup state (docs/ARCHITECTURE.md#shell-routes-and-guards) plus whether the details dialog is open. */
 export interface PopupState {
   modelValue: boolean;
   status: PopupStatus;
@@ -57,7 +57,7 @@ export function hasPopupDetails(state: Pick<PopupState, 'details' | 'retry'>): b
   return Boolean(state.details) || typeof state.retry === 'function';
 }
 
-/** The global notification's behaviour (spec §4 "Popup"), independent of React. */
+/** The global notification's behaviour (docs/ARCHITECTURE.md#shell-routes-and-guards "Popup"), independent of React. */
 export function createPopupController(): PopupController {
   const store = createStore<PopupState>({ ...initialState });
   let hideTimer: ReturnType<typeof setTimeout> | null = null;

@@ -85,7 +85,7 @@ function SsoButtons({ providers, redirect }: { providers: SsoLoginOption[]; redi
   );
 }
 
-/** /auth/login: email and password sign-in, and the editor handoff (spec §2). */
+/** /auth/login: email and password sign-in, and the editor handoff (docs/ARCHITECTURE.md#code-assist-and-the-editor-extension). */
 export default function LoginPage() {
   const { t } = useTranslation();
   const lp = useLocalePath();

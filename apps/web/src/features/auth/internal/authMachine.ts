@@ -23,14 +23,14 @@ export interface AuthMachine {
   readonly listening: boolean;
   /** Clears the session, stops listening and signs out of the identity provider. */
   signOut(): Promise<void>;
-  /** Handles one identity state (spec §4 "Auth state change"). */
+  /** Handles one identity state (docs/ARCHITECTURE.md#sessions-and-the-identity-client "Auth state change"). */
   handle(user: IdentityUser | null): Promise<AuthOutcome>;
   /** Resolves with the outcome of the last queued change once it has been handled. */
   settled(): Promise<AuthOutcome>;
 }
 
 /**
- * The spec's auth state machine (§4): an identity with an email → fetch the API user by email;
+ * The auth state machine (docs/ARCHITECTURE.md#sessions-and-the-identity-client): an identity with an email → fetch the API user by email;
  * found → refresh the domain, refresh the id token, store the session, check the department;
  * missing user, no email or any failure → sign out. Auth loading ends in every case.
  */
@@ -62,7 +62,7 @@ export function createAuthMachine(deps: AuthMachineDeps): AuthMachine {
     }
   }
 
-  /** Spec §4 "Department repair": SuperAdmin only; failures are only logged. */
+  /** Department repair (docs/ARCHITECTURE.md#organisations-domains-departments-premium): SuperAdmin only; failures are only logged. */
   async function checkDepartment(): Promise<void> {
     const user = session.getState().apiUser;
     // Department repair is the one self-move the rules allow, and only to a SuperAdmin.

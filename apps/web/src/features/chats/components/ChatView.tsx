@@ -64,7 +64,7 @@ export interface ChatViewProps {
   initialDraft?: string;
   /** The initial message was sent, or the initial files taken. */
   onInitialMessageSent?: () => void;
-  /** Shown inside another site's iframe (DESIGN §11): the embed's santito and texts, no settings. */
+  /** Shown inside another site's iframe (docs/ARCHITECTURE.md#embedded-chat): the embed's santito and texts, no settings. */
   embed?: EmbedChatOptions;
 }
 

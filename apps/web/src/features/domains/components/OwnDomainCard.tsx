@@ -16,7 +16,7 @@ function Field({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** An Admin's view of their own domain: read-only (DESIGN §7). */
+/** An Admin's view of their own domain: read-only (docs/ARCHITECTURE.md#roles-and-permissions). */
 export function OwnDomainCard({ domain }: { domain: Domain }) {
   const { t } = useTranslation();
   return (

@@ -1,6 +1,6 @@
 import { type EmbeddedSession, EmbeddedSessionSchema } from '@assistente/contracts';
 
-// The iframe's half of embed.js's postMessage protocol (DESIGN §11): the host page, on one of the
+// The iframe's half of embed.js's postMessage protocol (docs/ARCHITECTURE.md#embedded-chat): the host page, on one of the
 // embed's allowed sites, makes the visitor's session (only its Origin proves the site) and hands it
 // over; this page takes messages from those origins only, and only from its parent.
 

@@ -147,7 +147,7 @@ function SecretDialog({ shown, onClose }: { shown: VirtualAccountWithSecret | nu
   );
 }
 
-/** `/integration` → Embeds: a domain's virtual accounts (DESIGN §11), for its Admins. */
+/** `/integration` → Embeds: a domain's virtual accounts (docs/ARCHITECTURE.md#embedded-chat), for its Admins. */
 export function EmbedsTab() {
   const { t } = useTranslation();
   const embeds = useEmbeds();

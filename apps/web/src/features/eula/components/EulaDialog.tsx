@@ -7,7 +7,7 @@ import { useAcceptEula } from '../hooks/useAcceptEula.ts';
 import { EulaText } from './EulaText.tsx';
 
 /**
- * DESIGN §7: while `eula.pendingRevision` is set, a blocking dialog (no close button, no Esc, no
+ * docs/ARCHITECTURE.md#organisations-domains-departments-premium: while `eula.pendingRevision` is set, a blocking dialog (no close button, no Esc, no
  * click outside) with the terms and `Aceitar`. Declining is signing out.
  */
 export function EulaDialog({

@@ -22,7 +22,7 @@ const valuesOf = (user: User): Values => ({
   active: user.active,
 });
 
-/** Edits a user's name, role, department and status; the full record is PUT (spec §7). */
+/** Edits a user's name, role, department and status; the full record is PUT (docs/ARCHITECTURE.md#organisations-domains-departments-premium). */
 export function EditUserDialog({
   user,
   onClose,
