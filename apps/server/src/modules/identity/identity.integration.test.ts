@@ -626,9 +626,10 @@ describe('identity over HTTP', () => {
       const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
       const k = median(known);
       const u = median(unknown);
-      // Loose on purpose (CI noise); without the dummy hash the unknown case would be many times faster.
-      expect(u).toBeGreaterThan(k * 0.5);
-      expect(u).toBeLessThan(k * 2 + 20);
+      // Without the dummy hash an unknown email answers in a small fraction of a known one's time (no argon2id at
+      // all): bounds this loose hold on a loaded machine and still catch that.
+      expect(u).toBeGreaterThan(k * 0.25);
+      expect(u).toBeLessThan(k * 4 + 50);
     });
   });
 
