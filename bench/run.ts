@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { measureChatsPage } from './chats-page.ts';
 import { benchCrash } from './crash.ts';
+import { benchDocumentBombs, describeDocumentBombs } from './document-bombs.ts';
 import { benchEmbedded } from './embedded.ts';
 import { benchKnowledge, describeKnowledge } from './knowledge.ts';
 import { benchOpenAiStreaming } from './openai-api.ts';
@@ -49,6 +50,7 @@ async function main(): Promise<void> {
     const sso = await benchSso();
     const embedded = await benchEmbedded();
     const knowledge = await benchKnowledge();
+    const documentBombs = await benchDocumentBombs();
     const crash = await benchCrash();
     const start = await benchStart();
     const withoutRedis = await redisDown.finish();
@@ -71,6 +73,7 @@ async function main(): Promise<void> {
       sso,
       embedded,
       knowledge,
+      documentBombs,
       crash,
       start,
       withoutRedis,
@@ -112,6 +115,7 @@ async function main(): Promise<void> {
       `Embedded chat: session creation ${embedded.sessions.appRequestsPerSec} req/s = ${embedded.sessions.ratio}% of a bare route's ${embedded.sessions.bareRequestsPerSec} (budget ≥ 40%) ${embedded.budget.ok ? 'OK' : 'OVER BUDGET'} over ${embedded.sessions.rounds} rounds; server CPU ${embedded.sessions.appCpuMicrosPerRequest} µs a session vs ${embedded.sessions.bareCpuMicrosPerRequest} µs (${embedded.sessions.cpuRatio}%); ${embedded.visitors.count} anonymous visitors, ${embedded.visitors.concurrency} at a time: ${embedded.visitors.failed} failed, ${embedded.visitors.perSecond}/s, session p50 ${embedded.visitors.sessionP50Ms} ms, first token p50 ${embedded.visitors.firstTokenP50Ms} ms, p99 ${embedded.visitors.firstTokenP99Ms} ms`,
     );
     for (const line of describeKnowledge(knowledge)) console.log(line);
+    console.log(describeDocumentBombs(documentBombs));
     console.log(
       `Crash (kill -9) with ${crash.streams} answers streaming: text readers saw that the store lost p50 ${crash.lossMs.p50} ms, max ${crash.lossMs.max} ms of stream (budget ≤ ${crash.budget.maxLossMs} ms); finalised ${(crash.finalisedAfterMs / 1000).toFixed(1)} s after the restart${crash.problems.length ? `; ${crash.problems.length} problems: ${crash.problems.slice(0, 3).join('; ')}` : ''} ${crash.budget.ok ? 'OK' : 'OVER BUDGET'}`,
     );
@@ -140,6 +144,7 @@ async function main(): Promise<void> {
       sso.budget,
       embedded.budget,
       knowledge.budget,
+      documentBombs.budget,
       { ok: Object.values(streaming.ok).every(Boolean) },
     ];
     if (budgets.some((b) => !b.ok)) process.exitCode = 1;
