@@ -106,7 +106,7 @@ export async function benchDocumentBombs(): Promise<DocumentBombsResult> {
     const read = (async () => {
       for (const bomb of bombs) {
         const form = new FormData();
-        form.append('files', new Blob([bomb.data], { type: bomb.type }), bomb.name);
+        form.append('files', new Blob([new Uint8Array(bomb.data)], { type: bomb.type }), bomb.name);
         const res = await fetch(`${base}/api/v1/integration/knowledge/${source.sourceId}/documents`, {
           method: 'POST',
           headers: { authorization: `Bearer ${idToken}` },
