@@ -17,11 +17,17 @@ import type {
   UserRow,
   VisitorCaller,
 } from '../../lib/caller.ts';
-import { AppError, unauthenticated } from '../../lib/errors.ts';
+import { invalidIdToken, unauthenticated } from '../../lib/errors.ts';
 import { randomBase62 } from '../../lib/random-id.ts';
 import { isPremiumDomain } from '../accounts/caller-state.ts';
 import type { MintedVisitor, SessionMeta } from '../identity/types.ts';
-import { invalidVisitorSignature, originNotAllowed, virtualAccountNotFound } from './errors.ts';
+import {
+  anonymousVisitorsOnly,
+  invalidVisitorSignature,
+  originNotAllowed,
+  virtualAccountNotFound,
+  visitorBlocked,
+} from './errors.ts';
 import { createVisitorLimiter } from './limits.ts';
 import { VIRTUAL_ACCOUNT_CHANGED } from './service.ts';
 import { type VirtualAccountRow, virtualAccountsStore } from './store.ts';
@@ -289,7 +295,7 @@ export function visitorsService(ctx: AppContext) {
       } else {
         // The server picks anonymous visitors' ids: a client naming one could take over another's chats.
         if (body.visitor) {
-          throw new AppError('VALIDATION_FAILED', 'visitor: this chat takes anonymous visitors only');
+          throw anonymousVisitorsOnly();
         }
         visitorId = randomBase62(22);
       }
@@ -301,7 +307,7 @@ export function visitorsService(ctx: AppContext) {
       // A signed visitor is stored at once, with what the site says of them; an anonymous one on
       // first use (`resolve`): this public call then writes nothing, however often it is made.
       if (s.row.identity === 'signed' && !(await storeSession(s, subject, tokens, meta, email))) {
-        throw new AppError('FORBIDDEN', 'This visitor is blocked');
+        throw visitorBlocked();
       }
       return {
         idToken: tokens.idToken,
@@ -374,7 +380,7 @@ export function visitorsService(ctx: AppContext) {
         const status = await ctx.identity.sessionStatus(claims.sid);
         if (status === 'ended') throw ended();
         const parts = parseVisitorUid(claims.sub);
-        if (!parts) throw unauthenticated('Invalid id token');
+        if (!parts) throw invalidIdToken();
         const s = await embed(parts.virtualAccountId);
         if (!usable(s)) throw noLongerAvailable();
         // A minted session's first use stores it. Its token is an hour old at most, and a session
@@ -387,7 +393,7 @@ export function visitorsService(ctx: AppContext) {
         const user = await storedVisitorUser(claims.sub);
         if (!user?.active) throw noLongerAvailable();
         const caller = toCaller(s, claims, user);
-        if (!caller) throw unauthenticated('Invalid id token');
+        if (!caller) throw invalidIdToken();
         return caller;
       },
       peek(token: string): VisitorCaller | undefined {
