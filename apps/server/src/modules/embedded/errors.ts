@@ -1,4 +1,4 @@
-import { AppError } from '../../lib/errors.ts';
+import { AppError, unauthenticated } from '../../lib/errors.ts';
 
 /** Missing, of another domain, or (for visitors) paused: all look the same. */
 export const virtualAccountNotFound = () => new AppError('NOT_FOUND', 'Embed not found');
@@ -12,3 +12,6 @@ export const visitorBlocked = () => new AppError('FORBIDDEN', 'This visitor is b
 /** A visitor past an embed's limit; `window` tells the page whether waiting a minute helps. */
 export const visitorRateLimited = (message: string, window: 'day' | 'minute') =>
   new AppError('RATE_LIMITED', message, { window });
+/** The embed a visitor's token names can no longer be used, or its user is gone. */
+export const embedNoLongerAvailable = () => unauthenticated('This chat is no longer available');
+export const visitorSessionEnded = () => unauthenticated('Your session has ended; reload the page');

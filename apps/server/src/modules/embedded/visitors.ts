@@ -17,16 +17,18 @@ import type {
   UserRow,
   VisitorCaller,
 } from '../../lib/caller.ts';
-import { invalidIdToken, unauthenticated } from '../../lib/errors.ts';
+import { invalidIdToken } from '../../lib/errors.ts';
 import { randomBase62 } from '../../lib/random-id.ts';
 import { isPremiumDomain } from '../accounts/caller-state.ts';
 import type { MintedVisitor, SessionMeta } from '../identity/types.ts';
 import {
   anonymousVisitorsOnly,
+  embedNoLongerAvailable,
   invalidVisitorSignature,
   originNotAllowed,
   virtualAccountNotFound,
   visitorBlocked,
+  visitorSessionEnded,
 } from './errors.ts';
 import { createVisitorLimiter } from './limits.ts';
 import { VIRTUAL_ACCOUNT_CHANGED } from './service.ts';
@@ -214,8 +216,6 @@ export function visitorsService(ctx: AppContext) {
     };
   }
 
-  const noLongerAvailable = () => unauthenticated('This chat is no longer available');
-
   function sessionMeta(s: EmbedState, client: { ip: string | null; userAgent: string | null }) {
     return {
       name: s.row.displayName,
@@ -375,23 +375,24 @@ export function visitorsService(ctx: AppContext) {
       async resolve(token: string): Promise<VisitorCaller | undefined> {
         if (audienceOf(token) !== EMBEDDED_AUDIENCE) return undefined;
         const claims = await ctx.identity.verifyVisitorToken(token);
-        const ended = () => unauthenticated('Your session has ended; reload the page');
-        if (!claims.sid) throw ended();
+
+        if (!claims.sid) throw visitorSessionEnded();
         const status = await ctx.identity.sessionStatus(claims.sid);
-        if (status === 'ended') throw ended();
+        if (status === 'ended') throw visitorSessionEnded();
         const parts = parseVisitorUid(claims.sub);
         if (!parts) throw invalidIdToken();
         const s = await embed(parts.virtualAccountId);
-        if (!usable(s)) throw noLongerAvailable();
+        if (!usable(s)) throw embedNoLongerAvailable();
         // A minted session's first use stores it. Its token is an hour old at most, and a session
         // that ended since has a row saying so, which storing leaves alone.
         if (status === 'absent') {
           const subject = { uid: claims.sub, displayName: claims.name ?? '' };
           const session = { sessionId: claims.sid, authTime: new Date(claims.auth_time * 1000) };
-          if (!(await storeSession(s, subject, session, { name: s.row.displayName }, null))) throw ended();
+          if (!(await storeSession(s, subject, session, { name: s.row.displayName }, null)))
+            throw visitorSessionEnded();
         }
         const user = await storedVisitorUser(claims.sub);
-        if (!user?.active) throw noLongerAvailable();
+        if (!user?.active) throw embedNoLongerAvailable();
         const caller = toCaller(s, claims, user);
         if (!caller) throw invalidIdToken();
         return caller;
