@@ -1,7 +1,7 @@
 import { type AuthKind, hasRole, type Role } from '@assistente/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { domains, users } from '../db/schema/index.ts';
-import { AppError, unauthenticated } from './errors.ts';
+import { forbidden, unauthenticated } from './errors.ts';
 
 export type UserRow = typeof users.$inferSelect;
 export type DomainRow = typeof domains.$inferSelect;
@@ -154,9 +154,9 @@ export function callerOf<K extends CallerKind>(request: FastifyRequest, ...kinds
 /** Route-level checks from `config`: the least role and the premium flag. */
 export function checkRouteNeeds(caller: AnyCaller, needs: { role?: Role; premium?: boolean }): void {
   if (needs.role && (caller.kind === 'visitor' || !hasRole(caller.role, needs.role))) {
-    throw new AppError('FORBIDDEN', 'You do not have permission to do this');
+    throw forbidden();
   }
   if (needs.premium && !caller.premium) {
-    throw new AppError('FORBIDDEN', 'This needs a premium organisation');
+    throw forbidden('This needs a premium organisation');
   }
 }

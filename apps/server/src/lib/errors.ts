@@ -27,6 +27,9 @@ export class AppError extends Error {
 export const notFound = (what = 'Not found') => new AppError('NOT_FOUND', what);
 export const forbidden = (msg = 'You do not have permission to do this') => new AppError('FORBIDDEN', msg);
 export const unauthenticated = (msg = 'Authentication required') => new AppError('UNAUTHENTICATED', msg);
+export const invalidIdToken = () => unauthenticated('Invalid id token');
+/** A paging cursor this server did not make (or made for another list). */
+export const invalidCursor = () => new AppError('BAD_REQUEST', 'Invalid cursor');
 
 /**
  * A 400 naming the offending field, in the shape zod's refusals get (`path: message`, details per

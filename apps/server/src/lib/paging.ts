@@ -1,7 +1,7 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { PageHeaders } from '@assistente/contracts';
 import type { FastifyReply } from 'fastify';
-import { AppError } from './errors.ts';
+import { invalidCursor } from './errors.ts';
 import { keyedBySecret } from './secrets.ts';
 
 /** One page of a keyset-paged list. */
@@ -91,7 +91,7 @@ export function createCursorCodec(secret: string): CursorCodec {
     parse(tag, cursor, size) {
       if (cursor === undefined) return undefined;
       const sortKey = codec.decode(tag, cursor, size);
-      if (!sortKey) throw new AppError('BAD_REQUEST', 'Invalid cursor');
+      if (!sortKey) throw invalidCursor();
       return sortKey;
     },
     page(tag, page, map) {

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import type { UserCaller } from '../lib/caller.ts';
-import { unauthenticated } from '../lib/errors.ts';
+import { invalidIdToken, unauthenticated } from '../lib/errors.ts';
 
 /**
  * Turns an id token into a user caller. This plugin checks the credential — signature and expiry,
@@ -12,7 +12,7 @@ import { unauthenticated } from '../lib/errors.ts';
 export async function resolveCaller(ctx: AppContext, idToken: string): Promise<UserCaller> {
   const claims = await ctx.identity.verifyIdToken(idToken);
   const sid = claims.sid;
-  if (!sid) throw unauthenticated('Invalid id token');
+  if (!sid) throw invalidIdToken();
   if (!(await ctx.identity.isSessionActive(sid))) {
     throw unauthenticated('Your session has ended; sign in again');
   }

@@ -4,6 +4,9 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
 import { AppError } from '../lib/errors.ts';
 
+const bodyTooLarge = () => new AppError('PAYLOAD_TOO_LARGE', 'Request body is too large');
+const unsupportedContentType = () => new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported content type');
+
 /** Turns every failure into the contract's error body; nothing internal reaches a client. */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
@@ -16,9 +19,9 @@ export function toAppError(err: unknown): AppError {
   const fe = err as Partial<FastifyError>;
   switch (fe.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError('PAYLOAD_TOO_LARGE', 'Request body is too large');
+      return bodyTooLarge();
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported content type');
+      return unsupportedContentType();
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new AppError('BAD_REQUEST', 'Request body is not valid JSON');
@@ -32,8 +35,8 @@ export function toAppError(err: unknown): AppError {
   }
   if (fe.statusCode === 429) return new AppError('RATE_LIMITED', 'Too many requests, try again later');
   if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
-    if (fe.statusCode === 413) return new AppError('PAYLOAD_TOO_LARGE', 'Request body is too large');
-    if (fe.statusCode === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported content type');
+    if (fe.statusCode === 413) return bodyTooLarge();
+    if (fe.statusCode === 415) return unsupportedContentType();
     return new AppError('BAD_REQUEST', fe.message ?? 'Bad request');
   }
   return new AppError('INTERNAL', 'Internal server error');

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { domains } from '../../db/schema/index.ts';
 import type { Caller } from '../../lib/caller.ts';
-import { AppError } from '../../lib/errors.ts';
+import { domainNotFound } from './errors.ts';
 import { actingDomain } from './policy.ts';
 
 /**
@@ -18,6 +18,6 @@ export async function existingActingDomain(
   const want = actingDomain(caller, requested);
   if (want === caller.domain.id) return want;
   const [row] = await db.select({ id: domains.id }).from(domains).where(eq(domains.id, want)).limit(1);
-  if (!row) throw new AppError('DOMAIN_NOT_FOUND', 'Domain not found');
+  if (!row) throw domainNotFound();
   return want;
 }

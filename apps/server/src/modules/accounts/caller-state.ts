@@ -4,7 +4,8 @@ import type { Config } from '../../config.ts';
 import { type AppContext, Channels } from '../../context.ts';
 import { domains, users } from '../../db/schema/index.ts';
 import type { AuthInvalidateMessage, DomainRow, UserCaller, UserRow } from '../../lib/caller.ts';
-import { AppError, unauthenticated } from '../../lib/errors.ts';
+import { unauthenticated } from '../../lib/errors.ts';
+import { domainDeactivated, noUserRecord, userDeactivated } from './errors.ts';
 
 /** Effective premium: the stored flag, or the domain is in the PREMIUM_DOMAINS allow-list. */
 export function isPremiumDomain(config: Pick<Config, 'PREMIUM_DOMAINS'>, domain: DomainRow): boolean {
@@ -78,10 +79,9 @@ export class CallerStates {
 
   private toCaller(uid: string, sessionId: string, state: AccountState): UserCaller {
     if (!state.account || state.account.disabled) throw unauthenticated('This account is disabled');
-    if (!state.user || !state.domain)
-      throw new AppError('FORBIDDEN', 'There is no user record for this account');
-    if (!state.user.active) throw new AppError('FORBIDDEN', 'This user is deactivated');
-    if (!state.domain.active) throw new AppError('FORBIDDEN', 'This organisation is deactivated');
+    if (!state.user || !state.domain) throw noUserRecord();
+    if (!state.user.active) throw userDeactivated();
+    if (!state.domain.active) throw domainDeactivated();
     return {
       kind: 'user',
       uid,

@@ -10,12 +10,21 @@ import type {
 } from '@assistente/contracts';
 import type { AppContext } from '../../context.ts';
 import type { Caller } from '../../lib/caller.ts';
-import { AppError, forbidden } from '../../lib/errors.ts';
+import { forbidden } from '../../lib/errors.ts';
 import { cursorsFor, type Page } from '../../lib/paging.ts';
 import { type AuditMeta, changedFields, recordAudit } from '../audit/index.ts';
 import { isPremiumDomain } from './caller-state.ts';
 import { toDepartment, toDomain } from './dto.ts';
-import { departmentNotFound, domainNotFound } from './errors.ts';
+import {
+  departmentHasUsers,
+  departmentNameTaken,
+  departmentNotFound,
+  domainExists,
+  domainHasUsers,
+  domainNotFound,
+  domainStillReferenced,
+  unknownDomainField,
+} from './errors.ts';
 import { authorize, requestedDomainFilter } from './policy.ts';
 import { DEFAULT_DEPARTMENT, newDepartmentId } from './provision.ts';
 import { normalizeId } from './service.ts';
@@ -37,8 +46,6 @@ function isForeignKeyViolation(err: unknown): boolean {
   }
   return false;
 }
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** Domains (SuperAdmin writes) and departments (Admin+ writes, own domain). */
 export function organisationService(ctx: AppContext, store: AccountsStore = accountsStore(ctx.db)) {
@@ -102,7 +109,7 @@ export function organisationService(ctx: AppContext, store: AccountsStore = acco
         ]);
         return domain;
       });
-      if (!created) throw new AppError('CONFLICT', `The domain ${body.domain} already exists`);
+      if (!created) throw domainExists(body.domain);
       return toDomain(created, ctx.config);
     },
 
@@ -168,11 +175,7 @@ export function organisationService(ctx: AppContext, store: AccountsStore = acco
           if (!current) throw domainNotFound();
           const users = await s.countUsers(caller, { domainId });
           if (users > 0) {
-            throw new AppError(
-              'CONFLICT',
-              `The domain still has ${plural(users, 'user', 'users')}: delete or move them first`,
-              { users },
-            );
+            throw domainHasUsers(users);
           }
           const row = await s.deleteDomain(caller, domainId);
           await recordAudit(tx, caller, meta, {
@@ -188,7 +191,7 @@ export function organisationService(ctx: AppContext, store: AccountsStore = acco
         if (!deleted) throw domainNotFound();
       } catch (err) {
         if (isForeignKeyViolation(err)) {
-          throw new AppError('CONFLICT', 'The domain still has data that refers to it: remove it first');
+          throw domainStillReferenced();
         }
         throw err;
       }
@@ -220,12 +223,10 @@ export function organisationService(ctx: AppContext, store: AccountsStore = acco
         'An Admin creates departments in their own domain only',
       );
       if (!(await store.findDomain(caller, domainId))) {
-        throw new AppError('VALIDATION_FAILED', 'domain: Domain not found', [
-          { path: 'domain', message: 'Domain not found' },
-        ]);
+        throw unknownDomainField();
       }
       if (await store.findDepartmentByName(caller, domainId, body.displayName)) {
-        throw new AppError('CONFLICT', `There is already a department named “${body.displayName}”`);
+        throw departmentNameTaken(body.displayName);
       }
       const created = await ctx.db.transaction(async (tx) => {
         const row = await accountsStore(tx).insertDepartment(caller, {
@@ -263,7 +264,7 @@ export function organisationService(ctx: AppContext, store: AccountsStore = acco
       const patch: { displayName?: string; active?: boolean } = {};
       if (body.displayName !== undefined && body.displayName !== current.displayName) {
         if (await store.findDepartmentByName(caller, current.domainId, body.displayName, current.id)) {
-          throw new AppError('CONFLICT', `There is already a department named “${body.displayName}”`);
+          throw departmentNameTaken(body.displayName);
         }
         patch.displayName = body.displayName;
       }
@@ -295,11 +296,7 @@ export function organisationService(ctx: AppContext, store: AccountsStore = acco
         if (!current) throw departmentNotFound();
         const users = await s.countUsers(caller, { domainId: current.domainId, departmentId: current.id });
         if (users > 0) {
-          throw new AppError(
-            'CONFLICT',
-            `The department “${current.displayName}” still has ${plural(users, 'user', 'users')}: move them to another department first`,
-            { users },
-          );
+          throw departmentHasUsers(current.displayName, users);
         }
         const row = await s.deleteDepartment(caller, current.id);
         if (!row) throw departmentNotFound();

@@ -4,8 +4,15 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import { type Creator, departments, domains, users } from '../../db/schema/index.ts';
 import type { DomainRow, UserRow } from '../../lib/caller.ts';
-import { AppError } from '../../lib/errors.ts';
 import type { DepartmentRow } from './dto.ts';
+import {
+  departmentNotCreated,
+  domainNotCreated,
+  invalidDomainName,
+  invalidEmailAddress,
+  nameTooLong,
+  userEmailExists,
+} from './errors.ts';
 
 /** The first department of a new domain. */
 export const DEFAULT_DEPARTMENT = 'Geral';
@@ -46,7 +53,7 @@ export function parseEmail(raw: string): { email: string; domain: string } {
   const local = email.slice(0, at);
   const domain = DomainNameSchema.safeParse(email.slice(at + 1));
   if (at < 1 || /\s/.test(local) || !domain.success || email.length > 254) {
-    throw new AppError('VALIDATION_FAILED', `Invalid email address: ${raw}`);
+    throw invalidEmailAddress(raw);
   }
   return { email, domain: domain.data };
 }
@@ -84,18 +91,18 @@ export interface ProvisionResult {
  */
 export async function provisionUser(ctx: AppContext, input: ProvisionInput): Promise<ProvisionResult> {
   const { email, domain: emailDomain } = parseEmail(input.email);
-  const domainParsed = DomainNameSchema.safeParse(input.domain ?? emailDomain);
-  if (!domainParsed.success) throw new AppError('VALIDATION_FAILED', `Invalid domain: ${input.domain}`);
+  const wantedDomain = input.domain ?? emailDomain;
+  const domainParsed = DomainNameSchema.safeParse(wantedDomain);
+  if (!domainParsed.success) throw invalidDomainName(wantedDomain);
   const domainId = domainParsed.data;
   const displayName = input.displayName?.trim() || email.slice(0, email.lastIndexOf('@'));
   // The API's update schema caps names at 120: a longer one could never be saved back.
-  if (displayName.length > 120)
-    throw new AppError('VALIDATION_FAILED', 'The name is longer than 120 characters');
+  if (displayName.length > 120) throw nameTooLong();
   const creator = input.creator ?? SYSTEM_CREATOR;
   const db = ctx.db;
 
   const [existingUser] = await db.select({ id: users.id }).from(users).where(eq(users.id, email)).limit(1);
-  if (existingUser) throw new AppError('CONFLICT', `User ${email} already exists`);
+  if (existingUser) throw userEmailExists(email);
 
   // Identity first: a password the policy refuses stops everything before any row is written.
   let account = await ctx.identity.findAccountByEmail(email);
@@ -125,7 +132,7 @@ export async function provisionUser(ctx: AppContext, input: ProvisionInput): Pro
       [domain] = await db.update(domains).set({ premium: true }).where(eq(domains.id, domainId)).returning();
     }
   }
-  if (!domain) throw new AppError('INTERNAL', `Could not create domain ${domainId}`);
+  if (!domain) throw domainNotCreated(domainId);
 
   let department: DepartmentRow | undefined;
   const wanted = input.department?.trim();
@@ -157,7 +164,7 @@ export async function provisionUser(ctx: AppContext, input: ProvisionInput): Pro
       .returning();
     createdDepartment = true;
   }
-  if (!department) throw new AppError('INTERNAL', 'Could not create the department');
+  if (!department) throw departmentNotCreated();
 
   const [user] = await db
     .insert(users)
@@ -173,7 +180,7 @@ export async function provisionUser(ctx: AppContext, input: ProvisionInput): Pro
     })
     .onConflictDoNothing()
     .returning();
-  if (!user) throw new AppError('CONFLICT', `User ${email} already exists`);
+  if (!user) throw userEmailExists(email);
   await ctx.services.callerStates.invalidate({ uid: account.uid, email });
 
   return {

@@ -11,11 +11,24 @@ import type {
 } from '@assistente/contracts';
 import type { AppContext } from '../../context.ts';
 import type { Caller, UserRow } from '../../lib/caller.ts';
-import { AppError, forbidden, invalidField } from '../../lib/errors.ts';
+import { forbidden } from '../../lib/errors.ts';
 import { cursorsFor, type Page } from '../../lib/paging.ts';
 import { type AuditMeta, changedFields, recordAudit } from '../audit/index.ts';
 import { toUser } from './dto.ts';
-import { domainNotFound, userNotFound } from './errors.ts';
+import {
+  domainNotFound,
+  emailTaken,
+  eulaClearOnlyByAccepting,
+  idMismatch,
+  invitationNotMailed,
+  lastSuperAdmin,
+  noActiveDepartment,
+  noActiveDepartmentIn,
+  passwordAlreadySet,
+  reactivateFirst,
+  unknownDomainField,
+  userNotFound,
+} from './errors.ts';
 import { callerLocale, type LocaleHints } from './locale.ts';
 import { authorize, can, requestedDomainFilter, type UserField } from './policy.ts';
 import { eulaRecord, parseEmail } from './provision.ts';
@@ -44,7 +57,7 @@ export function accountsService(ctx: AppContext, store: AccountsStore = accounts
   const lastSuperAdminGuard = async (caller: Caller, target: UserRow) => {
     if (target.role !== 'SuperAdmin' || !target.active) return;
     if ((await store.countOtherActiveSuperAdmins(caller, target.id)) === 0) {
-      throw new AppError('CONFLICT', 'This is the last active SuperAdmin: promote another user first');
+      throw lastSuperAdmin();
     }
   };
 
@@ -117,13 +130,12 @@ export function accountsService(ctx: AppContext, store: AccountsStore = accounts
         'Only a SuperAdmin can grant SuperAdmin',
       );
       const domain = await store.findDomain(caller, domainId);
-      if (!domain) throw invalidField('domain', 'Domain not found');
+      if (!domain) throw unknownDomainField();
       const department = await store.findDepartment(caller, domainId, body.department);
-      if (!department?.active)
-        throw invalidField('department', 'No active department with this id in the domain');
+      if (!department?.active) throw noActiveDepartment();
       // Ids are global: a user of any domain holds the email (the 409 cannot be helped).
       if (await store.userIdTaken(caller, email)) {
-        throw new AppError('CONFLICT', 'A user with this email already exists');
+        throw emailTaken();
       }
 
       // Identity first (its own tables); undone below if the user row cannot be written.
@@ -168,7 +180,7 @@ export function accountsService(ctx: AppContext, store: AccountsStore = accounts
       }
       if (!user) {
         if (createdAccount) await ctx.identity.deleteAccount(account.uid).catch(() => undefined);
-        throw new AppError('CONFLICT', 'A user with this email already exists');
+        throw emailTaken();
       }
       // An account left without a user (e.g. from the admin CLI) is enabled again once it has one.
       if (account.disabled) await ctx.identity.setDisabled(account.uid, false);
@@ -190,7 +202,7 @@ export function accountsService(ctx: AppContext, store: AccountsStore = accounts
       const target = await store.findUser(caller, normalizeId(id));
       if (!target) throw userNotFound();
       authorize(caller, 'manageUser', target, 'You may not invite this user');
-      if (!target.active) throw new AppError('CONFLICT', 'This user is deactivated: reactivate them first');
+      if (!target.active) throw reactivateFirst();
       let account = await ctx.identity.findAccountByEmail(target.email);
       if (!account) {
         account = await ctx.identity.createAccount({
@@ -200,13 +212,10 @@ export function accountsService(ctx: AppContext, store: AccountsStore = accounts
         });
       }
       if (account.hasPassword) {
-        throw new AppError(
-          'CONFLICT',
-          'This user has already set a password; they can use “Forgot password” to choose a new one',
-        );
+        throw passwordAlreadySet();
       }
       if (!(await sendInvitation(target.email, callerLocale(caller, hints), linkBase))) {
-        throw new AppError('UNAVAILABLE', 'The invitation could not be mailed; try again later');
+        throw invitationNotMailed();
       }
       // The new link is the identity service's; the record of who sent it is ours.
       await recordAudit(ctx.db, caller, meta, {
@@ -227,7 +236,7 @@ export function accountsService(ctx: AppContext, store: AccountsStore = accounts
       const current = await store.findUser(caller, userId);
       if (!current) throw userNotFound();
       if (body._id !== undefined && normalizeId(body._id) !== userId) {
-        throw new AppError('BAD_REQUEST', '_id does not match the user in the path');
+        throw idMismatch();
       }
 
       const may = (field: UserField) => can(caller, 'changeUser', { target: current, field });
@@ -266,7 +275,7 @@ export function accountsService(ctx: AppContext, store: AccountsStore = accounts
       if (targetDomain !== current.domainId) {
         if (!may('moveDomain')) throw forbidden('Only a SuperAdmin can move a user to another domain');
         const domain = await store.findDomain(caller, targetDomain);
-        if (!domain) throw invalidField('domain', 'Domain not found');
+        if (!domain) throw unknownDomainField();
         patch.domainId = targetDomain;
       }
       if (body.department !== current.departmentId || patch.domainId !== undefined) {
@@ -275,20 +284,14 @@ export function accountsService(ctx: AppContext, store: AccountsStore = accounts
         if (!may('changeDepartment')) throw forbidden('You cannot change your own department');
         const department = await store.findDepartment(caller, targetDomain, body.department);
         if (!department?.active) {
-          throw new AppError(
-            'VALIDATION_FAILED',
-            `department: No active department with this id in ${targetDomain}`,
-            [{ path: 'department', message: 'Department not found in the user’s domain' }],
-          );
+          throw noActiveDepartmentIn(targetDomain);
         }
         patch.departmentId = body.department;
       }
       if (!sameEula(current.eula, body.eula)) {
         if (!may('acceptEula')) throw forbidden('Only the user can accept their terms of use');
         if (!body.eula.pendingRevision && !body.eula.accept) {
-          throw new AppError('VALIDATION_FAILED', 'eula: pendingRevision can only be cleared by accepting', [
-            { path: 'eula.pendingRevision', message: 'Accept the terms to clear pendingRevision' },
-          ]);
+          throw eulaClearOnlyByAccepting();
         }
         // The acceptance time is the server's clock and the version the one the domain asks for now.
         const eulaDomain = body.eula.accept ? await store.findDomain(caller, targetDomain) : undefined;
@@ -393,7 +396,7 @@ export function accountsService(ctx: AppContext, store: AccountsStore = accounts
 async function lockDepartment(s: AccountsStore, caller: Caller, domainId: string, id: string): Promise<void> {
   const department = await s.findDepartmentById(caller, id, { lock: 'share' });
   if (!department?.active || department.domainId !== domainId) {
-    throw invalidField('department', 'No active department with this id in the domain');
+    throw noActiveDepartment();
   }
 }
 

@@ -4,10 +4,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AppContext, Channels } from '../../context.ts';
 import type { AuthInvalidateMessage } from '../../lib/caller.ts';
-import { AppError } from '../../lib/errors.ts';
 import { isAppOrigin } from '../../lib/origin.ts';
 import { errorResponses } from '../../plugins/routes.ts';
 import { VIRTUAL_ACCOUNT_CHANGED } from '../embedded/index.ts';
+import { socketOriginRefused } from './errors.ts';
 import { AgentSocket } from './socket.ts';
 import { registerAgentsWebsocket } from './websocket.ts';
 
@@ -62,7 +62,7 @@ export async function agentsRoutes(app: FastifyInstance, ctx: AppContext): Promi
     // Only the app's own pages may open the socket (cross-site websocket hijacking).
     const origin = request.headers.origin;
     if (origin !== undefined && !isAppOrigin(ctx.config, request, origin)) {
-      const err = new AppError('FORBIDDEN', 'This origin may not open the agents websocket');
+      const err = socketOriginRefused();
       return reply.status(err.status).send(err.toBody());
     }
   };

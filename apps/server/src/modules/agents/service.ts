@@ -10,12 +10,14 @@ import type {
 } from '@assistente/contracts';
 import { type AppContext, Channels } from '../../context.ts';
 import type { AuthInvalidateMessage, Caller } from '../../lib/caller.ts';
-import { AppError, invalidField } from '../../lib/errors.ts';
+import { invalidField } from '../../lib/errors.ts';
 import { type ExchangeChat, titleFrom } from '../chats/index.ts';
 import { parseVisitorUid, VIRTUAL_ACCOUNT_CHANGED } from '../embedded/index.ts';
 import { type AnswerKnowledge, knowledgeForAnswer } from '../knowledge/index.ts';
 import type { ResolvedModel } from '../providers/index.ts';
 import type { SantitoRow } from '../santitos/index.ts';
+import { santitoNotAvailable } from '../santitos/index.ts';
+import { alreadyGenerating, tooManyGenerations, tooManySends } from './errors.ts';
 import { type Generation, type GenerationInput, GenerationRegistry, HEARTBEAT_MS } from './generation.ts';
 import { AgentsHub } from './hub.ts';
 import { type AgentLimits, createAgentLimits } from './limits.ts';
@@ -166,10 +168,7 @@ export function createAgentsService(ctx: AppContext) {
   /** Counts the send against the per-minute limit, or refuses it. */
   async function countSend(caller: Caller): Promise<void> {
     if (!(await limits.allowSend(caller.user.id))) {
-      throw new AppError(
-        'RATE_LIMITED',
-        `You can send at most ${limits.sendsPerMinute} messages a minute; wait a moment.`,
-      );
+      throw tooManySends(limits.sendsPerMinute);
     }
   }
 
@@ -177,17 +176,14 @@ export function createAgentsService(ctx: AppContext) {
   async function takeSlot(caller: Caller): Promise<() => void> {
     const release = await limits.acquire(caller.user.id);
     if (!release) {
-      throw new AppError(
-        'TOO_MANY_GENERATIONS',
-        `At most ${limits.maxConcurrent} answers can be generated at once; wait for one to finish or stop it.`,
-      );
+      throw tooManyGenerations(limits.maxConcurrent);
     }
     return release;
   }
 
   function assertIdle(caller: Caller, chatId: string): void {
     if (registry.inChat(caller.user.id, chatId).length > 0) {
-      throw new AppError('CONFLICT', 'An answer is already being generated in this chat; stop it first.');
+      throw alreadyGenerating();
     }
   }
 
@@ -332,7 +328,7 @@ export function createAgentsService(ctx: AppContext) {
       const agentId = chat ? chat.agentId : (frame.agentId ?? null);
       const santito = await santitoOf(caller, agentId);
       if (!chat && agentId && !santito) {
-        throw invalidField('agentId', 'No such santito available to you');
+        throw santitoNotAvailable();
       }
       // The question's knowledge (an embeddings call, then retrieval) is found while the model is
       // resolved and the message prepared, not after: it was time added before the first token.

@@ -12,6 +12,7 @@ import type { Caller, VisitorCaller } from '../../lib/caller.ts';
 import { AppError } from '../../lib/errors.ts';
 import { containsNul, NUL_MESSAGE } from '../../lib/nul.ts';
 import { visitorAsChatOwner } from '../embedded/index.ts';
+import { invalidSocketToken, noAttachments, socketAccountChanged } from './errors.ts';
 import type { HubClient } from './hub.ts';
 import type { AgentsService } from './service.ts';
 
@@ -204,16 +205,15 @@ export class AgentSocket implements HubClient {
   private async resolve(token: string): Promise<Caller | undefined> {
     try {
       const caller = await this.ctx.services.callers.resolve(['user', 'visitor'], token);
-      if (caller.kind === 'apiKey') throw new AppError('UNAUTHENTICATED', 'Invalid token');
+      if (caller.kind === 'apiKey') throw invalidSocketToken();
       if (caller.kind === 'visitor') {
         if (this.visitor && this.visitor.uid !== caller.uid) {
-          throw new AppError('UNAUTHENTICATED', 'A socket cannot change accounts; reconnect instead');
+          throw socketAccountChanged();
         }
         this.visitor = caller;
         return visitorAsChatOwner(caller);
       }
-      if (this.visitor)
-        throw new AppError('UNAUTHENTICATED', 'A socket cannot change accounts; reconnect instead');
+      if (this.visitor) throw socketAccountChanged();
       return caller;
     } catch (err) {
       this.deny(err);
@@ -272,7 +272,7 @@ export class AgentSocket implements HubClient {
     frame: Extract<ClientFrame, { type: 'chat.send' }>,
   ): Promise<void> {
     if (frame.attachments?.length && !visitor.virtualAccount.allowAttachments) {
-      throw new AppError('FORBIDDEN', 'This chat does not take attachments');
+      throw noAttachments();
     }
     await this.ctx.services.visitors.admitMessage(visitor, this.ip);
     const { params: _ignored, agentId: _chosen, ...rest } = frame;
@@ -309,7 +309,7 @@ export class AgentSocket implements HubClient {
         case 'chat.edit':
           if (visitor) {
             if (frame.attachments?.length && !visitor.virtualAccount.allowAttachments) {
-              throw new AppError('FORBIDDEN', 'This chat does not take attachments');
+              throw noAttachments();
             }
             await this.ctx.services.visitors.admitMessage(visitor, this.ip);
           }

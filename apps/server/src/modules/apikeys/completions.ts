@@ -16,6 +16,13 @@ import { systemPrompt } from '../agents/prompt.ts';
 import { knowledgeForAnswer } from '../knowledge/index.ts';
 import type { ResolvedModel } from '../providers/index.ts';
 import type { SantitoRow } from '../santitos/index.ts';
+import {
+  ambiguousModel,
+  modelNotFound,
+  noModelCalls,
+  tooManyKeyRequests,
+  tooManyUserGenerations,
+} from './errors.ts';
 
 /** `santito:{id}` names a santito as a model of the OpenAI-compatible API. */
 export const SANTITO_MODEL_PREFIX = 'santito:';
@@ -32,21 +39,6 @@ export interface PreparedCompletion {
   /** Frees the user's generation slot; call it once, when the call ends. */
   release: () => void;
 }
-
-/** A model that does not exist for this caller: OpenAI's 404 `model_not_found`. */
-export const modelNotFound = (model: string) =>
-  new AppError('NOT_FOUND', `The model \`${model}\` does not exist or you do not have access to it.`, {
-    param: 'model',
-    code: 'model_not_found',
-  });
-
-/** A bare model name several providers offer: which one is meant is the client's to say. */
-const ambiguousModel = (model: string, ids: string[]) =>
-  new AppError(
-    'VALIDATION_FAILED',
-    `Several providers offer the model \`${model}\`; name one of them: ${ids.join(', ')}.`,
-    { param: 'model', code: 'model_ambiguous' },
-  );
 
 /** The text of a message's content; OpenAI's text parts are joined as one text. */
 function textOf(content: ChatCompletionMessage['content']): string {
@@ -107,7 +99,7 @@ export function completionsService(ctx: AppContext) {
 
   function agents() {
     const service = ctx.services.agents;
-    if (!service) throw new AppError('UNAVAILABLE', 'This server does not run model calls');
+    if (!service) throw noModelCalls();
     return service;
   }
 
@@ -167,10 +159,7 @@ export function completionsService(ctx: AppContext) {
      */
     async prepare(caller: ApiKeyCaller, body: ChatCompletionRequest): Promise<PreparedCompletion> {
       if (!(await perKey.allowSend(`key:${caller.key.id}`))) {
-        throw new AppError(
-          'RATE_LIMITED',
-          `This API key may make at most ${perKey.sendsPerMinute} requests a minute; wait a moment.`,
-        );
+        throw tooManyKeyRequests(perKey.sendsPerMinute);
       }
       const { resolved, santito } = await resolve(caller, body.model);
       const question = body.messages.findLast((m) => m.role === 'user');
@@ -182,10 +171,7 @@ export function completionsService(ctx: AppContext) {
       const limits = agents().limits;
       const release = await limits.acquire(caller.user.id);
       if (!release) {
-        throw new AppError(
-          'TOO_MANY_GENERATIONS',
-          `At most ${limits.maxConcurrent} answers can be generated at once for this user; wait for one to finish.`,
-        );
+        throw tooManyUserGenerations(limits.maxConcurrent);
       }
       return {
         id: `chatcmpl-${randomBytes(12).toString('base64url')}`,

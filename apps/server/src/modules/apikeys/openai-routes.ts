@@ -14,10 +14,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ZodType } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { callerOf } from '../../lib/caller.ts';
-import { AppError } from '../../lib/errors.ts';
+import type { AppError } from '../../lib/errors.ts';
 import { openEventStream } from '../../lib/sse.ts';
 import { toAppError } from '../../plugins/errors.ts';
 import type { ModelEvent, ModelStream } from '../agents/model-calls.ts';
+import { providerFailure } from './errors.ts';
 
 /** OpenAI's error `type` for a status. */
 function errorType(status: number): string {
@@ -257,9 +258,6 @@ export async function openAiRoutes(app: FastifyInstance, ctx: AppContext): Promi
     },
   );
 }
-
-/** A provider's failure, said as the agents say it (their message, PROVIDER_ERROR or a timeout). */
-const providerFailure = (message: string, code: ErrorCode = 'PROVIDER_ERROR') => new AppError(code, message);
 
 /** Everything a non-streamed call produced. */
 async function collect(stream: ModelStream): Promise<{

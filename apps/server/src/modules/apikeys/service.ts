@@ -10,9 +10,10 @@ import {
 } from '@assistente/contracts';
 import type { AppContext } from '../../context.ts';
 import type { ApiKeyCaller, Caller } from '../../lib/caller.ts';
-import { AppError, invalidField, notFound, unauthenticated } from '../../lib/errors.ts';
+import { invalidField, unauthenticated } from '../../lib/errors.ts';
 import { cursorsFor, type Page } from '../../lib/paging.ts';
 import { type AuditMeta, recordAudit } from '../audit/index.ts';
+import { apiKeyNotFound, tooManyKeys } from './errors.ts';
 import { authorize, can } from './policy.ts';
 import { API_KEYS_CURSOR_TAG, type ApiKeyRow, type ApiUsageInsert, apiKeysStore } from './store.ts';
 
@@ -142,10 +143,7 @@ export function apiKeysService(ctx: AppContext) {
         throw invalidField('expiresAt', 'The expiry must be in the future');
       }
       if ((await store.countOfUser(caller.user.id)) >= ApiKeyLimits.perUser) {
-        throw new AppError(
-          'CONFLICT',
-          `You can hold at most ${ApiKeyLimits.perUser} API keys; revoke one you no longer use.`,
-        );
+        throw tooManyKeys(ApiKeyLimits.perUser);
       }
       const secret = newSecret();
       const prefix = secret.slice(0, ApiKeyLimits.prefixLength);
@@ -193,10 +191,10 @@ export function apiKeysService(ctx: AppContext) {
      */
     async revoke(caller: Caller, id: string, meta: AuditMeta): Promise<void> {
       const row = await store.byId(id);
-      if (!row || !can(caller, 'manage', row)) throw notFound('No such API key');
+      if (!row || !can(caller, 'manage', row)) throw apiKeyNotFound();
       await ctx.db.transaction(async (tx) => {
         const gone = await apiKeysStore(tx).remove(id);
-        if (!gone) throw notFound('No such API key');
+        if (!gone) throw apiKeyNotFound();
         await recordAudit(tx, caller, meta, {
           action: 'apiKey.revoke',
           targetType: 'apiKey',

@@ -1,8 +1,8 @@
 import type { AuditEntry, AuditQuery } from '@assistente/contracts';
 import type { AppContext } from '../../context.ts';
 import type { Caller } from '../../lib/caller.ts';
-import { AppError } from '../../lib/errors.ts';
 import { cursorsFor, type Page } from '../../lib/paging.ts';
+import { fromAfterTo } from './errors.ts';
 import { authorize, can } from './policy.ts';
 import { AUDIT_CURSOR_TAG, type AuditRow, listAudit } from './store.ts';
 
@@ -27,7 +27,7 @@ export function auditService(ctx: AppContext) {
       authorize(caller, 'read', caller.domain.id);
       const from = query.from ? new Date(query.from) : undefined;
       const to = query.to ? new Date(query.to) : undefined;
-      if (from && to && from > to) throw new AppError('VALIDATION_FAILED', 'from must not be after to');
+      if (from && to && from > to) throw fromAfterTo();
       const after = cursorsFor(ctx.config).parse(AUDIT_CURSOR_TAG, query.cursor, 2);
       // Only a domain the caller may read filters the log; anything else is the client's logging hint.
       const want = query.domain?.trim().toLowerCase();

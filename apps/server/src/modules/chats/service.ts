@@ -19,9 +19,10 @@ import {
 } from '@assistente/contracts';
 import type { AppContext } from '../../context.ts';
 import type { Caller } from '../../lib/caller.ts';
-import { AppError, invalidField } from '../../lib/errors.ts';
+import { invalidField } from '../../lib/errors.ts';
 import { cursorsFor, type Page } from '../../lib/paging.ts';
 import { callerLocale, type LocaleHints } from '../accounts/locale.ts';
+import { santitoNotAvailable } from '../santitos/index.ts';
 import {
   assertRoomLeft,
   deleteStored,
@@ -30,7 +31,7 @@ import {
   storeUpload,
 } from '../storage/index.ts';
 import { type MessageRow, toAttachment, toChat, toMessage } from './dto.ts';
-import { attachmentNotFound, chatNotFound, messageNotFound } from './errors.ts';
+import { attachmentNotFound, attachmentSent, chatNotFound, messageNotFound, noSuchParent } from './errors.ts';
 import { currentBranch, exportFileName, toJsonExport, toMarkdownExport } from './export.ts';
 import {
   CHAT_CURSOR_TAG,
@@ -142,7 +143,7 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
     async createChat(caller: Caller, body: ChatCreate): Promise<Chat> {
       const agentId = body.agentId ?? null;
       if (agentId !== null && !(await santitos.findUsable(caller, agentId))) {
-        throw invalidField('agentId', 'No such santito available to you');
+        throw santitoNotAvailable();
       }
       const row = await store.insertChat(caller, {
         id: randomUUID(),
@@ -191,15 +192,13 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
       let parentId: string | null;
       let branch: ContextRow[] | undefined;
       if (forModel === 'new') {
-        if (input.parentId) throw invalidField('parentId', 'No such message in this chat');
+        if (input.parentId) throw noSuchParent();
         parentId = null;
       } else if (forModel === 'loaded' && input.parentId !== null) {
         // The model's context comes with the parent, in the same round trip.
-        if (input.parentId !== undefined && !isId(input.parentId))
-          throw invalidField('parentId', 'No such message in this chat');
+        if (input.parentId !== undefined && !isId(input.parentId)) throw noSuchParent();
         branch = await store.streamBranchTo(chatId, input.parentId ?? null);
-        if (input.parentId !== undefined && branch.length === 0)
-          throw invalidField('parentId', 'No such message in this chat');
+        if (input.parentId !== undefined && branch.length === 0) throw noSuchParent();
         parentId = branch.at(-1)?.id ?? null;
       } else if (input.parentId === undefined) {
         parentId = (await store.latestMessage(caller, chatId))?.id ?? null;
@@ -209,7 +208,7 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
         const parent = isId(input.parentId)
           ? await store.findMessage(caller, chatId, input.parentId)
           : undefined;
-        if (!parent) throw invalidField('parentId', 'No such message in this chat');
+        if (!parent) throw noSuchParent();
         parentId = parent.id;
       }
       const files = await store.findAttachments(
@@ -515,7 +514,7 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
         : undefined;
       if (!result) throw attachmentNotFound();
       if (result === 'referenced') {
-        throw new AppError('CONFLICT', 'This file belongs to a sent message and stays with the chat');
+        throw attachmentSent();
       }
       await deleteObjects([result.storageKey]);
     },

@@ -7,17 +7,15 @@ import {
   type LoginSubmitResponse,
 } from '@assistente/contracts';
 import type { AppContext } from '../../context.ts';
-import { AppError, forbidden, unauthenticated } from '../../lib/errors.ts';
+import { forbidden, unauthenticated } from '../../lib/errors.ts';
 import { resolveCaller } from '../../plugins/auth.ts';
+import { invalidGrant, redirectNotLoginPage } from './errors.ts';
 import { codeassistStore } from './store.ts';
 
 export const CODE_TTL_MS = 60_000;
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest();
 export const hashCode = (code: string) => sha256(code).toString('hex');
-
-const invalidGrant = (message = 'The code is invalid or has expired') =>
-  new AppError('INVALID_GRANT', message);
 
 /**
  * The web app's own login page, with or without a locale prefix, reduced to one canonical form;
@@ -51,7 +49,7 @@ export function codeassistService(ctx: AppContext) {
      */
     async loginSubmit(body: LoginSubmitRequest, appUrl: string): Promise<LoginSubmitResponse> {
       const redirect = canonicalLoginUri(appUrl, body.redirect_uri);
-      if (!redirect) throw new AppError('BAD_REQUEST', "redirect_uri must be this app's login page");
+      if (!redirect) throw redirectNotLoginPage();
       const caller = await resolveCaller(ctx, body.idToken);
       if (body.email.trim().toLowerCase() !== caller.email) {
         throw forbidden('The email does not match the signed-in account');

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.ts';
 import type { VisitorCaller } from '../../lib/caller.ts';
-import { AppError } from '../../lib/errors.ts';
+import { visitorRateLimited } from './errors.ts';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -92,7 +92,7 @@ export function createVisitorLimiter(ctx: AppContext): VisitorLimiter {
           : perDay
             ? 'You have sent the most messages allowed today; come back tomorrow'
             : 'You are sending messages too fast; wait a minute';
-      throw new AppError('RATE_LIMITED', message, { window: perDay ? 'day' : 'minute' });
+      throw visitorRateLimited(message, perDay ? 'day' : 'minute');
     },
   };
 }

@@ -17,11 +17,19 @@ import type {
   UserRow,
   VisitorCaller,
 } from '../../lib/caller.ts';
-import { AppError, unauthenticated } from '../../lib/errors.ts';
+import { invalidIdToken } from '../../lib/errors.ts';
 import { randomBase62 } from '../../lib/random-id.ts';
 import { isPremiumDomain } from '../accounts/caller-state.ts';
 import type { MintedVisitor, SessionMeta } from '../identity/types.ts';
-import { invalidVisitorSignature, originNotAllowed, virtualAccountNotFound } from './errors.ts';
+import {
+  anonymousVisitorsOnly,
+  embedNoLongerAvailable,
+  invalidVisitorSignature,
+  originNotAllowed,
+  virtualAccountNotFound,
+  visitorBlocked,
+  visitorSessionEnded,
+} from './errors.ts';
 import { createVisitorLimiter } from './limits.ts';
 import { VIRTUAL_ACCOUNT_CHANGED } from './service.ts';
 import { type VirtualAccountRow, virtualAccountsStore } from './store.ts';
@@ -208,8 +216,6 @@ export function visitorsService(ctx: AppContext) {
     };
   }
 
-  const noLongerAvailable = () => unauthenticated('This chat is no longer available');
-
   function sessionMeta(s: EmbedState, client: { ip: string | null; userAgent: string | null }) {
     return {
       name: s.row.displayName,
@@ -289,7 +295,7 @@ export function visitorsService(ctx: AppContext) {
       } else {
         // The server picks anonymous visitors' ids: a client naming one could take over another's chats.
         if (body.visitor) {
-          throw new AppError('VALIDATION_FAILED', 'visitor: this chat takes anonymous visitors only');
+          throw anonymousVisitorsOnly();
         }
         visitorId = randomBase62(22);
       }
@@ -301,7 +307,7 @@ export function visitorsService(ctx: AppContext) {
       // A signed visitor is stored at once, with what the site says of them; an anonymous one on
       // first use (`resolve`): this public call then writes nothing, however often it is made.
       if (s.row.identity === 'signed' && !(await storeSession(s, subject, tokens, meta, email))) {
-        throw new AppError('FORBIDDEN', 'This visitor is blocked');
+        throw visitorBlocked();
       }
       return {
         idToken: tokens.idToken,
@@ -369,25 +375,26 @@ export function visitorsService(ctx: AppContext) {
       async resolve(token: string): Promise<VisitorCaller | undefined> {
         if (audienceOf(token) !== EMBEDDED_AUDIENCE) return undefined;
         const claims = await ctx.identity.verifyVisitorToken(token);
-        const ended = () => unauthenticated('Your session has ended; reload the page');
-        if (!claims.sid) throw ended();
+
+        if (!claims.sid) throw visitorSessionEnded();
         const status = await ctx.identity.sessionStatus(claims.sid);
-        if (status === 'ended') throw ended();
+        if (status === 'ended') throw visitorSessionEnded();
         const parts = parseVisitorUid(claims.sub);
-        if (!parts) throw unauthenticated('Invalid id token');
+        if (!parts) throw invalidIdToken();
         const s = await embed(parts.virtualAccountId);
-        if (!usable(s)) throw noLongerAvailable();
+        if (!usable(s)) throw embedNoLongerAvailable();
         // A minted session's first use stores it. Its token is an hour old at most, and a session
         // that ended since has a row saying so, which storing leaves alone.
         if (status === 'absent') {
           const subject = { uid: claims.sub, displayName: claims.name ?? '' };
           const session = { sessionId: claims.sid, authTime: new Date(claims.auth_time * 1000) };
-          if (!(await storeSession(s, subject, session, { name: s.row.displayName }, null))) throw ended();
+          if (!(await storeSession(s, subject, session, { name: s.row.displayName }, null)))
+            throw visitorSessionEnded();
         }
         const user = await storedVisitorUser(claims.sub);
-        if (!user?.active) throw noLongerAvailable();
+        if (!user?.active) throw embedNoLongerAvailable();
         const caller = toCaller(s, claims, user);
-        if (!caller) throw unauthenticated('Invalid id token');
+        if (!caller) throw invalidIdToken();
         return caller;
       },
       peek(token: string): VisitorCaller | undefined {

@@ -7,10 +7,18 @@ import {
   type PasswordPolicy,
 } from '@assistente/contracts';
 import { type AppContext, Channels } from '../../context.ts';
-import { AppError } from '../../lib/errors.ts';
 import { hashSecret, newSecret, newSessionId, newUid } from './crypto.ts';
 import { passwordMail } from './emails.ts';
-import { identityError } from './errors.ts';
+import {
+  accountDisabled,
+  accountEmailTaken,
+  accountNotFound,
+  displayNameTooLong,
+  identityError,
+  idTokenRefused,
+  invalidEmail,
+  weakPassword,
+} from './errors.ts';
 import { keyFilePath, loadSigningKey } from './keys.ts';
 import { hashPassword, needsRehash, PASSWORD_POLICY, passwordProblem, verifyPassword } from './passwords.ts';
 import { SessionCache } from './session-cache.ts';
@@ -234,13 +242,10 @@ export class IdentityServiceImpl implements IdentityService {
     emailVerified?: boolean;
   }): Promise<IdentityAccount> {
     const email = input.email.trim();
-    if (!isEmailAddress(email)) throw new AppError('VALIDATION_FAILED', 'Invalid email address');
+    if (!isEmailAddress(email)) throw invalidEmail();
     const displayName = (input.displayName ?? '').trim();
     if (displayName.length > MAX_DISPLAY_NAME_LENGTH) {
-      throw new AppError(
-        'VALIDATION_FAILED',
-        `Display name must have at most ${MAX_DISPLAY_NAME_LENGTH} characters`,
-      );
+      throw displayNameTooLong(MAX_DISPLAY_NAME_LENGTH);
     }
     let passwordHash: string | null = null;
     if (input.password !== undefined) {
@@ -258,7 +263,7 @@ export class IdentityServiceImpl implements IdentityService {
       });
       return toAccount(row);
     } catch (err) {
-      if (isUniqueViolation(err)) throw new AppError('CONFLICT', 'An account with this email already exists');
+      if (isUniqueViolation(err)) throw accountEmailTaken();
       throw err;
     }
   }
@@ -283,7 +288,7 @@ export class IdentityServiceImpl implements IdentityService {
       if (disabled) await store.revokeSessionsOf(tx, uid, 'account_disabled', now);
       return true;
     });
-    if (!found) throw new AppError('NOT_FOUND', 'Account not found');
+    if (!found) throw accountNotFound();
     await this.invalidate(uid);
   }
 
@@ -295,7 +300,7 @@ export class IdentityServiceImpl implements IdentityService {
 
   async setPassword(uid: string, password: string): Promise<void> {
     const account = await store.findAccountByUid(this.deps.db, uid);
-    if (!account) throw new AppError('NOT_FOUND', 'Account not found');
+    if (!account) throw accountNotFound();
     this.assertPasswordOk(password, account.email);
     const passwordHash = await hashPassword(password);
     const now = new Date();
@@ -310,8 +315,8 @@ export class IdentityServiceImpl implements IdentityService {
 
   async issueSession(uid: string, meta: SessionMeta): Promise<TokenPair> {
     const account = await store.findAccountByUid(this.deps.db, uid);
-    if (!account) throw new AppError('NOT_FOUND', 'Account not found');
-    if (account.disabled) throw new AppError('FORBIDDEN', 'This account is disabled');
+    if (!account) throw accountNotFound();
+    if (account.disabled) throw accountDisabled();
     return this.openSession(account, meta, new Date());
   }
 
@@ -378,10 +383,7 @@ export class IdentityServiceImpl implements IdentityService {
   async verifyVisitorToken(token: string): Promise<IdTokenClaims> {
     const check = await this.visitorSigner.checkIdToken(token);
     if (!check.ok) {
-      throw new AppError(
-        'UNAUTHENTICATED',
-        check.reason === 'expired' ? 'Id token expired' : 'Invalid id token',
-      );
+      throw idTokenRefused(check.reason === 'expired');
     }
     return check.claims;
   }
@@ -403,10 +405,7 @@ export class IdentityServiceImpl implements IdentityService {
   async verifyIdToken(token: string): Promise<IdTokenClaims> {
     const check = await this.signer.checkIdToken(token);
     if (!check.ok) {
-      throw new AppError(
-        'UNAUTHENTICATED',
-        check.reason === 'expired' ? 'Id token expired' : 'Invalid id token',
-      );
+      throw idTokenRefused(check.reason === 'expired');
     }
     return check.claims;
   }
@@ -827,7 +826,7 @@ export class IdentityServiceImpl implements IdentityService {
   private assertPasswordOk(password: string, email: string): void {
     const problem = passwordProblem(password, { email });
     if (problem) {
-      throw new AppError('VALIDATION_FAILED', problem, { reason: 'PASSWORD_DOES_NOT_MEET_REQUIREMENTS' });
+      throw weakPassword(problem);
     }
   }
 

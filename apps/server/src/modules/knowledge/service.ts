@@ -10,7 +10,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import type { ConfluenceConfig } from '../../db/schema/index.ts';
 import type { Caller, VisitorCaller } from '../../lib/caller.ts';
-import { AppError, invalidField, notFound } from '../../lib/errors.ts';
+import { invalidField } from '../../lib/errors.ts';
 import { cursorsFor, type Page } from '../../lib/paging.ts';
 import { type SecretBox, secretBoxFor } from '../../lib/secrets.ts';
 import { existingActingDomain } from '../accounts/index.ts';
@@ -23,6 +23,7 @@ import {
 } from '../audit/index.ts';
 import { assertFieldUrlAllowed } from '../providers/ssrf.ts';
 import { type ReadUpload, type StoredObject, storeUpload } from '../storage/index.ts';
+import { documentNotFound, notAFilesSource, sourceNotFound } from './errors.ts';
 import { publishDocument, publishDocumentRemoved, publishSource, publishSourceRemoved } from './events.ts';
 import { createIngest } from './ingest.ts';
 import { authorize, can } from './policy.ts';
@@ -157,7 +158,7 @@ export function knowledgeService(
 
   async function sourceOf(domainId: string, id: string): Promise<SourceWithCounts> {
     const row = await store.findWithCounts(domainId, id);
-    if (!row) throw notFound('Knowledge source not found');
+    if (!row) throw sourceNotFound();
     return row;
   }
 
@@ -327,7 +328,7 @@ export function knowledgeService(
       }
       const row = await inTransaction(caller, meta, async (s) => {
         const updated = await s.update(domainId, id, patch);
-        if (!updated) throw notFound('Knowledge source not found');
+        if (!updated) throw sourceNotFound();
         const diff = changedFields(audited(current), audited(updated));
         // Named like the providers' flag: the audit log drops any field that looks like a token.
         if (patch.apiTokenEnc) diff.after.keyReplaced = true;
@@ -356,7 +357,7 @@ export function knowledgeService(
       const current = await sourceOf(domainId, id);
       const keys = await store.storageKeys(domainId, id);
       await inTransaction(caller, meta, async (s) => {
-        if (!(await s.remove(domainId, id))) throw notFound('Knowledge source not found');
+        if (!(await s.remove(domainId, id))) throw sourceNotFound();
         return {
           result: undefined,
           audit: {
@@ -399,7 +400,7 @@ export function knowledgeService(
     ): Promise<KnowledgeDocument> {
       const domainId = await adminDomain(caller, domain);
       const source = await sourceOf(domainId, id);
-      if (source.kind !== 'files') throw new AppError('BAD_REQUEST', 'Only a files source takes uploads');
+      if (source.kind !== 'files') throw notAFilesSource();
       const documentId = newDocumentId();
       const title = file.fileName.replace(/\.[A-Za-z0-9]{1,10}$/, '').trim() || file.fileName || 'Document';
       const row = await storeUpload(ctx, {
@@ -474,16 +475,16 @@ export function knowledgeService(
       if (caller.kind === 'visitor') {
         const agentId = caller.virtualAccount.agentId;
         if (!agentId || !(await store.santitoLists(domainId, agentId, id))) {
-          throw notFound('Document not found');
+          throw documentNotFound();
         }
       } else {
         if (can(caller, 'manage', caller.domain.id)) domainId = await adminDomain(caller, domain);
         if (!can(caller, 'manage', domainId) && !(await usesSource(caller, id))) {
-          throw notFound('Document not found');
+          throw documentNotFound();
         }
       }
       const doc = await store.findDocument(domainId, id, documentId);
-      if (!doc?.storageKey) throw notFound('Document not found');
+      if (!doc?.storageKey) throw documentNotFound();
       const object = await ctx.services.storage.bucket('knowledge').get(doc.storageKey);
       return { object, fileName: `${doc.title}${extensionOf(doc.contentType)}` };
     },
@@ -505,9 +506,9 @@ export function knowledgeService(
       const domainId = await adminDomain(caller, domain);
       const source = await sourceOf(domainId, id);
       const doc = await store.findDocument(domainId, id, documentId);
-      if (!doc) throw notFound('Document not found');
+      if (!doc) throw documentNotFound();
       await inTransaction(caller, meta, async (s) => {
-        if (!(await s.removeDocument(domainId, documentId))) throw notFound('Document not found');
+        if (!(await s.removeDocument(domainId, documentId))) throw documentNotFound();
         return {
           result: undefined,
           audit: {

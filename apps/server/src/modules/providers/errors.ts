@@ -1,12 +1,14 @@
 import type { ProviderFailure } from '@assistente/contracts';
 import { APICallError, RetryError } from 'ai';
-import { AppError } from '../../lib/errors.ts';
+import { AppError, notFound } from '../../lib/errors.ts';
 import { ProviderHttpError } from './factory.ts';
 import { addressProblemOf, BlockedUrlError } from './ssrf.ts';
 
 /** The message the web shows (translated by code) when a domain has no usable model. */
 export const NO_PROVIDER_MESSAGE =
   'No AI provider is configured for your organisation. An Admin can add one in Settings → AI models.';
+
+export const providerNotFound = () => notFound('Provider not found');
 
 /** Nothing is configured: no provider of the domain, no instance-wide one. */
 export const noProvider = () => new AppError('NO_PROVIDER', NO_PROVIDER_MESSAGE);

@@ -14,12 +14,18 @@ import {
 } from '@assistente/contracts';
 import type { AppContext } from '../../context.ts';
 import type { Caller } from '../../lib/caller.ts';
-import { invalidField, notFound } from '../../lib/errors.ts';
+import { invalidField } from '../../lib/errors.ts';
 import type { AccountCaller } from '../../lib/policy.ts';
 import { type SecretBox, secretBoxFor } from '../../lib/secrets.ts';
 import { existingActingDomain } from '../accounts/index.ts';
 import { type AuditMeta, type AuditRecord, auditedTransaction, changedFields } from '../audit/index.ts';
-import { describeProviderError, modelUnavailable, noProvider, providerFailureOf } from './errors.ts';
+import {
+  describeProviderError,
+  modelUnavailable,
+  noProvider,
+  providerFailureOf,
+  providerNotFound,
+} from './errors.ts';
 import {
   effectiveBaseUrl,
   isChatModel,
@@ -372,7 +378,7 @@ export function createProvidersService(
     ): Promise<ProviderConfig> {
       const domainId = await adminDomain(caller, domain);
       const current = await store.find(domainId, id);
-      if (!current) throw notFound('Provider not found');
+      if (!current) throw providerNotFound();
       const patch: ProviderConfigPatch = {};
       if (body.label !== undefined) patch.label = body.label;
       if (body.baseUrl !== undefined) {
@@ -398,7 +404,7 @@ export function createProvidersService(
       if (body.enabled !== undefined) patch.enabled = body.enabled;
       const row = await inTransaction(caller, meta, async (s) => {
         const updated = await s.update(domainId, id, patch);
-        if (!updated) throw notFound('Provider not found');
+        if (!updated) throw providerNotFound();
         const diff = changedFields(audited(current), audited(updated));
         // A new key is a change even when the old one was set too; the key itself is never logged.
         if (patch.apiKeyEnc) diff.after.keyReplaced = true;
@@ -421,13 +427,13 @@ export function createProvidersService(
     async remove(caller: Caller, id: string, meta: AuditMeta, domain?: string): Promise<void> {
       const domainId = await adminDomain(caller, domain);
       const current = await store.find(domainId, id);
-      if (!current) throw notFound('Provider not found');
+      if (!current) throw providerNotFound();
       const own = await store.defaultModel(domainId);
       // A default that only this provider offered would name a model nobody can use: it goes too.
       const remaining = (await entriesFor(domainId)).filter((e) => e.provider !== id);
       const clearDefault = own !== null && !pick(remaining, own);
       await inTransaction(caller, meta, async (s) => {
-        if (!(await s.remove(domainId, id))) throw notFound('Provider not found');
+        if (!(await s.remove(domainId, id))) throw providerNotFound();
         if (clearDefault) await s.setDefaultModel(domainId, null);
         return {
           result: undefined,
@@ -448,7 +454,7 @@ export function createProvidersService(
     async test(caller: Caller, id: string, domain?: string): Promise<ProviderTestResult> {
       const domainId = await adminDomain(caller, domain);
       const row = await store.find(domainId, id);
-      if (!row) throw notFound('Provider not found');
+      if (!row) throw providerNotFound();
       const entry = domainEntry(row);
       try {
         const models = await listProviderModels(entry.spec, AbortSignal.timeout(LIST_TIMEOUT_MS));

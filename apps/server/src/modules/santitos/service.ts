@@ -20,9 +20,9 @@ import { sourceRefs } from '../knowledge/index.ts';
 import {
   assertRoomLeft,
   deleteStored,
+  objectNotFound,
   type ReadUpload,
   type StoredObject,
-  storageErrors,
   storeUpload,
 } from '../storage/index.ts';
 import { hasAvatarImage, type SantitoRow, toSantito } from './dto.ts';
@@ -299,7 +299,7 @@ export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) 
     /** The uploaded avatar of a santito the caller can see. */
     async openAvatar(caller: Caller, id: string): Promise<{ object: StoredObject; fileName: string }> {
       const row = await visible(caller, id);
-      if (!hasAvatarImage(row) || !row.avatar) throw storageErrors.objectNotFound();
+      if (!hasAvatarImage(row) || !row.avatar) throw objectNotFound();
       const object = await avatars().get(row.avatar);
       const ext = (row.avatarContentType ?? 'image/png').split('/')[1] ?? 'png';
       return { object, fileName: `${row.name}.${ext}` };

@@ -12,9 +12,10 @@ import type {
 import { Locales } from '@assistente/contracts';
 import type { AppContext } from '../../context.ts';
 import type { Caller, UserRow } from '../../lib/caller.ts';
-import { AppError, notFound } from '../../lib/errors.ts';
+import { notFound } from '../../lib/errors.ts';
 import { type OwnAccountService, ownAccountService } from '../accounts/index.ts';
 import type { AuditMeta } from '../audit/index.ts';
+import { eulaChanged } from './errors.ts';
 import { authorize } from './policy.ts';
 
 function toProfile(row: UserRow): Profile {
@@ -88,9 +89,7 @@ export function settingsService(ctx: AppContext, account: OwnAccountService = ow
       const [row, version] = await Promise.all([account.user(caller), account.domainEulaVersion(caller)]);
       const currentVersion = version ?? row.eula.version;
       if (body.version !== currentVersion) {
-        throw new AppError('CONFLICT', 'The terms of use changed meanwhile: read the new version', {
-          currentVersion,
-        });
+        throw eulaChanged(currentVersion);
       }
       const updated = await account.recordEula(caller, {
         ...row.eula,

@@ -8,8 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../lib/errors.ts';
 import { toIdentityError } from '../identity/index.ts';
+import { redirectNotAppPath } from './errors.ts';
 import { localPath, SsoFlowError } from './flow.ts';
 
 const ProviderParams = z.object({ providerId: z.string().min(1).max(100) });
@@ -69,7 +69,7 @@ export async function ssoFlowRoutes(app: FastifyInstance, ctx: AppContext): Prom
     async (request, reply) => {
       const redirect = localPath(request.query.redirect);
       // Only a path of this app: after sign-in the browser goes there with a session.
-      if (!redirect) throw new AppError('VALIDATION_FAILED', 'redirect must be a path of this app');
+      if (!redirect) throw redirectNotAppPath();
       const locale: Locale | undefined = request.query.locale;
       try {
         const started = await flow.start(request.params.providerId, redirect, locale);

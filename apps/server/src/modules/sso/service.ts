@@ -12,7 +12,7 @@ import {
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { Caller } from '../../lib/caller.ts';
-import { AppError, invalidField, notFound } from '../../lib/errors.ts';
+import { invalidField } from '../../lib/errors.ts';
 import { type SecretBox, secretBoxFor } from '../../lib/secrets.ts';
 import { type AuditMeta, changedFields, recordAudit } from '../audit/index.ts';
 import {
@@ -22,6 +22,7 @@ import {
   blockedField,
   matchesAllowlist,
 } from '../providers/ssrf.ts';
+import { ssoProviderExists, ssoProviderNotFound } from './errors.ts';
 import { authorize } from './policy.ts';
 import { type SsoProviderPatch, type SsoProviderRow, type SsoStore, ssoStore } from './store.ts';
 
@@ -183,7 +184,7 @@ export function ssoService(
       manage(caller);
       const id = body.id ?? newSsoProviderId();
       // An id the client chose is its redirect URI, maybe already registered: never a second provider's.
-      if (await store.find(id)) throw new AppError('CONFLICT', 'An SSO provider with this id exists');
+      if (await store.find(id)) throw ssoProviderExists();
       await checkIssuer(body.issuer);
       const secret = body.clientSecret?.trim();
       const row = await ctx.db.transaction(async (tx) => {
@@ -216,7 +217,7 @@ export function ssoService(
         throw invalidField('id', 'This provider comes from the server’s OIDC_* environment; change it there');
       }
       const current = await store.find(id);
-      if (!current) throw notFound('SSO provider not found');
+      if (!current) throw ssoProviderNotFound();
       if (body.issuer !== undefined && body.issuer !== current.issuer) await checkIssuer(body.issuer);
       const patch: SsoProviderPatch = {};
       if (body.displayName !== undefined) patch.displayName = body.displayName;
@@ -231,7 +232,7 @@ export function ssoService(
       else if (body.clientSecret?.trim()) patch.clientSecretEnc = box.seal(body.clientSecret.trim(), id);
       const row = await ctx.db.transaction(async (tx) => {
         const updated = await ssoStore(tx).update(id, patch);
-        if (!updated) throw notFound('SSO provider not found');
+        if (!updated) throw ssoProviderNotFound();
         const diff = changedFields(audited(current), audited(updated));
         if (patch.clientSecretEnc) diff.after.keyReplaced = true;
         await recordAudit(tx, caller, meta, {
@@ -254,7 +255,7 @@ export function ssoService(
       }
       await ctx.db.transaction(async (tx) => {
         const gone = await ssoStore(tx).remove(id);
-        if (!gone) throw notFound('SSO provider not found');
+        if (!gone) throw ssoProviderNotFound();
         await recordAudit(tx, caller, meta, {
           action: 'sso.delete',
           targetType: 'ssoProvider',

@@ -1,5 +1,5 @@
 import { AllowedUploadTypes } from '@assistente/contracts';
-import { storageErrors } from './errors.ts';
+import { contentMismatch, unsupportedType } from './errors.ts';
 
 /** What browsers send for files they do not know, and a few common aliases. */
 const GENERIC = new Set(['', 'application/octet-stream', 'binary/octet-stream']);
@@ -110,7 +110,7 @@ export function resolveUploadType(
   if (GENERIC.has(type) && fromExt) type = fromExt;
   else if (type === 'text/plain' && fromExt?.startsWith('text/')) type = fromExt;
   else if (type === 'application/vnd.ms-excel' && fromExt === 'text/csv') type = fromExt;
-  if (!allowed.includes(type)) throw storageErrors.unsupportedType(type);
-  if (!contentMatches(type, data)) throw storageErrors.contentMismatch(type);
+  if (!allowed.includes(type)) throw unsupportedType(type);
+  if (!contentMatches(type, data)) throw contentMismatch(type);
   return type;
 }

@@ -1,5 +1,5 @@
 export { resolveUploadType } from './content-types.ts';
-export { storageErrors } from './errors.ts';
+export { objectNotFound } from './errors.ts';
 export { newObjectKey } from './keys.ts';
 export { assertRoomLeft, storageUsage, withinQuota } from './quota.ts';
 export { createStorage, type StorageService } from './registry.ts';

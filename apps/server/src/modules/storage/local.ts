@@ -4,7 +4,7 @@ import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { storageErrors } from './errors.ts';
+import { objectNotFound } from './errors.ts';
 import { assertValidKey } from './keys.ts';
 import type { ObjectMeta, Storage, StoredObject } from './types.ts';
 
@@ -69,7 +69,7 @@ export function localStorage(root: string): Storage {
     async get(key): Promise<StoredObject> {
       const file = fileOf(key);
       const meta = await readMeta(file);
-      if (!meta) throw storageErrors.objectNotFound();
+      if (!meta) throw objectNotFound();
       return { ...meta, body: createReadStream(file) };
     },
 

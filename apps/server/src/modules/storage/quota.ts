@@ -2,7 +2,7 @@ import { and, eq, isNotNull, sql, sum } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import { agents, attachments, knowledgeDocuments } from '../../db/schema/index.ts';
-import { storageErrors } from './errors.ts';
+import { quotaExceeded } from './errors.ts';
 
 /** Bytes a domain stores: chat attachments, uploaded santito avatars and knowledge uploads. */
 export async function storageUsage(db: Db | Tx, domainId: string): Promise<number> {
@@ -26,7 +26,7 @@ export async function storageUsage(db: Db | Tx, domainId: string): Promise<numbe
 /** Throws 402 when the domain has no room left at all (checked before reading an upload). */
 export async function assertRoomLeft(ctx: AppContext, domainId: string): Promise<void> {
   if ((await storageUsage(ctx.db, domainId)) >= ctx.config.STORAGE_QUOTA_BYTES) {
-    throw storageErrors.quotaExceeded(ctx.config.STORAGE_QUOTA_BYTES);
+    throw quotaExceeded(ctx.config.STORAGE_QUOTA_BYTES);
   }
 }
 
@@ -45,7 +45,7 @@ export async function withinQuota<T>(
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`storage-quota:${domainId}`}))`);
     const used = await storageUsage(tx, domainId);
     if (used + bytes > ctx.config.STORAGE_QUOTA_BYTES) {
-      throw storageErrors.quotaExceeded(ctx.config.STORAGE_QUOTA_BYTES);
+      throw quotaExceeded(ctx.config.STORAGE_QUOTA_BYTES);
     }
     return record(tx);
   });

@@ -7,7 +7,7 @@ import {
   S3Client,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
-import { storageErrors } from './errors.ts';
+import { objectNotFound, storageForbidden, storageUnauthenticated } from './errors.ts';
 import { assertValidKey } from './keys.ts';
 import type { ObjectMeta, Storage, StoredObject } from './types.ts';
 
@@ -62,10 +62,9 @@ const statusOf = (err: unknown) => (err as SdkError | undefined)?.$metadata?.htt
 function mapError(err: unknown): unknown {
   const e = err as SdkError | undefined;
   const status = statusOf(err);
-  if (status === 404 || e?.name === 'NoSuchKey' || e?.name === 'NotFound')
-    return storageErrors.objectNotFound();
-  if (status === 401) return storageErrors.unauthenticated();
-  if (status === 403) return storageErrors.forbidden();
+  if (status === 404 || e?.name === 'NoSuchKey' || e?.name === 'NotFound') return objectNotFound();
+  if (status === 401) return storageUnauthenticated();
+  if (status === 403) return storageForbidden();
   return err;
 }
 

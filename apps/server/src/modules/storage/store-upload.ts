@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
 import { invalidField } from '../../lib/errors.ts';
 import { resolveUploadType } from './content-types.ts';
-import { storageErrors } from './errors.ts';
+import { tooLarge } from './errors.ts';
 import { newObjectKey } from './keys.ts';
 import { assertRoomLeft, withinQuota } from './quota.ts';
 import type { BucketName } from './types.ts';
@@ -39,7 +39,7 @@ export interface StoreUploadOptions<T> {
 export async function storeUpload<T>(ctx: AppContext, opts: StoreUploadOptions<T>): Promise<T> {
   const { file } = opts;
   const size = file.data.length;
-  if (size > opts.maxBytes) throw storageErrors.tooLarge(opts.maxBytes);
+  if (size > opts.maxBytes) throw tooLarge(opts.maxBytes);
   if (size === 0) throw invalidField('file', 'The file is empty');
   const contentType = resolveUploadType(file.declaredType, file.fileName, file.data, opts.types);
   // Cheap refusal before writing anything; withinQuota below is the exact, locked check.

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError, invalidField } from '../../lib/errors.ts';
-import { storageErrors } from './errors.ts';
+import { malformedMultipart, notMultipart, oneFilePerRequest, tooLarge } from './errors.ts';
 
 export interface ReadUpload {
   fileName: string;
@@ -15,7 +15,7 @@ export interface ReadUpload {
  */
 export async function readSingleUpload(request: FastifyRequest, maxBytes: number): Promise<ReadUpload> {
   if (!request.isMultipart()) {
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the file as multipart/form-data');
+    throw notMultipart();
   }
   try {
     const part = await request.file({ limits: { fileSize: maxBytes, files: 1 } });
@@ -24,13 +24,13 @@ export async function readSingleUpload(request: FastifyRequest, maxBytes: number
     return { fileName: part.filename, declaredType: part.mimetype, data };
   } catch (err) {
     const code = (err as { code?: unknown } | undefined)?.code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw storageErrors.tooLarge(maxBytes);
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(maxBytes);
     if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') {
-      throw new AppError('BAD_REQUEST', 'Send one file per request');
+      throw oneFilePerRequest();
     }
     if (err instanceof AppError) throw err;
     // Nothing but the request's own bytes is read here: whatever busboy chokes on (a truncated
     // body, no boundary, a broken part header) is the client's malformed upload, not our fault.
-    throw new AppError('BAD_REQUEST', 'Malformed or incomplete multipart body');
+    throw malformedMultipart();
   }
 }
