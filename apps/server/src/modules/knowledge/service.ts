@@ -21,7 +21,7 @@ import {
   changedFields,
   recordAudit,
 } from '../audit/index.ts';
-import { assertFieldUrlAllowed } from '../providers/ssrf.ts';
+import { assertFieldUrlAllowed } from '../../lib/ssrf.ts';
 import { type ReadUpload, type StoredObject, storeUpload } from '../storage/index.ts';
 import { publishDocument, publishDocumentRemoved, publishSource, publishSourceRemoved } from './events.ts';
 import { createIngest } from './ingest.ts';

@@ -13,7 +13,7 @@ import {
 import { createParser } from 'eventsource-parser';
 import type { Dispatcher } from 'undici';
 import { effectiveBaseUrl } from './factory.ts';
-import type { RequestFn } from './ssrf.ts';
+import type { RequestFn } from '../../lib/ssrf.ts';
 
 /**
  * Streaming Chat Completions for OpenAI-compatible servers (vLLM, Ollama's /v1, LM Studio,

@@ -28,7 +28,7 @@ import {
   type ProviderSpec,
 } from './factory.ts';
 import { authorize } from './policy.ts';
-import { assertFieldUrlAllowed, createGuardedHttp } from './ssrf.ts';
+import { assertFieldUrlAllowed, createGuardedHttp } from '../../lib/ssrf.ts';
 import {
   type ProviderConfigPatch,
   type ProviderConfigRow,

@@ -4,7 +4,7 @@ import * as oidc from 'openid-client';
 import type { AppContext } from '../../context.ts';
 import { createSecretBox, loadSecretKey } from '../../lib/secrets.ts';
 import { parseEmail, provisionUser } from '../accounts/provision.ts';
-import { createGuardedHttp } from '../providers/ssrf.ts';
+import { createGuardedHttp } from '../../lib/ssrf.ts';
 import type { SsoClientSettings, SsoService } from './service.ts';
 import { ssoStore } from './store.ts';
 

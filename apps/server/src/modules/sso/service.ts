@@ -21,7 +21,7 @@ import {
   BlockedUrlError,
   blockedField,
   matchesAllowlist,
-} from '../providers/ssrf.ts';
+} from '../../lib/ssrf.ts';
 import { authorize } from './policy.ts';
 import { type SsoProviderPatch, type SsoProviderRow, type SsoStore, ssoStore } from './store.ts';
 
