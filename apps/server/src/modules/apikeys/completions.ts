@@ -18,7 +18,7 @@ import type { ResolvedModel } from '../providers/index.ts';
 import type { SantitoRow } from '../santitos/index.ts';
 
 /** `santito:{id}` names a santito as a model of the OpenAI-compatible API. */
-export const SANTITO_MODEL_PREFIX = 'santito:';
+const SANTITO_MODEL_PREFIX = 'santito:';
 
 /** A call checked and ready: the model to call, what to send it, and the slot it holds. */
 export interface PreparedCompletion {
@@ -34,7 +34,7 @@ export interface PreparedCompletion {
 }
 
 /** A model that does not exist for this caller: OpenAI's 404 `model_not_found`. */
-export const modelNotFound = (model: string) =>
+const modelNotFound = (model: string) =>
   new AppError('NOT_FOUND', `The model \`${model}\` does not exist or you do not have access to it.`, {
     param: 'model',
     code: 'model_not_found',
@@ -59,7 +59,7 @@ function textOf(content: ChatCompletionMessage['content']): string {
  * OpenAI's messages as the model call's: system and developer messages become the system prompt
  * (after the santito's instructions), the rest the conversation.
  */
-export function toModelCall(
+function toModelCall(
   body: ChatCompletionRequest,
   resolved: ResolvedModel,
   santito: SantitoRow | undefined,

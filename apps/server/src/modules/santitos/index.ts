@@ -1,3 +1,3 @@
-export { type SantitoRow, toSantito } from './dto.ts';
+export type { SantitoRow } from './dto.ts';
 export { santitosRoutes } from './routes.ts';
 export { type SantitosService, santitosService } from './service.ts';

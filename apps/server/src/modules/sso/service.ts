@@ -14,7 +14,6 @@ import type { AppContext } from '../../context.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { AppError, invalidField, notFound } from '../../lib/errors.ts';
 import { type SecretBox, secretBoxFor } from '../../lib/secrets.ts';
-import { type AuditMeta, changedFields, recordAudit } from '../audit/index.ts';
 import {
   assertFieldUrlAllowed,
   assertReachable,
@@ -22,6 +21,7 @@ import {
   blockedField,
   matchesAllowlist,
 } from '../../lib/ssrf.ts';
+import { type AuditMeta, changedFields, recordAudit } from '../audit/index.ts';
 import { authorize } from './policy.ts';
 import { type SsoProviderPatch, type SsoProviderRow, type SsoStore, ssoStore } from './store.ts';
 

@@ -24,7 +24,7 @@ export const storageErrors = {
     ),
 } as const;
 
-export function formatBytes(n: number): string {
+function formatBytes(n: number): string {
   if (n >= 1024 * 1024 * 1024) return `${+(n / (1024 * 1024 * 1024)).toFixed(1)} GiB`;
   if (n >= 1024 * 1024) return `${+(n / (1024 * 1024)).toFixed(1)} MiB`;
   if (n >= 1024) return `${+(n / 1024).toFixed(1)} KiB`;
