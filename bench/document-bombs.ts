@@ -4,7 +4,7 @@
 // The server runs in its own process (bench/server-child.ts), so its RSS is read from /proc.
 import { readFileSync } from 'node:fs';
 import type { KnowledgeDocument, KnowledgeSource } from '@assistente/contracts';
-import { flate, makeDocx, makePdf } from '../apps/server/src/modules/knowledge/test/documents.ts';
+import { flate, makeDocx, makePdf } from '../apps/server/src/test/knowledge/documents.ts';
 import { startBenchServer } from './user-read.ts';
 
 export interface DocumentBombsResult {

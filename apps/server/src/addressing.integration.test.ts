@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { RuntimeConfigSchema } from '@assistente/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestSocket } from './modules/agents/test-client.ts';
 import type { IdentityServiceImpl } from './modules/identity/service.ts';
+import { TestSocket } from './test/agents-client.ts';
 import { buildTestApp, type TestApp } from './test/app.ts';
 import { makeUser, type TestUser } from './test/factories.ts';
 

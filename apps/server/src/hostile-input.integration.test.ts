@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chats, departments, messages } from './db/schema/index.ts';
-import { TestSocket } from './modules/agents/test-client.ts';
+import { TestSocket } from './test/agents-client.ts';
 import { buildTestApp, type TestApp } from './test/app.ts';
 import { makeUser, type TestUser } from './test/factories.ts';
 

@@ -8,7 +8,7 @@ import {
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../server/src/db/schema/index.ts';
-import { type AgentsTestApp, startAgentsTestApp } from '../../server/src/modules/agents/test-app.ts';
+import { type AgentsTestApp, startAgentsTestApp } from '../../server/src/test/agents-app.ts';
 import { makeUser, type TestUser } from '../../server/src/test/factories.ts';
 import { PendingSignIns } from './auth/pending.ts';
 import {

@@ -5,7 +5,7 @@ import type { Config } from '../config.ts';
 type OriginConfig = Pick<Config, 'PUBLIC_URL' | 'publicUrl'>;
 
 /** The origin a request reached the server at, from its Host header (X-Forwarded-* behind TRUST_PROXY). */
-export function requestOrigin(request: Pick<FastifyRequest, 'protocol' | 'host'>): string {
+function requestOrigin(request: Pick<FastifyRequest, 'protocol' | 'host'>): string {
   return `${request.protocol}://${request.host}`;
 }
 

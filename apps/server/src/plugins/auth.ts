@@ -24,7 +24,7 @@ export async function resolveCaller(ctx: AppContext, idToken: string): Promise<U
  * live, an account known able to act — without a promise; undefined sends the request down the
  * full path. The caches are the same ones, dropped on revocation in the same way.
  */
-export function peekCaller(ctx: AppContext, idToken: string): UserCaller | undefined {
+function peekCaller(ctx: AppContext, idToken: string): UserCaller | undefined {
   const claims = ctx.identity.peekIdToken(idToken);
   const sid = claims?.sid;
   if (!claims || !sid || ctx.identity.peekSessionActive(sid) !== true) return undefined;

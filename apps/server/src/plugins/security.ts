@@ -46,7 +46,7 @@ const isDataPath = (p: string) => (isServicePath(p) && !p.startsWith('/api/docs'
  * The web app's own files and pages (precomputed, cheap) are not rate limited: one page load
  * fetches dozens of them, and a whole organisation behind one NAT address shares the IP bucket.
  */
-export function isWebRead(request: { method: string; url: string }): boolean {
+function isWebRead(request: { method: string; url: string }): boolean {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;
   return !DYNAMIC_PREFIXES.some((p) => request.url.startsWith(p));
 }
@@ -89,7 +89,7 @@ export function securityHeaders(publicUrl: string): Record<string, string> {
  * would cost every API call for answers no browser renders as a page. A file a browser could
  * open (an attachment) still gets nosniff, no framing and a CSP allowing nothing.
  */
-export function dataSecurityHeaders(publicUrl: string): Record<string, string> {
+function dataSecurityHeaders(publicUrl: string): Record<string, string> {
   return {
     'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
     'cross-origin-resource-policy': 'same-origin',

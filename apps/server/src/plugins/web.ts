@@ -45,7 +45,7 @@ export function runtimeConfig(ctx: AppContext, buildId: string, base: string): R
 }
 
 /** apps/web/dist, from this module in apps/server/src/plugins or compiled into apps/server/dist. */
-export function defaultWebDist(): string {
+function defaultWebDist(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   while (!existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
   return path.resolve(dir, '../web/dist');
@@ -214,7 +214,7 @@ function splitUrl(url: string): [string, string] {
  * The embed's allowed sites, in the page itself: the iframe takes postMessage from these origins
  * only, and must know them before it has a session (a meta tag, as the CSP allows no inline script).
  */
-export function withEmbedOrigins(html: string, origins: readonly string[]): string {
+function withEmbedOrigins(html: string, origins: readonly string[]): string {
   const content = JSON.stringify(origins)
     .replaceAll('&', '&amp;')
     .replaceAll('"', '&quot;')

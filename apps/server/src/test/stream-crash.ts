@@ -9,7 +9,7 @@ import { eq } from 'drizzle-orm';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { messages } from '../db/schema/index.ts';
-import { TestSocket } from '../modules/agents/test-client.ts';
+import { TestSocket } from './agents-client.ts';
 import { makeDomain, makeUser } from './factories.ts';
 import { readStamps, startLlmFixture } from './llm-fixture.ts';
 import { startServerProcess } from './server-process.ts';

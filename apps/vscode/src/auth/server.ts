@@ -8,7 +8,7 @@ import {
 } from '@assistente/contracts';
 import type { z } from 'zod';
 
-export const TOKEN_PATH = '/api/v1/user_management/token';
+const TOKEN_PATH = '/api/v1/user_management/token';
 
 /** A failure the server answered (4xx/5xx), as opposed to not reaching it. */
 export class ServerError extends Error {

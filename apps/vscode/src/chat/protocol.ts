@@ -5,7 +5,7 @@ import { z } from 'zod';
  * Messages between the chat webview and the extension host. The webview never holds a token: it asks the
  * host, which talks to the server. What the webview sends is checked like any untrusted input.
  */
-export const WebviewMessageSchema = z.discriminatedUnion('type', [
+const WebviewMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('ready') }),
   z.strictObject({ type: z.literal('signIn') }),
   z.strictObject({ type: z.literal('newChat') }),

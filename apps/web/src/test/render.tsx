@@ -10,7 +10,7 @@ export async function loadTestTexts(locale: 'pt-BR' | 'en' | 'es' = 'pt-BR'): Pr
   await loadAllTexts();
 }
 
-export function TestProviders({ children }: { children: ReactNode }) {
+function TestProviders({ children }: { children: ReactNode }) {
   return (
     <MantineProvider theme={theme} env="test">
       {children}

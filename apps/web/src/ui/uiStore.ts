@@ -1,4 +1,4 @@
-import { createStore, useStore } from '@mantine/store';
+import { createStore } from '@mantine/store';
 import { useStoreValue } from './hooks/useStoreValue.ts';
 
 /** The global UI flags; the three sidebars are described in docs/ARCHITECTURE.md#shell-routes-and-guards. */
@@ -18,7 +18,7 @@ export interface UiState {
   customParamsSidebar: boolean;
 }
 
-export const initialUiState: UiState = {
+const initialUiState: UiState = {
   loadingApp: false,
   loadingAuthPlugin: true,
   loadingCurrentChat: false,
@@ -33,10 +33,6 @@ export const uiStore = createStore<UiState>({ ...initialUiState });
 
 export function setUi(patch: Partial<UiState>): void {
   uiStore.setState((state) => ({ ...state, ...patch }));
-}
-
-export function useUi(): UiState {
-  return useStore(uiStore);
 }
 
 /** One flag, without re-rendering on the others. */

@@ -13,7 +13,7 @@ import { forbidden } from '../../lib/errors.ts';
 import { type AccountCaller, actor, definePolicy } from '../../lib/policy.ts';
 
 /** A stored user as the contracts' rules see it. */
-export const accountRef = (row: Pick<UserRow, 'id' | 'role' | 'domainId'>): AccountRef => ({
+const accountRef = (row: Pick<UserRow, 'id' | 'role' | 'domainId'>): AccountRef => ({
   id: row.id,
   role: row.role,
   domain: row.domainId,

@@ -17,7 +17,7 @@ import {
 /** The first department of a new domain. */
 export const DEFAULT_DEPARTMENT = 'Geral';
 /** Who created records made by the server itself (first run, admin CLI). */
-export const SYSTEM_CREATOR: Creator = { name: 'System', email: '' };
+const SYSTEM_CREATOR: Creator = { name: 'System', email: '' };
 
 export const newDepartmentId = () => randomUUID();
 

@@ -13,16 +13,16 @@ import { eq, getTableColumns } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Built } from '../../app.ts';
 import { chats, messages, agents as santitos, streamedContent, users } from '../../db/schema/index.ts';
+import { TestSocket } from '../../test/agents-client.ts';
 import { buildTestApp, startReplica, type TestApp } from '../../test/app.ts';
+import { multipartFile, TINY_PNG } from '../../test/chats.ts';
 import { makeDomain, makeSantito, makeUser, type TestDomain, type TestUser } from '../../test/factories.ts';
+import { makeDocx, makePdf } from '../../test/knowledge/documents.ts';
 import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
 import { describeWithRedis } from '../../test/redis.ts';
-import { multipartFile, TINY_PNG } from '../chats/test-helpers.ts';
-import { makeDocx, makePdf } from '../knowledge/test/documents.ts';
 import { noProvider } from '../providers/errors.ts';
 import { NO_PROVIDER_MESSAGE } from '../providers/index.ts';
 import { MAX_INLINE_CHARS } from './prompt.ts';
-import { TestSocket } from './test-client.ts';
 
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 

@@ -2,9 +2,9 @@ import { getTableColumns } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages, streamedContent } from '../../db/schema/index.ts';
+import { type AgentsTestApp, startAgentsTestApp } from '../../test/agents-app.ts';
+import { TestSocket } from '../../test/agents-client.ts';
 import { makeUser, type TestUser } from '../../test/factories.ts';
-import { type AgentsTestApp, startAgentsTestApp } from './test-app.ts';
-import { TestSocket } from './test-client.ts';
 
 /**
  * PostgreSQL ends the app's connections (`pg_terminate_backend`, as a failover or an operator does)

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type Bus, subscribeLive } from '../../lib/bus.ts';
 
 /** Bus channel carrying every server frame about one user's chats, to all their sockets on every replica. */
-export const userChannel = (userId: string) => `agents.user.${userId}`;
+const userChannel = (userId: string) => `agents.user.${userId}`;
 
 /** A socket of a signed-in user, as the hub sees it. */
 export interface HubClient {

@@ -1,2 +1,2 @@
 export { agentsRoutes } from './routes.ts';
-export { type AgentsService, CONTROL_CHANNEL, createAgentsService } from './service.ts';
+export { type AgentsService, createAgentsService } from './service.ts';

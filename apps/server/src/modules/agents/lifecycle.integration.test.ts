@@ -2,12 +2,12 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../db/schema/index.ts';
+import { type AgentsTestApp, startAgentsTestApp } from '../../test/agents-app.ts';
+import { TestSocket } from '../../test/agents-client.ts';
 import type { TestApp } from '../../test/app.ts';
 import { makeChat, makeUser, type TestUser } from '../../test/factories.ts';
 import { INTERRUPTED_MESSAGE } from './model-calls.ts';
 import { agentsStore } from './store.ts';
-import { type AgentsTestApp, startAgentsTestApp } from './test-app.ts';
-import { TestSocket } from './test-client.ts';
 
 let app: AgentsTestApp;
 let t: TestApp;

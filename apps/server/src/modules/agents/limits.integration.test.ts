@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Built } from '../../app.ts';
+import { type AgentsTestApp, startAgentsTestApp } from '../../test/agents-app.ts';
+import { TestSocket } from '../../test/agents-client.ts';
 import { startReplica, type TestApp } from '../../test/app.ts';
 import { makeUser, type TestUser } from '../../test/factories.ts';
 import { describeWithRedis } from '../../test/redis.ts';
-import { type AgentsTestApp, startAgentsTestApp } from './test-app.ts';
-import { TestSocket } from './test-client.ts';
 
 const ORIGIN = 'http://localhost:3999';
 

@@ -35,7 +35,7 @@ redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1`;
 
 /** How long a slot holds without renewal; a running generation renews it every third of that. */
-export const SLOT_LEASE_MS = 60_000;
+const SLOT_LEASE_MS = 60_000;
 
 /**
  * Sends are counted over a sliding minute and running generations by leased slots, in Redis when

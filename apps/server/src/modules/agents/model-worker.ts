@@ -12,11 +12,11 @@ import {
   prepareRetries,
   standardizePrompt,
 } from 'ai/internal';
+import { createGuardedHttp, trustedRequest } from '../../lib/ssrf.ts';
 import { workerSide } from '../../lib/ts-worker.ts';
 import { openChatCompletion, readChatCompletion } from '../providers/chat-completions.ts';
 import { describeProviderError, isTransportError, providerFailureOf } from '../providers/errors.ts';
 import { languageModel, type ModelTarget } from '../providers/factory.ts';
-import { createGuardedHttp, trustedRequest } from '../providers/ssrf.ts';
 import type { ModelCall, ModelEvent, ToWorker, WorkerData } from './model-calls.ts';
 
 const { port, data } = workerSide<WorkerData>('model-worker.ts');

@@ -2,10 +2,10 @@ import path from 'node:path';
 import { MessageSchema } from '@assistente/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { type AgentsTestApp, startAgentsTestApp } from '../../test/agents-app.ts';
+import { TestSocket } from '../../test/agents-client.ts';
 import { makeUser, type TestUser } from '../../test/factories.ts';
 import { type ServerProcess, startServerProcess } from '../../test/server-process.ts';
-import { type AgentsTestApp, startAgentsTestApp } from './test-app.ts';
-import { TestSocket } from './test-client.ts';
 
 /**
  * A replica killed (-9) mid-answer, with a second replica alive on the same PostgreSQL: the survivor

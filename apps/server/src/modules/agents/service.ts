@@ -26,7 +26,7 @@ import { systemPrompt } from './prompt.ts';
 import { type AgentsStore, agentsStore } from './store.ts';
 
 /** Bus channel of commands every replica obeys for the generations it runs. */
-export const CONTROL_CHANNEL = 'agents.control';
+const CONTROL_CHANNEL = 'agents.control';
 
 type ControlMessage = { op: 'stop' | 'snapshot'; userId: string; chatId: string };
 

@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages, users } from '../../db/schema/index.ts';
+import { type AgentsTestApp, startAgentsTestApp } from '../../test/agents-app.ts';
+import { TestSocket } from '../../test/agents-client.ts';
 import type { TestApp } from '../../test/app.ts';
 import { makeUser, type TestUser } from '../../test/factories.ts';
 import type { LlmFixture } from '../../test/llm-fixture.ts';
-import { type AgentsTestApp, startAgentsTestApp } from './test-app.ts';
-import { TestSocket } from './test-client.ts';
 
 /** A provider that hangs, and an owner who loses access, do not keep an answer (and its slot) running. */
 const ORIGIN = 'http://localhost:3999';

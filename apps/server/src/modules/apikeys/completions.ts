@@ -25,7 +25,7 @@ import {
 } from './errors.ts';
 
 /** `santito:{id}` names a santito as a model of the OpenAI-compatible API. */
-export const SANTITO_MODEL_PREFIX = 'santito:';
+const SANTITO_MODEL_PREFIX = 'santito:';
 
 /** A call checked and ready: the model to call, what to send it, and the slot it holds. */
 export interface PreparedCompletion {
@@ -51,7 +51,7 @@ function textOf(content: ChatCompletionMessage['content']): string {
  * OpenAI's messages as the model call's: system and developer messages become the system prompt
  * (after the santito's instructions), the rest the conversation.
  */
-export function toModelCall(
+function toModelCall(
   body: ChatCompletionRequest,
   resolved: ResolvedModel,
   santito: SantitoRow | undefined,

@@ -45,7 +45,7 @@ function errorCode(code: ErrorCode): string {
 }
 
 /** Any failure in OpenAI's error shape; `details` may name the param and a more precise code. */
-export function openAiError(err: AppError): OpenAiError {
+function openAiError(err: AppError): OpenAiError {
   const details = err.details as { param?: unknown; code?: unknown } | Array<{ path?: unknown }> | undefined;
   const first = Array.isArray(details) ? details[0] : details;
   const param =

@@ -4,8 +4,8 @@ import { eq } from 'drizzle-orm';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agents, apiUsage, domains } from '../../db/schema/index.ts';
+import { type AgentsTestApp, startAgentsTestApp } from '../../test/agents-app.ts';
 import { makeDomain, makeSantito, makeUser, type TestUser } from '../../test/factories.ts';
-import { type AgentsTestApp, startAgentsTestApp } from '../agents/test-app.ts';
 
 const PER_MINUTE = 4;
 let s: AgentsTestApp;

@@ -18,7 +18,7 @@ import { authorize, can } from './policy.ts';
 import { API_KEYS_CURSOR_TAG, type ApiKeyRow, type ApiUsageInsert, apiKeysStore } from './store.ts';
 
 /** Bus channel: a key was revoked (`{ id }`); every replica forgets it at once. */
-export const API_KEY_REVOKED = 'apikeys.revoked';
+const API_KEY_REVOKED = 'apikeys.revoked';
 
 /** How long a key found by its secret is trusted without the database (revocation drops it sooner). */
 const CACHE_TTL_MS = 30_000;
@@ -30,11 +30,11 @@ export const TOUCH_EVERY_MS = 60_000;
 export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
 /** A new secret: `ak_` and 256 random bits in base64url. */
-export function newSecret(): string {
+function newSecret(): string {
   return `${API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
 }
 
-export function toApiKey(row: ApiKeyRow): ApiKey {
+function toApiKey(row: ApiKeyRow): ApiKey {
   return {
     id: row.id,
     name: row.name,

@@ -14,10 +14,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { attachments, chats, messages } from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
+import { appendUserMessage, multipartFile, postFile, TINY_PNG } from '../../test/chats.ts';
 import { makeChat, makeDomain, makeSantito, makeUser, type TestUser } from '../../test/factories.ts';
 import { INTERRUPTED_MESSAGE } from '../agents/model-calls.ts';
 import { agentsStore } from '../agents/store.ts';
-import { appendUserMessage, multipartFile, postFile, TINY_PNG } from './test-helpers.ts';
 
 const UPLOAD_MAX = 64 * 1024;
 

@@ -12,7 +12,7 @@ export type ChatRow = typeof chats.$inferSelect;
 export type MessageRow = typeof messages.$inferSelect;
 export type AttachmentRow = typeof attachments.$inferSelect;
 
-export const attachmentUrl = (chatId: string, attachmentId: string) =>
+const attachmentUrl = (chatId: string, attachmentId: string) =>
   `/api/v1/chats/${chatId}/attachments/${attachmentId}`;
 
 export function toChat(row: ChatRow): Chat {

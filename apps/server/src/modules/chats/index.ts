@@ -13,11 +13,9 @@
 export { chatsRoutes } from './routes.ts';
 export {
   type AttachmentForModel,
-  CHAT_RESTORE_WINDOW_MS,
   type ChatsService,
   type ContextMessage,
   chatsService,
-  MAX_MESSAGE_CHARS,
   titleFrom,
 } from './service.ts';
 export type { ExchangeChat } from './store.ts';

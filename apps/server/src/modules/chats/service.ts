@@ -44,14 +44,14 @@ import {
 } from './store.ts';
 
 /** How long after a delete the chat can still be restored (the sidebar's undo); then it is purged. */
-export const CHAT_RESTORE_WINDOW_MS = 30_000;
+const CHAT_RESTORE_WINDOW_MS = 30_000;
 /**
  * How long a chat made for a new message's files waits for that message (it is out of the lists
  * meanwhile); then it is purged with its files, which would otherwise hold the domain's quota.
  */
-export const DRAFT_CHAT_TTL_MS = 24 * 60 * 60_000;
+const DRAFT_CHAT_TTL_MS = 24 * 60 * 60_000;
 /** Longest user message accepted. */
-export const MAX_MESSAGE_CHARS = 100_000;
+const MAX_MESSAGE_CHARS = 100_000;
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const isId = (id: string) => UUID_RE.test(id);

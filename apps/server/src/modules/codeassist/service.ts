@@ -12,7 +12,7 @@ import { resolveCaller } from '../../plugins/auth.ts';
 import { invalidGrant, redirectNotLoginPage } from './errors.ts';
 import { codeassistStore } from './store.ts';
 
-export const CODE_TTL_MS = 60_000;
+const CODE_TTL_MS = 60_000;
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest();
 export const hashCode = (code: string) => sha256(code).toString('hex');

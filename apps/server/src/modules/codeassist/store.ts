@@ -5,7 +5,7 @@ import { authCodes, domains, users } from '../../db/schema/index.ts';
 export type AuthCodeRow = typeof authCodes.$inferSelect;
 
 /** Written into minted_session_id by a replay, so an exchange still in flight sees it. */
-export const REPLAYED = '!replayed';
+const REPLAYED = '!replayed';
 
 export function codeassistStore(db: Db) {
   return {

@@ -1,6 +1,5 @@
 export { virtualAccountRoutes, visitorRoutes } from './routes.ts';
 export {
-  toVirtualAccount,
   VIRTUAL_ACCOUNT_CHANGED,
   type VirtualAccountsService,
   virtualAccountsService,

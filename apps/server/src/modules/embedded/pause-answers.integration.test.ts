@@ -3,11 +3,11 @@ import { type VirtualAccountWithSecret, VirtualAccountWithSecretSchema } from '@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { messages } from '../../db/schema/chats.ts';
+import { TestSocket } from '../../test/agents-client.ts';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
+import { visitorToken } from '../../test/embedded.ts';
 import { makeDomain, makeUser, type TestUser } from '../../test/factories.ts';
 import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
-import { TestSocket } from '../agents/test-client.ts';
-import { visitorToken } from './test-helpers.ts';
 
 // An embed paused or deleted mid-answer (docs/ARCHITECTURE.md#embedded-chat): its visitors' sockets close, and the answers
 // already running stop too, rather than spending the organisation's tokens for nobody. Real

@@ -37,7 +37,7 @@ const newId = () => `va${randomBytes(8).toString('hex')}`;
 const newSecret = () => randomBytes(32).toString('hex');
 const NO_USAGE: UsageCounts = { visitors: 0, chats: 0, messages: 0 };
 
-export function toVirtualAccount(row: VirtualAccountRow, stats: UsageCounts = NO_USAGE): VirtualAccount {
+function toVirtualAccount(row: VirtualAccountRow, stats: UsageCounts = NO_USAGE): VirtualAccount {
   return {
     virtualAccountId: row.id,
     domain: row.domainId,

@@ -13,10 +13,10 @@ import { eq } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chats, embeddedVisitors, identitySessions, users } from '../../db/schema/index.ts';
+import { TestSocket } from '../../test/agents-client.ts';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
 import { makeDomain, makeSantito, makeUser, type TestDomain, type TestUser } from '../../test/factories.ts';
 import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
-import { TestSocket } from '../agents/test-client.ts';
 import { visitorEmail } from './visitor-ids.ts';
 
 const SITE = 'https://shop.example.com';

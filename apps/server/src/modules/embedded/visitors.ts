@@ -48,7 +48,7 @@ function audienceOf(token: string): string | undefined {
 }
 
 /** Whether `sig` is hex HMAC-SHA256(secret, `${id}.${ts}`), compared in constant time. */
-export function validVisitorSignature(secret: string, id: string, ts: number, sig: string): boolean {
+function validVisitorSignature(secret: string, id: string, ts: number, sig: string): boolean {
   const expected = createHmac('sha256', secret).update(`${id}.${ts}`).digest();
   const given = Buffer.from(sig, 'hex');
   return given.length === expected.length && timingSafeEqual(given, expected);

@@ -16,8 +16,13 @@ import {
 } from 'firebase/auth';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  buildIdentityTestApp,
+  GOOD_PASSWORD,
+  type IdentityTestApp,
+  uniqueEmail,
+} from '../../test/identity.ts';
 import { startSmtpSink } from '../../test/smtp-sink.ts';
-import { buildIdentityTestApp, GOOD_PASSWORD, type IdentityTestApp, uniqueEmail } from './test-helpers.ts';
 
 /** The official Firebase JS SDK, in emulator mode, against the built-in identity service on a real port. */
 describe('Firebase JS SDK against the built-in identity service', () => {

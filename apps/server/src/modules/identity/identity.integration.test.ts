@@ -14,11 +14,16 @@ import { Channels } from '../../context.ts';
 import { identityAccounts, identitySessions, oobCodes, refreshTokens } from '../../db/schema/index.ts';
 import { AppError } from '../../lib/errors.ts';
 import { buildTestApp } from '../../test/app.ts';
+import {
+  buildIdentityTestApp,
+  GOOD_PASSWORD,
+  type IdentityTestApp,
+  uniqueEmail,
+} from '../../test/identity.ts';
 import { startSmtpSink } from '../../test/smtp-sink.ts';
 import { hashSecret } from './crypto.ts';
 import { DEFAULT_LIMITS, REUSE_GRACE_MS } from './service.ts';
 import { purgeStale } from './store.ts';
-import { buildIdentityTestApp, GOOD_PASSWORD, type IdentityTestApp, uniqueEmail } from './test-helpers.ts';
 
 const SIGN_IN = '/identity/v1/accounts:signInWithPassword';
 const TOKEN = '/identity/v1/token';

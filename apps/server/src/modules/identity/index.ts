@@ -8,7 +8,6 @@ import { type IdentityDeps, IdentityServiceImpl } from './service.ts';
 import type { IdentityService } from './types.ts';
 
 export type { IdentityLimits } from './service.ts';
-export { DEFAULT_LIMITS, IdentityServiceImpl } from './service.ts';
 export type * from './types.ts';
 
 /** The built-in identity service (docs/ARCHITECTURE.md#identity): loads or creates the signing key, then serves accounts and sessions. */

@@ -3,7 +3,7 @@ import { guessable } from '@assistente/contracts/common-passwords';
 import { type Algorithm, hash, parseOptions, verify } from '@node-rs/argon2';
 
 /** Argon2id with the OWASP / ASVS 5.0 minimum: 19 MiB, 2 passes, 1 lane. */
-export const ARGON2_OPTIONS = {
+const ARGON2_OPTIONS = {
   // Algorithm.Argon2id: an ambient const enum, which isolatedModules cannot read.
   algorithm: 2 as Algorithm,
   memoryCost: 19_456,
@@ -11,8 +11,8 @@ export const ARGON2_OPTIONS = {
   parallelism: 1,
 } as const;
 
-export const MIN_PASSWORD_LENGTH = 6;
-export const MAX_PASSWORD_LENGTH = 4096;
+const MIN_PASSWORD_LENGTH = 6;
+const MAX_PASSWORD_LENGTH = 4096;
 
 /** GET /v2/passwordPolicy: what the web client checks before it submits. */
 export const PASSWORD_POLICY: PasswordPolicy = {

@@ -82,15 +82,15 @@ export const DEFAULT_LIMITS: IdentityLimits = {
   resetMailsPerIp: { max: 20, windowMs: HOUR },
 };
 
-export const RESET_CODE_TTL_MS = HOUR;
+const RESET_CODE_TTL_MS = HOUR;
 /** An invitation is read later than a reset link the reader just asked for. */
-export const INVITE_CODE_TTL_MS = 72 * HOUR;
+const INVITE_CODE_TTL_MS = 72 * HOUR;
 /** A session unused this long ends (ASVS: re-authenticate after an idle period). */
-export const SESSION_IDLE_MS = 30 * DAY;
+const SESSION_IDLE_MS = 30 * DAY;
 /** …and any session ends this long after sign-in, however active. */
-export const SESSION_MAX_AGE_MS = 90 * DAY;
+const SESSION_MAX_AGE_MS = 90 * DAY;
 /** Changing the password through accounts:update needs a sign-in this recent (as Firebase). */
-export const RECENT_AUTH_MS = 5 * MINUTE;
+const RECENT_AUTH_MS = 5 * MINUTE;
 /** How long a rotated refresh token may stand in for an answer its client never received (lostAnswer). */
 export const REUSE_GRACE_MS = 30_000;
 const MAX_SECRET_LENGTH = 512;
@@ -101,7 +101,7 @@ export interface SignedIn {
 }
 
 /** How long the login page has to exchange a single sign-on's one-time code. */
-export const IDP_HANDOFF_TTL_MS = 60_000;
+const IDP_HANDOFF_TTL_MS = 60_000;
 
 export interface SignedInWithIdp extends SignedIn {
   providerId: string;

@@ -8,7 +8,10 @@ import {
 } from '@assistente/contracts';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestSocket } from '../../test/agents-client.ts';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
+import { postFile } from '../../test/chats.ts';
+import { visitorToken } from '../../test/embedded.ts';
 import {
   makeDepartment,
   makeDomain,
@@ -17,9 +20,6 @@ import {
   type TestUser,
 } from '../../test/factories.ts';
 import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
-import { TestSocket } from '../agents/test-client.ts';
-import { postFile } from '../chats/test-helpers.ts';
-import { visitorToken } from '../embedded/test-helpers.ts';
 
 const ORIGIN = 'http://localhost:3999';
 const BASE = '/api/v1/integration/knowledge';

@@ -16,12 +16,12 @@ export const MAX_ZIP_XML_BYTES = 32 * 1024 * 1024;
 export const MAX_PDF_INFLATED_BYTES = 64 * 1024 * 1024;
 
 /** Most one image of a PDF may unpack to: a page scanned at 600 dpi in colour is about 100 MB. */
-export const MAX_PDF_IMAGE_BYTES = 96 * 1024 * 1024;
+const MAX_PDF_IMAGE_BYTES = 96 * 1024 * 1024;
 
 const MB = (n: number) => `${Math.round(n / (1024 * 1024))} MB`;
 
 /** A document refused by its size; the message is shown on the document. */
-export class DocumentBoundsError extends Error {
+class DocumentBoundsError extends Error {
   override name = 'DocumentBoundsError';
 }
 

@@ -9,14 +9,14 @@ import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, knowledgeChunks, knowledgeDocuments } from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
+import { postFile, TINY_PNG } from '../../test/chats.ts';
 import { makeDomain, makeUser, type TestDomain, type TestUser } from '../../test/factories.ts';
+import { flate, makeDocx, makePdf } from '../../test/knowledge/documents.ts';
 import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
-import { postFile, TINY_PNG } from '../chats/test-helpers.ts';
 import { MAX_CHUNKS } from './bounds.ts';
 import { searchKnowledge } from './indexer.ts';
 import { newDocumentId } from './service-ids.ts';
 import { knowledgeStore } from './store.ts';
-import { flate, makeDocx, makePdf } from './test/documents.ts';
 import { mergePendingSearch } from './upkeep.ts';
 
 const BASE = '/api/v1/integration/knowledge';

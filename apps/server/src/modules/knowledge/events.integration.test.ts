@@ -12,13 +12,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Built } from '../../app.ts';
 import { users } from '../../db/schema/index.ts';
 import { buildTestApp, startReplica, type TestApp } from '../../test/app.ts';
+import { postFile } from '../../test/chats.ts';
 import { type ConfluenceStandin, startConfluenceStandin } from '../../test/confluence-standin.ts';
+import { visitorToken } from '../../test/embedded.ts';
 import { EventStreamReader, type ReadEvent } from '../../test/event-stream.ts';
 import { makeDomain, makeUser, type TestDomain, type TestUser } from '../../test/factories.ts';
 import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
 import { describeWithRedis } from '../../test/redis.ts';
-import { postFile } from '../chats/test-helpers.ts';
-import { visitorToken } from '../embedded/test-helpers.ts';
 
 const BASE = '/api/v1/integration/knowledge';
 const SITE = 'https://shop.example.com';

@@ -5,7 +5,7 @@ import type { EventStream } from '../../lib/sse.ts';
 import type { DocumentRow, SourceRow } from './store.ts';
 
 /** Bus channel of one domain's knowledge events: its Admins' streams on every replica listen to it. */
-export const knowledgeChannel = (domainId: string) => `knowledge.domain.${domainId}`;
+const knowledgeChannel = (domainId: string) => `knowledge.domain.${domainId}`;
 
 type Publisher = Pick<AppContext, 'bus' | 'log'>;
 
@@ -14,7 +14,7 @@ type Publisher = Pick<AppContext, 'bus' | 'log'>;
  * costs a screen one stale line until its next (re)connect, which reads everything again; the
  * change it tells of has already been stored.
  */
-export function publishKnowledge(ctx: Publisher, domainId: string, event: KnowledgeEvent): void {
+function publishKnowledge(ctx: Publisher, domainId: string, event: KnowledgeEvent): void {
   ctx.bus.publish(knowledgeChannel(domainId), event).catch((err: unknown) => {
     ctx.log.warn({ err, type: event.type }, 'knowledge: could not publish an event');
   });

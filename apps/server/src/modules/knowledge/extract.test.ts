@@ -1,8 +1,8 @@
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { flate, makeDocx, makePdf } from '../../test/knowledge/documents.ts';
 import { MAX_PDF_INFLATED_BYTES, MAX_TEXT_CHARS, MAX_ZIP_ENTRIES, MAX_ZIP_XML_BYTES } from './bounds.ts';
 import { extractDocument, htmlToText } from './extract.ts';
-import { flate, makeDocx, makePdf } from './test/documents.ts';
 
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 

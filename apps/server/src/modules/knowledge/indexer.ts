@@ -11,7 +11,7 @@ import { type ChunkInsert, knowledgeStore } from './store.ts';
 const newChunkId = () => `kc${randomBase62(16)}`;
 
 /** What the model reads of a chunk, and what its embedding is made from: title, headings, text. */
-export const chunkContext = (title: string, chunk: Pick<Chunk, 'heading' | 'text'>) =>
+const chunkContext = (title: string, chunk: Pick<Chunk, 'heading' | 'text'>) =>
   [title, chunk.heading, chunk.text].filter(Boolean).join('\n');
 
 export interface IndexTarget {

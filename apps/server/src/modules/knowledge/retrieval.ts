@@ -257,7 +257,7 @@ export async function retrieve(
 }
 
 /** Reciprocal rank fusion of ranked lists of chunks: Σ 1 / (k + rank) per chunk. */
-export function fuse(lists: Row[][], limit: number): Hit[] {
+function fuse(lists: Row[][], limit: number): Hit[] {
   const scored = new Map<string, Hit>();
   for (const list of lists) {
     list.forEach((row, rank) => {

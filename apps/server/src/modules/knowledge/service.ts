@@ -13,6 +13,7 @@ import type { Caller, VisitorCaller } from '../../lib/caller.ts';
 import { invalidField } from '../../lib/errors.ts';
 import { cursorsFor, type Page } from '../../lib/paging.ts';
 import { type SecretBox, secretBoxFor } from '../../lib/secrets.ts';
+import { assertFieldUrlAllowed } from '../../lib/ssrf.ts';
 import { existingActingDomain } from '../accounts/index.ts';
 import {
   type AuditMeta,
@@ -21,7 +22,6 @@ import {
   changedFields,
   recordAudit,
 } from '../audit/index.ts';
-import { assertFieldUrlAllowed } from '../providers/ssrf.ts';
 import { type ReadUpload, type StoredObject, storeUpload } from '../storage/index.ts';
 import { documentNotFound, notAFilesSource, sourceNotFound } from './errors.ts';
 import { publishDocument, publishDocumentRemoved, publishSource, publishSourceRemoved } from './events.ts';
@@ -43,14 +43,14 @@ const DOCUMENTS_CURSOR_TAG = 'knowledge-documents:createdAt:asc';
 export { newDocumentId, newSourceId };
 
 /** `https://site.atlassian.net/wiki/` → `https://site.atlassian.net`: the API paths are added to it. */
-export function siteOf(baseUrl: string): string {
+function siteOf(baseUrl: string): string {
   const url = new URL(baseUrl);
   const path = url.pathname.replace(/\/+$/, '').replace(/\/wiki$/, '');
   return `${url.origin}${path}`;
 }
 
 /** Where a citation of an uploaded document links: its download (relative to the app). */
-export const documentUrl = (sourceId: string, documentId: string) =>
+const documentUrl = (sourceId: string, documentId: string) =>
   `/api/v1/integration/knowledge/${sourceId}/documents/${documentId}/file`;
 
 const EXTENSIONS: Record<string, string> = {
@@ -62,7 +62,7 @@ const EXTENSIONS: Record<string, string> = {
 };
 const extensionOf = (type: string | null) => (type ? (EXTENSIONS[type] ?? '') : '');
 
-export function toSource(row: SourceWithCounts): KnowledgeSource {
+function toSource(row: SourceWithCounts): KnowledgeSource {
   return {
     sourceId: row.id,
     domain: row.domainId,
@@ -81,7 +81,7 @@ export function toSource(row: SourceWithCounts): KnowledgeSource {
   };
 }
 
-export function toDocument(row: DocumentRow): KnowledgeDocument {
+function toDocument(row: DocumentRow): KnowledgeDocument {
   return {
     documentId: row.id,
     sourceId: row.sourceId,

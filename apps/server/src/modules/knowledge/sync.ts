@@ -1,7 +1,7 @@
 import type { ConfluenceTestResult } from '@assistente/contracts';
 import type { AppContext } from '../../context.ts';
 import { atOnce, readAhead } from '../../lib/at-once.ts';
-import { createGuardedHttp } from '../providers/ssrf.ts';
+import { createGuardedHttp } from '../../lib/ssrf.ts';
 import { ConfluenceError, type ConfluencePage, confluenceClient } from './confluence.ts';
 import { publishDocument, publishDocumentRemoved, publishSource } from './events.ts';
 import { IndexError, indexText } from './indexer.ts';

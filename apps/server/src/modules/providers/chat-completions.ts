@@ -12,8 +12,8 @@ import {
 } from '@ai-sdk/provider';
 import { createParser } from 'eventsource-parser';
 import type { Dispatcher } from 'undici';
+import type { RequestFn } from '../../lib/ssrf.ts';
 import { effectiveBaseUrl } from './factory.ts';
-import type { RequestFn } from './ssrf.ts';
 
 /**
  * Streaming Chat Completions for OpenAI-compatible servers (vLLM, Ollama's /v1, LM Studio,

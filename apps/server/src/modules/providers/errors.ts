@@ -1,8 +1,8 @@
 import type { ProviderFailure } from '@assistente/contracts';
 import { APICallError, RetryError } from 'ai';
 import { AppError, notFound } from '../../lib/errors.ts';
+import { addressProblemOf, BlockedUrlError } from '../../lib/ssrf.ts';
 import { ProviderHttpError } from './factory.ts';
-import { addressProblemOf, BlockedUrlError } from './ssrf.ts';
 
 /** The message the web shows (translated by code) when a domain has no usable model. */
 export const NO_PROVIDER_MESSAGE =

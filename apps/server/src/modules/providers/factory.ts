@@ -38,7 +38,7 @@ const DEFAULT_BASE: Partial<Record<ProviderKind, string>> = {
 const trimSlash = (u: string) => u.replace(/\/+$/, '');
 
 /** Ollama's root URL, however the Admin typed it (`…:11434`, `…/api`, `…/v1`). */
-export function ollamaRoot(baseUrl: string): string {
+function ollamaRoot(baseUrl: string): string {
   return trimSlash(baseUrl).replace(/\/(api|v1)$/, '');
 }
 

@@ -1,4 +1,4 @@
-export { describeProviderError, NO_PROVIDER_MESSAGE } from './errors.ts';
+export { NO_PROVIDER_MESSAGE } from './errors.ts';
 export { providersRoutes } from './routes.ts';
 export {
   createProvidersService,

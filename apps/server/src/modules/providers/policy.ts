@@ -7,4 +7,4 @@ export const providersPolicy = definePolicy({
   manage: (caller, domainId: string) => managesProviders(actor(caller), domainId),
 });
 
-export const { can, authorize } = providersPolicy;
+export const { authorize } = providersPolicy;

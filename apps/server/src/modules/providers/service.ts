@@ -17,6 +17,7 @@ import type { Caller } from '../../lib/caller.ts';
 import { invalidField } from '../../lib/errors.ts';
 import type { AccountCaller } from '../../lib/policy.ts';
 import { type SecretBox, secretBoxFor } from '../../lib/secrets.ts';
+import { assertFieldUrlAllowed, createGuardedHttp } from '../../lib/ssrf.ts';
 import { existingActingDomain } from '../accounts/index.ts';
 import { type AuditMeta, type AuditRecord, auditedTransaction, changedFields } from '../audit/index.ts';
 import {
@@ -34,7 +35,6 @@ import {
   type ProviderSpec,
 } from './factory.ts';
 import { authorize } from './policy.ts';
-import { assertFieldUrlAllowed, createGuardedHttp } from './ssrf.ts';
 import {
   type ProviderConfigPatch,
   type ProviderConfigRow,
@@ -93,7 +93,7 @@ export interface ResolvedModel {
 }
 
 /** Bus channel: a domain's provider settings changed (`{ domain }`), drop them from every replica's cache. */
-export const PROVIDERS_CHANGED = 'providers.changed';
+const PROVIDERS_CHANGED = 'providers.changed';
 
 /** How long a domain's provider settings are reused without asking the database. */
 const SETTINGS_TTL_MS = 30_000;

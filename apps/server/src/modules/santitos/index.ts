@@ -1,4 +1,4 @@
-export { type SantitoRow, toSantito } from './dto.ts';
+export type { SantitoRow } from './dto.ts';
 export { santitoNotAvailable } from './errors.ts';
 export { santitosRoutes } from './routes.ts';
 export { type SantitosService, santitosService } from './service.ts';

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { agents, chats } from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
+import { postFile, TINY_PNG } from '../../test/chats.ts';
 import {
   makeChat,
   makeDepartment,
@@ -20,7 +21,6 @@ import {
   type TestDomain,
   type TestUser,
 } from '../../test/factories.ts';
-import { postFile, TINY_PNG } from '../chats/test-helpers.ts';
 
 let t: TestApp;
 let p: TestDomain;

@@ -7,4 +7,4 @@ export const settingsPolicy = definePolicy({
   manageDomain: (caller, domainId: string) => managesDomainSettings(actor(caller), domainId),
 });
 
-export const { can, authorize } = settingsPolicy;
+export const { authorize } = settingsPolicy;

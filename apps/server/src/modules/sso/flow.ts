@@ -3,13 +3,13 @@ import type { Locale, SsoErrorCode } from '@assistente/contracts';
 import * as oidc from 'openid-client';
 import type { AppContext } from '../../context.ts';
 import { createSecretBox, loadSecretKey } from '../../lib/secrets.ts';
+import { createGuardedHttp } from '../../lib/ssrf.ts';
 import { parseEmail, provisionUser } from '../accounts/provision.ts';
-import { createGuardedHttp } from '../providers/ssrf.ts';
 import type { SsoClientSettings, SsoService } from './service.ts';
 import { ssoStore } from './store.ts';
 
 /** A sign-in not finished within this time starts over (the state cookie's life). */
-export const FLOW_TTL_MS = 10 * 60_000;
+const FLOW_TTL_MS = 10 * 60_000;
 /** Discovery and keys are asked again after this long, or at once when the provider's settings change. */
 const DISCOVERY_TTL_MS = 10 * 60_000;
 const COOKIE_PREFIX = 'assistente_sso_';

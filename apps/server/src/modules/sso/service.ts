@@ -14,14 +14,14 @@ import type { AppContext } from '../../context.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { invalidField } from '../../lib/errors.ts';
 import { type SecretBox, secretBoxFor } from '../../lib/secrets.ts';
-import { type AuditMeta, changedFields, recordAudit } from '../audit/index.ts';
 import {
   assertFieldUrlAllowed,
   assertReachable,
   BlockedUrlError,
   blockedField,
   matchesAllowlist,
-} from '../providers/ssrf.ts';
+} from '../../lib/ssrf.ts';
+import { type AuditMeta, changedFields, recordAudit } from '../audit/index.ts';
 import { ssoProviderExists, ssoProviderNotFound } from './errors.ts';
 import { authorize } from './policy.ts';
 import { type SsoProviderPatch, type SsoProviderRow, type SsoStore, ssoStore } from './store.ts';

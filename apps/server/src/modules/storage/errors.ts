@@ -28,7 +28,7 @@ export const notMultipart = () =>
 export const oneFilePerRequest = () => new AppError('BAD_REQUEST', 'Send one file per request');
 export const malformedMultipart = () => new AppError('BAD_REQUEST', 'Malformed or incomplete multipart body');
 
-export function formatBytes(n: number): string {
+function formatBytes(n: number): string {
   if (n >= 1024 * 1024 * 1024) return `${+(n / (1024 * 1024 * 1024)).toFixed(1)} GiB`;
   if (n >= 1024 * 1024) return `${+(n / (1024 * 1024)).toFixed(1)} MiB`;
   if (n >= 1024) return `${+(n / 1024).toFixed(1)} KiB`;

@@ -9,7 +9,7 @@ import { buffer } from 'node:stream/consumers';
 import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../lib/errors.ts';
-import { TINY_PNG } from '../chats/test-helpers.ts';
+import { TINY_PNG } from '../../test/chats.ts';
 import { resolveUploadType } from './content-types.ts';
 import { assertValidKey, newObjectKey } from './keys.ts';
 import { localStorage } from './local.ts';

@@ -7,7 +7,7 @@ import { useLocalePath } from '../../ui/hooks/useLocalePath.ts';
 import { PopupHost } from '../popup/PopupHost.tsx';
 
 /** The status code of a route error: a thrown response's status, else 500. */
-export function errorStatus(error: unknown): number {
+function errorStatus(error: unknown): number {
   if (isRouteErrorResponse(error)) return error.status;
   return 500;
 }

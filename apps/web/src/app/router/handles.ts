@@ -1,7 +1,7 @@
 import type { UIMatch } from 'react-router';
 import type { RouteMeta } from './routeMeta.ts';
 
-export function isRouteMeta(handle: unknown): handle is RouteMeta {
+function isRouteMeta(handle: unknown): handle is RouteMeta {
   return typeof handle === 'object' && handle !== null && 'titleKey' in handle && 'path' in handle;
 }
 

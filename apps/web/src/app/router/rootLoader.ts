@@ -14,7 +14,7 @@ export interface PageErrorData {
 }
 
 /** The spec's page-validation failure: 404, 'Page Not Found: {path}'. */
-export function pageNotFound(pathname: string) {
+function pageNotFound(pathname: string) {
   return data<PageErrorData>(
     { statusCode: 404, message: `Page Not Found: ${pathname}`, fatal: true },
     { status: 404 },

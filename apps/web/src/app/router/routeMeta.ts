@@ -25,7 +25,7 @@ export interface RouteMeta {
 }
 
 /** Chat and virtual account ids. */
-export const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 const validId = (value: string | undefined) => value !== undefined && ID_PATTERN.test(value);
 
 type Extras = Partial<Pick<RouteMeta, 'minRole' | 'validate' | 'scrollToTop'>> & { titleKey: string };
@@ -59,7 +59,7 @@ const extras: Record<WebRoutePath, Extras> = {
   },
 };
 
-export const routeMetas: readonly RouteMeta[] = WebRoutes.map((route) => {
+const routeMetas: readonly RouteMeta[] = WebRoutes.map((route) => {
   const extra = extras[route.path];
   return {
     path: route.path,

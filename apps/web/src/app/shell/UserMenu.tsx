@@ -7,7 +7,7 @@ import { useTranslation } from '../../lib/i18n/index.ts';
 import { Menu } from '../../ui/DeferredFloating.tsx';
 import { useLocalePath } from '../../ui/hooks/useLocalePath.ts';
 
-export function initials(name: string): string {
+function initials(name: string): string {
   const parts = name.trim().split(/\s+/).filter(Boolean);
   const first = parts[0]?.[0] ?? '';
   const last = parts.length > 1 ? (parts[parts.length - 1]?.[0] ?? '') : '';

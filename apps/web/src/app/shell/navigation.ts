@@ -18,7 +18,7 @@ export interface NavItem {
 }
 
 /** Main navigation in display order. */
-export const NAV_ITEMS: readonly NavItem[] = [
+const NAV_ITEMS: readonly NavItem[] = [
   { key: 'home', path: '/' },
   { key: 'chats', path: '/chats' },
   { key: 'santitos', path: '/santitos' },

@@ -11,7 +11,7 @@ import { authServices } from '../auth/index.ts';
 /** Whose keys a list shows: the caller's own, or (Admins) every key of their organisation. */
 export type ApiKeyScope = 'own' | 'domain';
 
-export const API_KEYS_PAGE_SIZE = 50;
+const API_KEYS_PAGE_SIZE = 50;
 
 const http = () => authServices().accountHttp;
 

@@ -20,7 +20,7 @@ export interface AccountApi {
   updateUser(user: User): Promise<User>;
 }
 
-export function userIdFromEmail(email: string): string {
+function userIdFromEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 

@@ -2,7 +2,7 @@ import type { TFunction } from '../../lib/i18n/index.ts';
 import { type AuthErrorCode, AuthErrorCodes, IdentityError } from '../../lib/identity/errors.ts';
 
 /** The translation key of an `auth/…` code (`auth.errors.invalid-credential`). */
-export function authErrorKey(code: AuthErrorCode): string {
+function authErrorKey(code: AuthErrorCode): string {
   return `auth.errors.${code.slice('auth/'.length)}`;
 }
 

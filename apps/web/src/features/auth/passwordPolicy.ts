@@ -1,7 +1,7 @@
 import type { PasswordPolicy } from '@assistente/contracts';
 
 /** The identity provider's default when no policy is known (docs/ARCHITECTURE.md#identity). */
-export const DEFAULT_MIN_PASSWORD_LENGTH = 6;
+const DEFAULT_MIN_PASSWORD_LENGTH = 6;
 
 export type PasswordRequirement =
   | 'minLength'

@@ -78,7 +78,7 @@ export function accountCaller(auth: IdentityAuth): PageCaller {
 }
 
 /** The signed-in account's token and user, as product calls send them. */
-export async function accountContext(auth: IdentityAuth): Promise<RequestContext> {
+async function accountContext(auth: IdentityAuth): Promise<RequestContext> {
   const idToken = await auth.getIdToken().catch(() => null);
   return { idToken, user: accountSession.getState().apiUser };
 }

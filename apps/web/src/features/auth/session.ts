@@ -34,11 +34,6 @@ export function isAuthenticated(session: AccountSession): boolean {
   return Boolean(session.identityUser && session.apiUser && session.idToken);
 }
 
-/** Embedded mode only needs an id token (docs/ARCHITECTURE.md#sessions-and-the-identity-client). */
-export function isEmbeddedAuthenticated(session: EmbeddedSession): boolean {
-  return Boolean(session.idToken);
-}
-
 /** The domain's effective premium flag (the server folds the allow-list into it). */
 export function isPremium(domain: Domain | null): boolean {
   return domain?.premium === true;

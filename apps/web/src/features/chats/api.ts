@@ -13,9 +13,9 @@ import { currentLanguage } from '../../lib/i18n/index.ts';
 import { shownLeafId } from './hooks/useAgents.ts';
 
 /** Chats shown per page of the sidebar. */
-export const CHATS_PAGE_SIZE = 50;
+const CHATS_PAGE_SIZE = 50;
 /** Messages loaded per page, newest first (older pages load on scroll up). */
-export const MESSAGES_PAGE_SIZE = 100;
+const MESSAGES_PAGE_SIZE = 100;
 
 const chatPath = (chatId: string) => `/api/v1/chats/${encodeURIComponent(chatId)}`;
 

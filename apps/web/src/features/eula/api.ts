@@ -6,7 +6,7 @@ import { authServices } from '../auth/index.ts';
  * `pendingRevision: false`, keeping `pendingTimestamp` and `isPrivacyPolicy`. The server stamps
  * its own clock and the version the domain asks for now.
  */
-export function acceptedEula(current: Eula, now: Date, version: string = current.version): Eula {
+function acceptedEula(current: Eula, now: Date, version: string = current.version): Eula {
   return {
     accept: true,
     timestamp: now.toISOString(),

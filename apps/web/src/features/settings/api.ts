@@ -30,7 +30,7 @@ export interface AuditListParams {
   limit?: number;
 }
 
-export const AUDIT_PAGE_SIZE = 20;
+const AUDIT_PAGE_SIZE = 20;
 
 const http = () => authServices().accountHttp;
 

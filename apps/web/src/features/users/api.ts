@@ -27,7 +27,7 @@ export interface UserListParams {
   limit?: number;
 }
 
-export const USERS_PAGE_SIZE = 25;
+const USERS_PAGE_SIZE = 25;
 
 const http = () => authServices().accountHttp;
 const path = (id: string) => `/api/v1/user/${encodeURIComponent(id)}`;

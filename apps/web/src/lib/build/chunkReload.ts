@@ -1,6 +1,6 @@
 /** A failed chunk load reloads the page at most once every 10 s (docs/ARCHITECTURE.md#calling-the-api). */
 export const CHUNK_RELOAD_GUARD_MS = 10_000;
-export const CHUNK_RELOAD_KEY = 'assistente:chunk-reload-at';
+const CHUNK_RELOAD_KEY = 'assistente:chunk-reload-at';
 
 const CHUNK_ERROR =
   /Failed to fetch dynamically imported module|error loading dynamically imported module|Importing a module script failed|Unable to preload CSS|Loading chunk [\w-]+ failed|Outdated Optimize Dep/i;

@@ -4,14 +4,14 @@ import { HttpError, type HttpMethod, ResponseValidationError } from './errors.ts
 /** Statuses worth another attempt (docs/ARCHITECTURE.md#calling-the-api). */
 export const RETRY_STATUSES: readonly number[] = [408, 409, 425, 429, 500, 502, 503, 504];
 /** Only these are retried: repeating them cannot apply a change twice. */
-export const IDEMPOTENT_METHODS: readonly HttpMethod[] = ['GET', 'HEAD', 'PUT', 'DELETE'];
-export const DEFAULT_RETRIES = 2;
-export const RETRY_BASE_DELAY_MS = 500;
-export const RETRY_MAX_DELAY_MS = 8_000;
+const IDEMPOTENT_METHODS: readonly HttpMethod[] = ['GET', 'HEAD', 'PUT', 'DELETE'];
+const DEFAULT_RETRIES = 2;
+const RETRY_BASE_DELAY_MS = 500;
+const RETRY_MAX_DELAY_MS = 8_000;
 /** A `Retry-After` longer than this is not waited for: the error is returned instead. */
-export const RETRY_AFTER_LIMIT_MS = 60_000;
-export const XSRF_COOKIE = 'XSRF-TOKEN';
-export const XSRF_HEADER = 'X-XSRF-TOKEN';
+const RETRY_AFTER_LIMIT_MS = 60_000;
+const XSRF_COOKIE = 'XSRF-TOKEN';
+const XSRF_HEADER = 'X-XSRF-TOKEN';
 
 /** Anything with zod's `parse`: the contracts' schemas. */
 export interface ResponseSchema<T> {

@@ -9,8 +9,8 @@ export interface Page<T> {
 }
 
 /** The paging headers of every list (docs/ARCHITECTURE.md#request-path). */
-export const TOTAL_HEADER = 'X-Total-Count';
-export const NEXT_CURSOR_HEADER = 'X-Next-Cursor';
+const TOTAL_HEADER = 'X-Total-Count';
+const NEXT_CURSOR_HEADER = 'X-Next-Cursor';
 
 /** GETs one page of a list: the JSON array, with `X-Total-Count` and `X-Next-Cursor` read from the headers. */
 export async function getPage<T>(

@@ -3,7 +3,7 @@ import { getCookie, setCookie } from '../storage/cookies.ts';
 
 /** The cookie that remembers the chosen language (docs/ARCHITECTURE.md#languages: 365 days, SameSite=Lax). */
 export const LOCALE_COOKIE = 'i18n_redirected';
-export const LOCALE_COOKIE_MAX_AGE_DAYS = 365;
+const LOCALE_COOKIE_MAX_AGE_DAYS = 365;
 
 export function isLocale(value: unknown): value is Locale {
   return typeof value === 'string' && (Locales as readonly string[]).includes(value);

@@ -42,7 +42,7 @@ export const ADMIN_SECTIONS: readonly string[] = [
 ];
 
 /** The part a top-level section of a locale file belongs to. */
-export function partOf(section: string): LocalePart {
+function partOf(section: string): LocalePart {
   if (SHELL_SECTIONS.includes(section)) return 'shell';
   if (CHAT_SECTIONS.includes(section)) return 'chat';
   return ADMIN_SECTIONS.includes(section) ? 'admin' : 'app';

@@ -23,7 +23,7 @@ async function works(persistence: Persistence): Promise<boolean> {
   }
 }
 
-export function indexedDbPersistence(): Persistence | null {
+function indexedDbPersistence(): Persistence | null {
   if (typeof indexedDB === 'undefined') return null;
   let store: UseStore | null = null;
   const db = () => {
@@ -55,8 +55,8 @@ function webStoragePersistence(type: 'local' | 'session', storage: () => Storage
   };
 }
 
-export const localStoragePersistence = () => webStoragePersistence('local', () => window.localStorage);
-export const sessionStoragePersistence = () => webStoragePersistence('session', () => window.sessionStorage);
+const localStoragePersistence = () => webStoragePersistence('local', () => window.localStorage);
+const sessionStoragePersistence = () => webStoragePersistence('session', () => window.sessionStorage);
 
 export function memoryPersistence(): Persistence {
   const map = new Map<string, unknown>();

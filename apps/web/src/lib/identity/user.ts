@@ -45,7 +45,7 @@ function base64UrlDecode(segment: string): string {
 }
 
 /** The (unverified) claims of an id token; the services verify it, the client only reads it. */
-export function decodeIdToken(token: string): IdTokenClaims | null {
+function decodeIdToken(token: string): IdTokenClaims | null {
   const payload = token.split('.')[1];
   if (!payload) return null;
   try {

@@ -27,7 +27,7 @@ export type Translate = TFunction;
 export type IssueKeys = Record<string, string>;
 
 /** The translated text of one issue: generic by issue code, or the field's own key. */
-export function issueText(issue: SchemaIssue, t: Translate, keys: IssueKeys = {}): string {
+function issueText(issue: SchemaIssue, t: Translate, keys: IssueKeys = {}): string {
   const field = issue.path.map(String).join('.');
   const own = keys[field];
   switch (issue.code) {

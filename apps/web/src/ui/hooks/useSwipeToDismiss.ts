@@ -1,7 +1,7 @@
 import { type TouchEvent, useRef, useState } from 'react';
 
 /** A horizontal swipe this long dismisses (docs/ARCHITECTURE.md#interface-constants: 50 px). */
-export const SWIPE_THRESHOLD_PX = 50;
+const SWIPE_THRESHOLD_PX = 50;
 
 /** Touch handlers that follow the finger horizontally and call `onDismiss` past the threshold. */
 export function useSwipeToDismiss(onDismiss: () => void) {

@@ -2,7 +2,7 @@ import type { ApiKeyCreate } from '@assistente/contracts';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ApiKeyScope, apiKeysApi } from '../api.ts';
 
-export const apiKeyKeys = {
+const apiKeyKeys = {
   all: ['api-keys'] as const,
   list: (scope: ApiKeyScope) => [...apiKeyKeys.all, scope] as const,
 };

@@ -7,7 +7,7 @@ import { clearUndo, undoStore } from '../lib/undo.ts';
 import classes from './UndoToast.module.css';
 
 /** How long the undo offer stays (the server keeps a deleted chat restorable for 30 s). */
-export const UNDO_VISIBLE_MS = 10_000;
+const UNDO_VISIBLE_MS = 10_000;
 
 /** "Chat deleted — Undo", after a delete from the list. */
 export function UndoToast() {

@@ -8,7 +8,7 @@ import { visibleThread } from '../lib/thread.ts';
 let watchingSession = false;
 
 /** The tab's agents controller, connected on first use and closed on sign-out. */
-export function getAgents(): AgentsController {
+function getAgents(): AgentsController {
   const controller = agentsController(() => {
     const { config, caller } = productServices();
     if (!watchingSession) {

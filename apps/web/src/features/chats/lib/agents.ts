@@ -39,7 +39,7 @@ export interface PendingRequest {
 type Waiter<T> = { resolve: (value: T) => void; reject: (error: { code: string; message: string }) => void };
 
 let counter = 0;
-export function newRequestId(): string {
+function newRequestId(): string {
   counter += 1;
   const random =
     typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : String(Math.random());

@@ -61,8 +61,8 @@ export interface AgentsSocketOptions {
   onAccessDenied?: (kind: 'unauthenticated' | 'forbidden') => void;
 }
 
-export const BACKOFF_BASE_MS = 500;
-export const BACKOFF_MAX_MS = 30_000;
+const BACKOFF_BASE_MS = 500;
+const BACKOFF_MAX_MS = 30_000;
 /** Closed by the server for an account that lost access (WsCloseCodes.forbidden). */
 const CLOSE_FORBIDDEN = 4403;
 /** Closed by the server for a token it does not accept (WsCloseCodes.unauthenticated). */

@@ -40,7 +40,7 @@ export type ChatAction =
 
 export type ChatsState = Readonly<Record<string, ThreadState>>;
 
-export function emptyThread(chatId: string): ThreadState {
+function emptyThread(chatId: string): ThreadState {
   return {
     chatId,
     byId: {},

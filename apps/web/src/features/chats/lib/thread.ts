@@ -29,7 +29,7 @@ export interface ThreadView {
   leafId: string | null;
 }
 
-export function parentKeyOf(message: Message, byId: Readonly<Record<string, Message>>): string {
+function parentKeyOf(message: Message, byId: Readonly<Record<string, Message>>): string {
   return message.parentId && byId[message.parentId] ? message.parentId : ROOT;
 }
 

@@ -9,7 +9,7 @@ import {
 } from '@tanstack/react-query';
 import { ALL_DEPARTMENTS_LIMIT, type DepartmentListParams, departmentsApi } from '../api.ts';
 
-export const departmentKeys = {
+const departmentKeys = {
   all: ['departments'] as const,
   lists: () => [...departmentKeys.all, 'list'] as const,
   list: (params: Omit<DepartmentListParams, 'cursor'>) => [...departmentKeys.lists(), params] as const,

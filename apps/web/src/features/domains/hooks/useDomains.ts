@@ -10,9 +10,9 @@ import { accountSession } from '../../auth/index.ts';
 import { type DomainListParams, domainsApi } from '../api.ts';
 
 /** The most domains a filter select offers (the API's largest page). */
-export const DOMAIN_OPTIONS_LIMIT = 200;
+const DOMAIN_OPTIONS_LIMIT = 200;
 
-export const domainKeys = {
+const domainKeys = {
   all: ['domains'] as const,
   lists: () => [...domainKeys.all, 'list'] as const,
   list: (params: Omit<DomainListParams, 'cursor'>) => [...domainKeys.lists(), params] as const,

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { authServices } from '../../auth/index.ts';
 import { createEmbedsApi } from '../api.ts';
 
-export const embedKeys = { list: ['embeds', 'list'] as const };
+const embedKeys = { list: ['embeds', 'list'] as const };
 
 function embedsApi() {
   return createEmbedsApi(authServices().accountHttp);

@@ -2,14 +2,7 @@ import { Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 
 /** The sections of the terms of use and privacy summary, in order (`eula.terms.<section>.title|body`). */
-export const EULA_SECTIONS = [
-  'service',
-  'ai_content',
-  'account',
-  'privacy_data',
-  'privacy_use',
-  'rights',
-] as const;
+const EULA_SECTIONS = ['service', 'ai_content', 'account', 'privacy_data', 'privacy_use', 'rights'] as const;
 
 /** The terms of use and the privacy summary, in the interface language. */
 export function EulaText() {

@@ -1,4 +1,4 @@
-import type { KnowledgeSourceCreate, KnowledgeSourceUpdate } from '@assistente/contracts';
+import type { KnowledgeSourceCreate } from '@assistente/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { productServices } from '../../auth/index.ts';
 import { createKnowledgeApi } from '../api.ts';
@@ -55,15 +55,6 @@ export function useCreateSource() {
   return useMutation({
     mutationFn: (body: KnowledgeSourceCreate) => knowledgeApi().create(body),
     onSuccess: () => invalidate(),
-  });
-}
-
-export function useUpdateSource() {
-  const invalidate = useInvalidateSources();
-  return useMutation({
-    mutationFn: (input: { id: string; body: KnowledgeSourceUpdate }) =>
-      knowledgeApi().update(input.id, input.body),
-    onSuccess: (s) => invalidate(s.sourceId),
   });
 }
 

@@ -3,14 +3,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { productServices } from '../../auth/index.ts';
 import { createProvidersApi } from '../api.ts';
 
-export const providerKeys = {
+const providerKeys = {
   list: ['providers', 'list'] as const,
   ai: ['providers', 'ai'] as const,
   /** What chats and santitos may pick; changes with the providers. */
   models: ['models'] as const,
 };
 
-export function providersApi() {
+function providersApi() {
   return createProvidersApi(productServices().chatsHttp);
 }
 

@@ -9,7 +9,7 @@ export const santitoKeys = {
   one: (id: string) => ['santitos', 'one', id] as const,
 };
 
-export function santitosApi() {
+function santitosApi() {
   return createSantitosApi(productServices().accountHttp);
 }
 

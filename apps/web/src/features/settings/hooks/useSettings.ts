@@ -10,7 +10,7 @@ import { accountSession, authServices } from '../../auth/index.ts';
 import { eulaKeys } from '../../eula/index.ts';
 import { type AuditListParams, settingsApi } from '../api.ts';
 
-export const settingsKeys = {
+const settingsKeys = {
   all: ['settings'] as const,
   profile: () => [...settingsKeys.all, 'profile'] as const,
   sessions: () => [...settingsKeys.all, 'sessions'] as const,

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { authServices } from '../../auth/index.ts';
 import { createSsoApi } from '../api.ts';
 
-export const ssoKeys = { list: ['sso', 'providers'] as const };
+const ssoKeys = { list: ['sso', 'providers'] as const };
 
 function ssoApi() {
   return createSsoApi(authServices().accountHttp);

@@ -10,7 +10,7 @@ import type { Page } from '../../../lib/http/paging.ts';
 import { accountSession } from '../../auth/index.ts';
 import { type UserListParams, usersApi } from '../api.ts';
 
-export const userKeys = {
+const userKeys = {
   all: ['users'] as const,
   lists: () => [...userKeys.all, 'list'] as const,
   list: (params: Omit<UserListParams, 'cursor'>) => [...userKeys.lists(), params] as const,

@@ -1,9 +1,9 @@
 import type { Message } from '@assistente/contracts';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import type { AppContext } from '../../context.ts';
-import type { Caller } from '../../lib/caller.ts';
-import { chatNotFound } from './errors.ts';
-import { chatsStore } from './store.ts';
+import type { AppContext } from '../context.ts';
+import type { Caller } from '../lib/caller.ts';
+import { chatNotFound } from '../modules/chats/errors.ts';
+import { chatsStore } from '../modules/chats/store.ts';
 
 /** A `multipart/form-data` body with one file, serialised by the platform's own FormData. */
 export async function multipartFile(

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
-import { buildTestApp, type TestApp } from '../../test/app.ts';
-import { makeDomain, makeUser, type TestDomain } from '../../test/factories.ts';
-import { type LlmFixture, type LlmScript, startLlmFixture } from '../../test/llm-fixture.ts';
+import { buildTestApp, type TestApp } from './app.ts';
+import { makeDomain, makeUser, type TestDomain } from './factories.ts';
+import { type LlmFixture, type LlmScript, startLlmFixture } from './llm-fixture.ts';
 
 export interface AgentsTestApp {
   t: TestApp;

@@ -1,7 +1,7 @@
 import type { LookupAddress } from 'node:dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
-import { providerFailureOf } from './errors.ts';
+import { providerFailureOf } from '../modules/providers/errors.ts';
+import { type LlmFixture, startLlmFixture } from '../test/llm-fixture.ts';
 import {
   assertUrlAllowed,
   BlockedUrlError,

@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, isIPv4 } from 'node:net';
 import type { AddressProblem, UrlBlockedDetail } from '@assistente/contracts';
 import { Agent, type Dispatcher, request, fetch as undiciFetch } from 'undici';
-import { AppError } from '../../lib/errors.ts';
+import { AppError } from './errors.ts';
 
 /**
  * The SSRF rule of docs/ARCHITECTURE.md#model-providers: a provider URL set by a domain Admin must resolve to a public

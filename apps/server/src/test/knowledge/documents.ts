@@ -56,7 +56,7 @@ export interface ZipOptions {
 }
 
 /** A zip archive of `files` (PKWARE APPNOTE: local headers, central directory). */
-export function makeZip(files: Record<string, string | Buffer>, opts: ZipOptions = {}): Buffer {
+function makeZip(files: Record<string, string | Buffer>, opts: ZipOptions = {}): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;

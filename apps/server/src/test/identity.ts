@@ -5,14 +5,14 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { createContext } from '../../app.ts';
-import { type Config, loadConfig } from '../../config.ts';
-import type { AppContext } from '../../context.ts';
-import { registerErrorHandler } from '../../plugins/errors.ts';
-import { registerDeclaredRoutes } from '../../plugins/routes.ts';
-import { testDb } from '../../test/db.ts';
-import { identityRoutes } from './index.ts';
-import { IdentityServiceImpl } from './service.ts';
+import { createContext } from '../app.ts';
+import { type Config, loadConfig } from '../config.ts';
+import type { AppContext } from '../context.ts';
+import { identityRoutes } from '../modules/identity/index.ts';
+import { IdentityServiceImpl } from '../modules/identity/service.ts';
+import { registerErrorHandler } from '../plugins/errors.ts';
+import { registerDeclaredRoutes } from '../plugins/routes.ts';
+import { testDb } from './db.ts';
 
 export interface IdentityTestApp {
   app: FastifyInstance;
