@@ -212,12 +212,15 @@ describe('Confluence', () => {
     expect(s).toMatchObject({
       status: 'error',
       error: 'Confluence refused the e-mail and API token',
+      errorReason: { kind: 'unauthorised' },
       documents: 4,
     });
     expect((await searchKnowledge(t.ctx, a.domain.id, [id], 'vacation', 1))[0]?.title).toBe('Vacation');
     // A new token mends it.
     await api('PUT', `${BASE}/${id}`, { confluence: { apiToken: 'revoked-and-replaced' } });
-    expect((await syncNow(id)).status).toBe('idle');
+    const mended = await syncNow(id);
+    expect(mended.status).toBe('idle');
+    expect(mended.errorReason).toBeUndefined();
   });
 
   it('upkeep the database refuses after a sync fails no sync', async () => {
