@@ -255,7 +255,9 @@ export const ConfluenceTestResultSchema = z.object({
   spaces: z.array(z.object({ key: z.string(), name: z.string(), pages: z.number().int() })),
   /** Keys asked for that the site does not have (or the token cannot see). */
   missing: z.array(z.string()),
+  /** Why it failed, in English for API clients; the web says `reason` in words. */
   message: z.string().optional(),
+  reason: KnowledgeFailureSchema.optional(),
 });
 export type ConfluenceTestResult = z.infer<typeof ConfluenceTestResultSchema>;
 

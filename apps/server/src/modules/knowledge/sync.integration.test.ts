@@ -114,7 +114,11 @@ describe('Confluence', () => {
     const bad = ConfluenceTestResultSchema.parse(
       (await api('POST', `${BASE}/test-connection`, settings({ apiToken: 'wrong' }))).json(),
     );
-    expect(bad).toMatchObject({ ok: false, message: 'Confluence refused the e-mail and API token' });
+    expect(bad).toMatchObject({
+      ok: false,
+      message: 'Confluence refused the e-mail and API token',
+      reason: { kind: 'unauthorised' },
+    });
     const blocked = await api(
       'POST',
       `${BASE}/test-connection`,

@@ -242,7 +242,7 @@ export function createSync(ctx: AppContext, ingest: Ingest, openToken: (row: Sou
         }
         return { ok: true, spaces: counted, missing: keys.filter((k) => !spaces.some((s) => s.key === k)) };
       } catch (err) {
-        return { ok: false, spaces: [], missing: [], message: describe(err) };
+        return { ok: false, spaces: [], missing: [], message: describe(err), reason: reasonOf(err) };
       }
     },
 

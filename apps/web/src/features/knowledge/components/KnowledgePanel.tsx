@@ -467,7 +467,7 @@ function ConfluenceDialog({ opened, onClose }: { opened: boolean; onClose: () =>
               </Alert>
             ) : (
               <Alert color="error" variant="light" icon={<IconX size={16} />} role="alert" py={6}>
-                {test.message ?? t('knowledge.confluence.test_failed')}
+                {knowledgeFailureText(t, test.reason, test.message ?? t('knowledge.confluence.test_failed'))}
               </Alert>
             )
           ) : null}
