@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AddressProblemSchema, ProviderFailureSchema } from './providers.ts';
 import { httpUrlSchema } from './urls.ts';
 
 /** Where a knowledge source's documents come from (docs/ARCHITECTURE.md#knowledge-contract). */
@@ -8,6 +9,47 @@ export type KnowledgeSourceKind = z.infer<typeof KnowledgeSourceKindSchema>;
 
 export const KnowledgeSourceStatusSchema = z.enum(['idle', 'syncing', 'error']);
 export type KnowledgeSourceStatus = z.infer<typeof KnowledgeSourceStatusSchema>;
+
+/**
+ * Why a document was not indexed or a source's sync failed, as a code the web translates; the
+ * English `error` beside it stays for API clients and logs. Bounds carry the limit they enforce;
+ * `provider` carries the embedding model's failure.
+ */
+export const KnowledgeFailureSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('too_much_text'), limit: z.number().int() }),
+  z.object({ kind: z.literal('too_many_passages'), count: z.number().int(), limit: z.number().int() }),
+  z.object({ kind: z.literal('docx_too_many_parts'), limit: z.number().int() }),
+  /** `limitMb`: how many megabytes the archive's markup or the PDF's streams may unpack to. */
+  z.object({ kind: z.literal('docx_too_large'), limitMb: z.number().int() }),
+  z.object({ kind: z.literal('pdf_too_large'), limitMb: z.number().int() }),
+  /** A part or image that unpacks to more than it declares, or hides behind nested compression. */
+  z.object({ kind: z.literal('deceptive_file') }),
+  z.object({ kind: z.literal('unreadable') }),
+  z.object({ kind: z.literal('unsupported'), contentType: z.string() }),
+  z.object({ kind: z.literal('no_text') }),
+  z.object({ kind: z.literal('no_file') }),
+  z.object({ kind: z.literal('timeout') }),
+  z.object({ kind: z.literal('out_of_memory') }),
+  z.object({ kind: z.literal('reader_stopped') }),
+  z.object({ kind: z.literal('shutting_down') }),
+  z.object({ kind: z.literal('provider'), failure: ProviderFailureSchema }),
+  z.object({ kind: z.literal('interrupted') }),
+  /** Confluence refused the e-mail and token (401), or their access (403). */
+  z.object({ kind: z.literal('unauthorised') }),
+  z.object({ kind: z.literal('forbidden') }),
+  z.object({ kind: z.literal('rate_limited') }),
+  /** The stored token no longer opens (the server's secret changed): it must be entered again. */
+  z.object({ kind: z.literal('token_unreadable') }),
+  z.object({ kind: z.literal('space_missing'), spaces: z.array(z.string()) }),
+  z.object({ kind: z.literal('http_status'), status: z.number().int() }),
+  z.object({
+    kind: z.literal('unreachable'),
+    address: AddressProblemSchema.optional(),
+    host: z.string().optional(),
+  }),
+  z.object({ kind: z.literal('failed') }),
+]);
+export type KnowledgeFailure = z.infer<typeof KnowledgeFailureSchema>;
 
 export const KnowledgeLimits = {
   /** Spaces one Confluence source may follow. */
@@ -75,6 +117,7 @@ export const KnowledgeSourceSchema = z.object({
   indexing: z.number().int().optional(),
   /** Why the last sync failed (the source keeps what it had). */
   error: z.string().optional(),
+  errorReason: KnowledgeFailureSchema.optional(),
   /** While syncing: documents done out of those seen so far. */
   progress: SyncProgressSchema.optional(),
   confluence: ConfluenceSettingsViewSchema.optional(),
@@ -134,6 +177,7 @@ export const KnowledgeDocumentSchema = z.object({
   size: z.number().int().nullable(),
   chunks: z.number().int(),
   error: z.string().optional(),
+  errorReason: KnowledgeFailureSchema.optional(),
   updatedAt: z.string(),
 });
 export type KnowledgeDocument = z.infer<typeof KnowledgeDocumentSchema>;
@@ -161,6 +205,7 @@ export const KnowledgeEventSchema = z.discriminatedUnion('type', [
     status: KnowledgeSourceStatusSchema,
     progress: SyncProgressSchema.optional(),
     error: z.string().optional(),
+    errorReason: KnowledgeFailureSchema.optional(),
   }),
   z.object({ type: z.literal('source.removed'), sourceId: z.string() }),
   /** A document's indexing state; `chunks` once `ready`, `error` when `error`. */
@@ -171,6 +216,7 @@ export const KnowledgeEventSchema = z.discriminatedUnion('type', [
     status: KnowledgeDocumentStatusSchema,
     chunks: z.number().int().optional(),
     error: z.string().optional(),
+    errorReason: KnowledgeFailureSchema.optional(),
   }),
   z.object({ type: z.literal('document.removed'), sourceId: z.string(), documentId: z.string() }),
 ]);
@@ -209,7 +255,9 @@ export const ConfluenceTestResultSchema = z.object({
   spaces: z.array(z.object({ key: z.string(), name: z.string(), pages: z.number().int() })),
   /** Keys asked for that the site does not have (or the token cannot see). */
   missing: z.array(z.string()),
+  /** Why it failed, in English for API clients; the web says `reason` in words. */
   message: z.string().optional(),
+  reason: KnowledgeFailureSchema.optional(),
 });
 export type ConfluenceTestResult = z.infer<typeof ConfluenceTestResultSchema>;
 

@@ -1,5 +1,6 @@
 import type {
   KnowledgeDocumentStatus,
+  KnowledgeFailure,
   KnowledgeSourceKind,
   KnowledgeSourceStatus,
 } from '@assistente/contracts';
@@ -39,6 +40,8 @@ export const knowledgeSources = pgTable(
     displayName: text('display_name').notNull(),
     status: text('status').$type<KnowledgeSourceStatus>().notNull().default('idle'),
     error: text('error'),
+    /** Why, as a code the web translates (null on rows from before it was kept). */
+    errorReason: jsonb('error_reason').$type<KnowledgeFailure>(),
     /** While a sync runs: documents done of those seen so far. */
     progress: jsonb('progress').$type<{ done: number; total: number } | null>(),
     lastSyncAt: at('last_sync_at'),
@@ -74,6 +77,7 @@ export const knowledgeDocuments = pgTable(
     url: text('url').notNull(),
     status: text('status').$type<KnowledgeDocumentStatus>().notNull().default('pending'),
     error: text('error'),
+    errorReason: jsonb('error_reason').$type<KnowledgeFailure>(),
     contentType: text('content_type'),
     size: integer('size'),
     /** The uploaded original in the knowledge bucket. */

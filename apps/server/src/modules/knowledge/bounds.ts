@@ -3,6 +3,7 @@
 // memory at once. The checks read the container's own structure and inflate with a ceiling, so a
 // bomb costs at most the ceiling, never what it claims or hides.
 import { constants, createInflate, inflateRawSync } from 'node:zlib';
+import type { KnowledgeFailure } from '@assistente/contracts';
 
 /** Most text one document may yield (≈ 2,000 pages): more is refused, not indexed in part. */
 export const MAX_TEXT_CHARS = 4_000_000;
@@ -18,16 +19,23 @@ export const MAX_PDF_INFLATED_BYTES = 64 * 1024 * 1024;
 /** Most one image of a PDF may unpack to: a page scanned at 600 dpi in colour is about 100 MB. */
 const MAX_PDF_IMAGE_BYTES = 96 * 1024 * 1024;
 
-const MB = (n: number) => `${Math.round(n / (1024 * 1024))} MB`;
+const mb = (n: number) => Math.round(n / (1024 * 1024));
 
-/** A document refused by its size; the message is shown on the document. */
-class DocumentBoundsError extends Error {
+/** A document refused by its size: the message for API clients and logs, the reason for the screen. */
+export class DocumentBoundsError extends Error {
   override name = 'DocumentBoundsError';
+  constructor(
+    message: string,
+    readonly reason: KnowledgeFailure,
+  ) {
+    super(message);
+  }
 }
 
 export function tooMuchText(chars: number): DocumentBoundsError {
   return new DocumentBoundsError(
     `The document holds more than ${MAX_TEXT_CHARS.toLocaleString('en')} characters of text (${chars.toLocaleString('en')} read before stopping)`,
+    { kind: 'too_much_text', limit: MAX_TEXT_CHARS },
   );
 }
 
@@ -38,7 +46,8 @@ export function tooMuchText(chars: number): DocumentBoundsError {
  */
 export function checkZip(data: Uint8Array): void {
   const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  const bad = (why: string) => new DocumentBoundsError(`The file is not a readable DOCX: ${why}`);
+  const bad = (why: string) =>
+    new DocumentBoundsError(`The file is not a readable DOCX: ${why}`, { kind: 'unreadable' });
   // The end-of-central-directory record sits in the last 22 + 65,535 (comment) bytes.
   let end = -1;
   for (let i = buf.length - 22; i >= Math.max(0, buf.length - 22 - 0xffff); i--) {
@@ -52,7 +61,10 @@ export function checkZip(data: Uint8Array): void {
   const dirOffset = buf.readUInt32LE(end + 16);
   if (entries === 0xffff || dirOffset === 0xffffffff) throw bad('ZIP64 archives are not accepted');
   if (entries > MAX_ZIP_ENTRIES)
-    throw new DocumentBoundsError(`The DOCX holds ${entries} parts; at most ${MAX_ZIP_ENTRIES} are read`);
+    throw new DocumentBoundsError(`The DOCX holds ${entries} parts; at most ${MAX_ZIP_ENTRIES} are read`, {
+      kind: 'docx_too_many_parts',
+      limit: MAX_ZIP_ENTRIES,
+    });
   let xmlBytes = 0;
   let at = dirOffset;
   for (let n = 0; n < entries; n++) {
@@ -70,7 +82,8 @@ export function checkZip(data: Uint8Array): void {
     xmlBytes += declared;
     if (xmlBytes > MAX_ZIP_XML_BYTES)
       throw new DocumentBoundsError(
-        `The DOCX unpacks to more than ${MB(MAX_ZIP_XML_BYTES)} of text markup; it is not read`,
+        `The DOCX unpacks to more than ${mb(MAX_ZIP_XML_BYTES)} MB of text markup; it is not read`,
+        { kind: 'docx_too_large', limitMb: mb(MAX_ZIP_XML_BYTES) },
       );
     if (local + 30 > buf.length || buf.readUInt32LE(local) !== 0x04034b50) throw bad('a broken ZIP entry');
     const start = local + 30 + buf.readUInt16LE(local + 26) + buf.readUInt16LE(local + 28);
@@ -85,6 +98,7 @@ export function checkZip(data: Uint8Array): void {
         if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
           throw new DocumentBoundsError(
             `The DOCX part ${name} unpacks to more than it declares; it is not read`,
+            { kind: 'deceptive_file' },
           );
         throw bad(`${name} is damaged`);
       }
@@ -139,7 +153,10 @@ export async function checkPdf(data: Uint8Array): Promise<void> {
   const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   const text = buf.toString('latin1');
   const tooBig = () =>
-    new DocumentBoundsError(`The PDF unpacks to more than ${MB(MAX_PDF_INFLATED_BYTES)}; it is not read`);
+    new DocumentBoundsError(`The PDF unpacks to more than ${mb(MAX_PDF_INFLATED_BYTES)} MB; it is not read`, {
+      kind: 'pdf_too_large',
+      limitMb: mb(MAX_PDF_INFLATED_BYTES),
+    });
   let budget = MAX_PDF_INFLATED_BYTES;
   for (const match of text.matchAll(STREAM)) {
     const at = match.index;
@@ -151,14 +168,18 @@ export async function checkPdf(data: Uint8Array): Promise<void> {
     const flate = filters.filter((f) => f === '/FlateDecode' || f === '/Fl').length;
     if (flate === 0) continue;
     if (flate > 1 || (filters[0] !== '/FlateDecode' && filters[0] !== '/Fl'))
-      throw new DocumentBoundsError('The PDF hides a stream behind nested compression; it is not read');
+      throw new DocumentBoundsError('The PDF hides a stream behind nested compression; it is not read', {
+        kind: 'deceptive_file',
+      });
     const startAt = at + match[0].length;
     const stop = text.indexOf('endstream', startAt);
     const body = buf.subarray(startAt, stop < 0 ? buf.length : stop);
     const image = /\/Subtype\s*\/Image\b/.test(dict) ? imageBytes(dict) : undefined;
     if (image !== undefined) {
       if ((await inflatedSize(body, image)) > image)
-        throw new DocumentBoundsError('The PDF holds an image larger than its size says; it is not read');
+        throw new DocumentBoundsError('The PDF holds an image larger than its size says; it is not read', {
+          kind: 'deceptive_file',
+        });
       continue;
     }
     budget -= await inflatedSize(body, budget);

@@ -2,6 +2,9 @@
 // key, a space's pages (id, title, version: no bodies), chosen pages' storage-format bodies by id,
 // cursor paging through `_links.next`.
 
+import type { KnowledgeFailure } from '@assistente/contracts';
+import { addressProblemOf } from '../../lib/ssrf.ts';
+
 type FetchLike = typeof globalThis.fetch;
 
 export interface ConfluenceSpace {
@@ -22,15 +25,24 @@ export interface ConfluencePage {
   url: string;
 }
 
-/** Confluence refused or failed; `message` is for the Admin's screen. */
+/** Confluence refused or failed: `message` for API clients and logs, `reason` for the Admin's screen. */
 export class ConfluenceError extends Error {
   override name = 'ConfluenceError';
   constructor(
     message: string,
+    readonly reason: KnowledgeFailure,
     readonly status?: number,
   ) {
     super(message);
   }
+}
+
+/** What an HTTP status from Confluence means for the Admin. */
+function reasonOfStatus(status: number): KnowledgeFailure {
+  if (status === 401) return { kind: 'unauthorised' };
+  if (status === 403) return { kind: 'forbidden' };
+  if (status === 429) return { kind: 'rate_limited' };
+  return { kind: 'http_status', status };
 }
 
 export interface ConfluenceClientOptions {
@@ -96,7 +108,7 @@ export function confluenceClient(opts: ConfluenceClientOptions) {
     // `_links.next` is a path on the site (`/wiki/api/v2/…?cursor=…`); never follow it elsewhere.
     const url = new URL(pathOrUrl, opts.site);
     if (url.origin !== new URL(opts.site).origin)
-      throw new ConfluenceError('Confluence sent a link to another site');
+      throw new ConfluenceError('Confluence sent a link to another site', { kind: 'failed' });
     for (let attempt = 0; ; attempt++) {
       let res: Response;
       try {
@@ -106,24 +118,45 @@ export function confluenceClient(opts: ConfluenceClientOptions) {
         });
       } catch (err) {
         if (opts.signal?.aborted) throw err;
-        throw new ConfluenceError(`Could not reach Confluence: ${(err as Error).message}`);
+        const address = addressProblemOf(err);
+        throw new ConfluenceError(`Could not reach Confluence: ${(err as Error).message}`, {
+          kind: 'unreachable',
+          ...(address ? { address } : {}),
+          host: url.hostname,
+        });
       }
       if (res.status === 429 && attempt < maxRetries) {
         const wait = retryAfterMs(res.headers.get('retry-after'));
         await res.body?.cancel().catch(() => {});
         if (wait > maxWait)
-          throw new ConfluenceError('Confluence is rate limiting this site; try again later', 429);
+          throw new ConfluenceError(
+            'Confluence is rate limiting this site; try again later',
+            reasonOfStatus(429),
+            429,
+          );
         await sleep(wait, opts.signal);
         continue;
       }
       if (!res.ok) {
         await res.body?.cancel().catch(() => {});
         if (res.status === 401 || res.status === 403) {
-          throw new ConfluenceError('Confluence refused the e-mail and API token', res.status);
+          throw new ConfluenceError(
+            'Confluence refused the e-mail and API token',
+            reasonOfStatus(res.status),
+            res.status,
+          );
         }
         if (res.status === 429)
-          throw new ConfluenceError('Confluence is rate limiting this site; try again later', 429);
-        throw new ConfluenceError(`Confluence answered HTTP ${res.status}`, res.status);
+          throw new ConfluenceError(
+            'Confluence is rate limiting this site; try again later',
+            reasonOfStatus(429),
+            429,
+          );
+        throw new ConfluenceError(
+          `Confluence answered HTTP ${res.status}`,
+          reasonOfStatus(res.status),
+          res.status,
+        );
       }
       return (await res.json()) as T;
     }

@@ -3,6 +3,7 @@ import {
   ErrorBodySchema,
   type KnowledgeDocument,
   KnowledgeDocumentSchema,
+  type KnowledgeFailure,
   KnowledgeSourceSchema,
 } from '@assistente/contracts';
 import { eq, inArray } from 'drizzle-orm';
@@ -157,22 +158,40 @@ describe('uploading documents to a files source', () => {
     const broken = (await documents(filesId)).find((d) => d.title === 'broken');
     expect(broken?.status).toBe('error');
     expect(broken?.error).toBeTruthy();
+    expect(broken?.errorReason).toEqual({ kind: 'unreadable' });
+  });
+
+  it('an embeddings failure is kept as the provider failure, for the screen to say in words', async () => {
+    fx.setScript({ status: 500 });
+    try {
+      const res = await upload('embed-fails.md', 'text/markdown', '# Fails\n\nThe provider is down.');
+      expect(res.statusCode).toBe(201);
+      await t.ctx.services.knowledge.ingest.idle();
+    } finally {
+      fx.reset();
+    }
+    const doc = (await documents(filesId)).find((d) => d.title === 'embed-fails');
+    expect(doc?.status).toBe('error');
+    expect(doc?.error).toMatch(/fixture error 500/);
+    expect(doc?.errorReason).toEqual({ kind: 'provider', failure: { code: 'provider_failed', status: 500 } });
   });
 
   it('document bombs are refused unread, marked failed with the reason, and index nothing', async () => {
-    const bombs: Array<[string, string, Buffer, RegExp]> = [
+    const bombs: Array<[string, string, Buffer, RegExp, KnowledgeFailure]> = [
       // A few kilobytes each, unpacking to what would have taken the server's memory.
       [
         'zip-bomb.docx',
         DOCX,
         makeDocx('Bomb', ['x'], { deflate: true, padding: 128 * 1024 * 1024 }),
         /unpacks to more than 32 MB of text markup/,
+        { kind: 'docx_too_large', limitMb: 32 },
       ],
       [
         'flate-bomb.pdf',
         'application/pdf',
         makePdf([], { contents: { dict: '/Filter /FlateDecode', data: flate(128 * 1024 * 1024) } }),
         /PDF unpacks to more than 64 MB/,
+        { kind: 'pdf_too_large', limitMb: 64 },
       ],
       // Small enough to read, but cut into more passages than a document may have.
       [
@@ -180,6 +199,7 @@ describe('uploading documents to a files source', () => {
         'text/markdown',
         Buffer.from('# h\n\nx\n\n'.repeat(MAX_CHUNKS + 1)),
         /at most 2000 are indexed/,
+        { kind: 'too_many_passages', count: MAX_CHUNKS + 1, limit: MAX_CHUNKS },
       ],
     ];
     for (const [name, type, data] of bombs) {
@@ -188,10 +208,11 @@ describe('uploading documents to a files source', () => {
     }
     await t.ctx.services.knowledge.ingest.idle();
     const listed = await documents(filesId);
-    for (const [name, , , reason] of bombs) {
+    for (const [name, , , reason, code] of bombs) {
       const doc = listed.find((d) => d.title === name.replace(/\.\w+$/, ''));
       expect(doc?.status, name).toBe('error');
       expect(doc?.error, name).toMatch(reason);
+      expect(doc?.errorReason, name).toEqual(code);
       const chunks = await t.ctx.db
         .select()
         .from(knowledgeChunks)

@@ -142,6 +142,27 @@ describe('knowledge events (GET …/knowledge/events)', () => {
     await stream.next(isEvent({ type: 'document.removed', sourceId, documentId }));
   });
 
+  it('a document that fails is told with its reason, for the screen to say in words', async () => {
+    const sourceId = await makeFilesSource(admin, 'Broken');
+    const stream = await watch(admin);
+    const res = await postFile(t.app, `${BASE}/${sourceId}/documents`, admin, {
+      name: 'broken.pdf',
+      type: 'application/pdf',
+      data: Buffer.from('%PDF-1.4\nnot really a pdf'),
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const { documentId } = res.json() as { documentId: string };
+    const failed = await stream.next(isEvent({ type: 'document', documentId, status: 'error' }));
+    expect(failed.event.data).toEqual({
+      type: 'document',
+      sourceId,
+      documentId,
+      status: 'error',
+      error: expect.any(String),
+      errorReason: { kind: 'unreadable' },
+    });
+  });
+
   it('an Admin watches a Confluence sync: syncing, its progress page by page, then idle', async () => {
     const stream = await watch(admin);
     const made = await inject('POST', BASE, admin, {

@@ -23,7 +23,8 @@ function publishKnowledge(ctx: Publisher, domainId: string, event: KnowledgeEven
 /** A source's sync state, from the row the change wrote (returned by the UPDATE itself). */
 export function publishSource(
   ctx: Publisher,
-  row: Pick<SourceRow, 'id' | 'domainId' | 'status' | 'progress' | 'error'>,
+  row: Pick<SourceRow, 'id' | 'domainId' | 'status' | 'progress' | 'error'> &
+    Partial<Pick<SourceRow, 'errorReason'>>,
 ): void {
   publishKnowledge(ctx, row.domainId, {
     type: 'source',
@@ -31,6 +32,7 @@ export function publishSource(
     status: row.status,
     ...(row.status === 'syncing' && row.progress ? { progress: row.progress } : {}),
     ...(row.status === 'error' && row.error ? { error: row.error } : {}),
+    ...(row.status === 'error' && row.errorReason ? { errorReason: row.errorReason } : {}),
   });
 }
 
@@ -38,7 +40,7 @@ export function publishSource(
 export function publishDocument(
   ctx: Publisher,
   doc: Pick<DocumentRow, 'id' | 'domainId' | 'sourceId' | 'status'> &
-    Partial<Pick<DocumentRow, 'chunks' | 'error'>>,
+    Partial<Pick<DocumentRow, 'chunks' | 'error' | 'errorReason'>>,
 ): void {
   publishKnowledge(ctx, doc.domainId, {
     type: 'document',
@@ -47,6 +49,7 @@ export function publishDocument(
     status: doc.status,
     ...(doc.status === 'ready' && doc.chunks !== undefined ? { chunks: doc.chunks } : {}),
     ...(doc.status === 'error' && doc.error ? { error: doc.error } : {}),
+    ...(doc.status === 'error' && doc.errorReason ? { errorReason: doc.errorReason } : {}),
   });
 }
 

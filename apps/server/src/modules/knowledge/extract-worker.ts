@@ -1,6 +1,7 @@
 // The extraction thread: PDF and DOCX parsing is CPU work of seconds on large files, so it runs here
 // and the server's event loop keeps answering meanwhile.
 import { workerSide } from '../../lib/ts-worker.ts';
+import { DocumentBoundsError } from './bounds.ts';
 import { extractDocument, htmlToText } from './extract.ts';
 import type { ExtractReply, ExtractRequest } from './extractor.ts';
 
@@ -15,6 +16,8 @@ port.on('message', (req: ExtractRequest) => {
       port.postMessage({
         id: req.id,
         error: err instanceof Error ? err.message : String(err),
+        // Anything the bounds did not refuse is the parser failing on the file itself.
+        reason: err instanceof DocumentBoundsError ? err.reason : { kind: 'unreadable' },
       } satisfies ExtractReply),
   );
 });

@@ -4,7 +4,7 @@
 import mammoth from 'mammoth';
 import { NodeHtmlMarkdown } from 'node-html-markdown';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { checkPdf, checkZip, MAX_TEXT_CHARS, tooMuchText } from './bounds.ts';
+import { checkPdf, checkZip, DocumentBoundsError, MAX_TEXT_CHARS, tooMuchText } from './bounds.ts';
 
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
@@ -79,6 +79,9 @@ export async function extractDocument(contentType: string, data: Uint8Array): Pr
           .replace(/^\uFEFF/, ''),
       );
     default:
-      throw new Error(`Cannot extract text from ${contentType}`);
+      throw new DocumentBoundsError(`Cannot extract text from ${contentType}`, {
+        kind: 'unsupported',
+        contentType,
+      });
   }
 }

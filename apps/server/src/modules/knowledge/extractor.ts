@@ -1,4 +1,5 @@
 import type { Worker } from 'node:worker_threads';
+import type { KnowledgeFailure } from '@assistente/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { spawnTsWorker } from '../../lib/ts-worker.ts';
 
@@ -6,11 +7,19 @@ export type ExtractJob =
   | { kind: 'file'; contentType: string; data: Uint8Array }
   | { kind: 'html'; html: string };
 export type ExtractRequest = ExtractJob & { id: number };
-export type ExtractReply = { id: number; text: string } | { id: number; error: string };
+export type ExtractReply =
+  | { id: number; text: string }
+  | { id: number; error: string; reason: KnowledgeFailure };
 
-/** A document that could not be read: its message is shown on the document. */
+/** A document that could not be read: the message for API clients and logs, the reason for the screen. */
 export class ExtractError extends Error {
   override name = 'ExtractError';
+  constructor(
+    message: string,
+    readonly reason: KnowledgeFailure,
+  ) {
+    super(message);
+  }
 }
 
 /** Longest one extraction may take before its worker is replaced (a hostile PDF must not hang it). */
@@ -39,7 +48,9 @@ interface Pending {
 export class Extractor {
   private worker: Worker | undefined;
   private readonly queues = new Map<string, Pending[]>();
-  private current: (Pending & { worker: Worker; fail: (why: string) => void }) | undefined;
+  private current:
+    | (Pending & { worker: Worker; fail: (why: string, reason: KnowledgeFailure) => void })
+    | undefined;
   private nextId = 1;
   private closed = false;
 
@@ -54,23 +65,23 @@ export class Extractor {
       const job = this.current;
       if (!job || job.id !== reply.id) return;
       this.finish();
-      if ('error' in reply) job.reject(new ExtractError(reply.error));
+      if ('error' in reply) job.reject(new ExtractError(reply.error, reply.reason));
       else job.resolve(reply.text);
     });
-    const stopped = (why: string) => {
+    const stopped = (why: string, reason: KnowledgeFailure) => {
       if (this.worker === worker) this.worker = undefined;
       // Only the job this worker was reading: a replaced worker's exit must not fail the next one.
-      if (this.current?.worker === worker) this.current.fail(why);
+      if (this.current?.worker === worker) this.current.fail(why, reason);
     };
     worker.on('error', (err: Error & { code?: string }) => {
       if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-        stopped('The document needs more memory to read than a document may use');
+        stopped('The document needs more memory to read than a document may use', { kind: 'out_of_memory' });
         return;
       }
       this.log.error({ err }, 'knowledge extraction worker failed');
-      stopped('The document reader stopped');
+      stopped('The document reader stopped', { kind: 'reader_stopped' });
     });
-    worker.on('exit', () => stopped('The document reader stopped'));
+    worker.on('exit', () => stopped('The document reader stopped', { kind: 'reader_stopped' }));
     // Idle, the worker must not keep the process alive.
     worker.unref();
     this.worker = worker;
@@ -98,7 +109,7 @@ export class Extractor {
     const worker = this.start();
     const timer = setTimeout(() => {
       this.log.warn({ id: next.id }, 'a document took too long to read; restarting the reader');
-      this.current?.fail('The document took too long to read');
+      this.current?.fail('The document took too long to read', { kind: 'timeout' });
     }, TIMEOUT_MS);
     let failed = false;
     this.current = {
@@ -112,7 +123,7 @@ export class Extractor {
         clearTimeout(timer);
         next.reject(e);
       },
-      fail: (why) => {
+      fail: (why, reason) => {
         if (failed) return;
         failed = true;
         clearTimeout(timer);
@@ -120,7 +131,7 @@ export class Extractor {
         if (this.worker === worker) this.worker = undefined;
         void worker.terminate();
         this.finish();
-        next.reject(new ExtractError(why));
+        next.reject(new ExtractError(why, reason));
       },
     };
     const req: ExtractRequest = { ...next.job, id: next.id };
@@ -128,7 +139,8 @@ export class Extractor {
   }
 
   private run(domainId: string, job: ExtractJob, transfer: ArrayBuffer[] = []): Promise<string> {
-    if (this.closed) return Promise.reject(new ExtractError('The server is shutting down'));
+    if (this.closed)
+      return Promise.reject(new ExtractError('The server is shutting down', { kind: 'shutting_down' }));
     return new Promise<string>((resolve, reject) => {
       const queue = this.queues.get(domainId) ?? [];
       queue.push({ id: this.nextId++, domainId, job, transfer, resolve, reject });
@@ -151,9 +163,10 @@ export class Extractor {
   async close(): Promise<void> {
     this.closed = true;
     for (const queue of this.queues.values())
-      for (const job of queue) job.reject(new ExtractError('The server is shutting down'));
+      for (const job of queue)
+        job.reject(new ExtractError('The server is shutting down', { kind: 'shutting_down' }));
     this.queues.clear();
-    this.current?.fail('The server is shutting down');
+    this.current?.fail('The server is shutting down', { kind: 'shutting_down' });
     const w = this.worker;
     this.worker = undefined;
     if (w) await w.terminate();

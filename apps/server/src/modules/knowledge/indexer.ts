@@ -1,6 +1,8 @@
+import type { KnowledgeFailure } from '@assistente/contracts';
 import type { AppContext } from '../../context.ts';
 import { ensureVectorIndex, hasVectors } from '../../db/vectors.ts';
 import { randomBase62 } from '../../lib/random-id.ts';
+import { providerFailureOf } from '../providers/errors.ts';
 import { MAX_CHUNKS } from './bounds.ts';
 import { type Chunk, chunkText } from './chunker.ts';
 import { embedTexts } from './embeddings.ts';
@@ -21,9 +23,15 @@ export interface IndexTarget {
   title: string;
 }
 
-/** Why indexing failed, for the document's and the source's `error`. */
+/** Why indexing failed, for the document's and the source's `error` and `errorReason`. */
 export class IndexError extends Error {
   override name = 'IndexError';
+  constructor(
+    message: string,
+    readonly reason: KnowledgeFailure,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -41,6 +49,7 @@ export async function indexText(
   if (chunks.length > MAX_CHUNKS)
     throw new IndexError(
       `The document would make ${chunks.length} passages; at most ${MAX_CHUNKS} are indexed per document`,
+      { kind: 'too_many_passages', count: chunks.length, limit: MAX_CHUNKS },
     );
   const target = await ctx.services.providers.embeddingModel(doc.domainId);
   let vectors: number[][] = [];
@@ -56,7 +65,10 @@ export async function indexText(
         { reason: (err as Error).message, document: doc.documentId },
         'knowledge embeddings failed',
       );
-      throw new IndexError(`The embedding model ${target.modelId} failed: ${(err as Error).message}`);
+      throw new IndexError(`The embedding model ${target.modelId} failed: ${(err as Error).message}`, {
+        kind: 'provider',
+        failure: providerFailureOf(err),
+      });
     }
   }
   const rows: ChunkInsert[] = chunks.map((c, ord) => ({
@@ -80,6 +92,7 @@ export async function indexText(
     await s.updateDocument(doc.domainId, doc.documentId, {
       status: 'ready',
       error: null,
+      errorReason: null,
       chunks: rows.length,
     });
   });

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { KnowledgeFailure } from '@assistente/contracts';
 import type { AppContext } from '../../context.ts';
 import { publishDocument } from './events.ts';
 import { ExtractError, Extractor } from './extractor.ts';
@@ -18,7 +19,8 @@ async function readAll(body: Readable): Promise<Buffer> {
 }
 
 /** Errors whose message is for the Admin (the document's fault or the provider's); others are ours. */
-const expected = (err: unknown): err is Error => err instanceof IndexError || err instanceof ExtractError;
+const expected = (err: unknown): err is IndexError | ExtractError =>
+  err instanceof IndexError || err instanceof ExtractError;
 
 /**
  * Turns uploaded documents into chunks in the background: a queue in this process, fed by uploads
@@ -37,11 +39,12 @@ export function createIngest(ctx: AppContext) {
 
   async function indexUpload(doc: DocumentRow): Promise<void> {
     try {
-      if (!doc.storageKey || !doc.contentType) throw new IndexError('The document has no stored file');
+      if (!doc.storageKey || !doc.contentType)
+        throw new IndexError('The document has no stored file', { kind: 'no_file' });
       const object = await ctx.services.storage.bucket('knowledge').get(doc.storageKey);
       const data = await readAll(object.body);
       const text = await extractor.file(doc.domainId, doc.contentType, data);
-      if (!text.trim()) throw new IndexError('No text could be read from this document');
+      if (!text.trim()) throw new IndexError('No text could be read from this document', { kind: 'no_text' });
       await indexText(
         ctx,
         { domainId: doc.domainId, sourceId: doc.sourceId, documentId: doc.id, title: doc.title },
@@ -50,8 +53,9 @@ export function createIngest(ctx: AppContext) {
     } catch (err) {
       if (!expected(err)) ctx.log.warn({ err, document: doc.id }, 'knowledge upload not indexed');
       const error = expected(err) ? err.message : 'The document could not be indexed';
-      await store.updateDocument(doc.domainId, doc.id, { status: 'error', error });
-      publishDocument(ctx, { ...doc, status: 'error', error });
+      const errorReason: KnowledgeFailure = expected(err) ? err.reason : { kind: 'failed' };
+      await store.updateDocument(doc.domainId, doc.id, { status: 'error', error, errorReason });
+      publishDocument(ctx, { ...doc, status: 'error', error, errorReason });
     }
   }
 

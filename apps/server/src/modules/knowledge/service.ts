@@ -74,6 +74,7 @@ function toSource(row: SourceWithCounts): KnowledgeSource {
     chunks: row.chunks,
     ...(row.indexing > 0 ? { indexing: row.indexing } : {}),
     ...(row.error ? { error: row.error } : {}),
+    ...(row.error && row.errorReason ? { errorReason: row.errorReason } : {}),
     ...(row.status === 'syncing' && row.progress ? { progress: row.progress } : {}),
     ...(row.confluence ? { confluence: { ...row.confluence, hasApiToken: Boolean(row.apiTokenEnc) } } : {}),
     createdAt: row.createdAt.toISOString(),
@@ -92,6 +93,7 @@ function toDocument(row: DocumentRow): KnowledgeDocument {
     size: row.size,
     chunks: row.chunks,
     ...(row.error ? { error: row.error } : {}),
+    ...(row.error && row.errorReason ? { errorReason: row.errorReason } : {}),
     updatedAt: row.updatedAt.toISOString(),
   };
 }
@@ -227,6 +229,7 @@ export function knowledgeService(
         displayName: '',
         status: 'idle',
         error: null,
+        errorReason: null,
         progress: null,
         lastSyncAt: null,
         nextSyncAt: null,

@@ -12,6 +12,7 @@ export type SourcePatch = Partial<
     | 'displayName'
     | 'status'
     | 'error'
+    | 'errorReason'
     | 'progress'
     | 'lastSyncAt'
     | 'nextSyncAt'
@@ -30,6 +31,7 @@ const sourceState = {
   status: knowledgeSources.status,
   progress: knowledgeSources.progress,
   error: knowledgeSources.error,
+  errorReason: knowledgeSources.errorReason,
 };
 export type SourceState = Pick<SourceRow, keyof typeof sourceState>;
 /** The same of a document. */
@@ -204,7 +206,12 @@ export function knowledgeStore(db: Db | Tx) {
     releaseStaleSyncs(before: Date): Promise<SourceState[]> {
       return db
         .update(knowledgeSources)
-        .set({ status: 'error', error: 'The sync was interrupted', progress: null })
+        .set({
+          status: 'error',
+          error: 'The sync was interrupted',
+          errorReason: { kind: 'interrupted' },
+          progress: null,
+        })
         .where(and(eq(knowledgeSources.status, 'syncing'), lte(knowledgeSources.updatedAt, before)))
         .returning(sourceState);
     },
@@ -213,7 +220,7 @@ export function knowledgeStore(db: Db | Tx) {
     retryFailedUploads(domainId: string, sourceId: string): Promise<DocumentState[]> {
       return db
         .update(knowledgeDocuments)
-        .set({ status: 'pending', error: null })
+        .set({ status: 'pending', error: null, errorReason: null })
         .where(
           and(
             eq(knowledgeDocuments.domainId, domainId),
@@ -324,7 +331,7 @@ export function knowledgeStore(db: Db | Tx) {
     async claimDocument(id: string): Promise<DocumentRow | undefined> {
       const [row] = await db
         .update(knowledgeDocuments)
-        .set({ status: 'indexing', error: null, updatedAt: new Date() })
+        .set({ status: 'indexing', error: null, errorReason: null, updatedAt: new Date() })
         .where(and(eq(knowledgeDocuments.id, id), eq(knowledgeDocuments.status, 'pending')))
         .returning();
       return row;

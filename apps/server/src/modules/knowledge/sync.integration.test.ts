@@ -114,7 +114,11 @@ describe('Confluence', () => {
     const bad = ConfluenceTestResultSchema.parse(
       (await api('POST', `${BASE}/test-connection`, settings({ apiToken: 'wrong' }))).json(),
     );
-    expect(bad).toMatchObject({ ok: false, message: 'Confluence refused the e-mail and API token' });
+    expect(bad).toMatchObject({
+      ok: false,
+      message: 'Confluence refused the e-mail and API token',
+      reason: { kind: 'unauthorised' },
+    });
     const blocked = await api(
       'POST',
       `${BASE}/test-connection`,
@@ -212,12 +216,15 @@ describe('Confluence', () => {
     expect(s).toMatchObject({
       status: 'error',
       error: 'Confluence refused the e-mail and API token',
+      errorReason: { kind: 'unauthorised' },
       documents: 4,
     });
     expect((await searchKnowledge(t.ctx, a.domain.id, [id], 'vacation', 1))[0]?.title).toBe('Vacation');
     // A new token mends it.
     await api('PUT', `${BASE}/${id}`, { confluence: { apiToken: 'revoked-and-replaced' } });
-    expect((await syncNow(id)).status).toBe('idle');
+    const mended = await syncNow(id);
+    expect(mended.status).toBe('idle');
+    expect(mended.errorReason).toBeUndefined();
   });
 
   it('upkeep the database refuses after a sync fails no sync', async () => {

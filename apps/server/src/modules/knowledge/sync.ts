@@ -1,4 +1,4 @@
-import type { ConfluenceTestResult } from '@assistente/contracts';
+import type { ConfluenceTestResult, KnowledgeFailure } from '@assistente/contracts';
 import type { AppContext } from '../../context.ts';
 import { atOnce, readAhead } from '../../lib/at-once.ts';
 import { createGuardedHttp } from '../../lib/ssrf.ts';
@@ -23,6 +23,8 @@ const PAGES_AT_ONCE = 4;
 
 const describe = (err: unknown) =>
   err instanceof ConfluenceError || err instanceof IndexError ? err.message : 'The sync failed';
+const reasonOf = (err: unknown): KnowledgeFailure =>
+  err instanceof ConfluenceError || err instanceof IndexError ? err.reason : { kind: 'failed' };
 
 /**
  * Confluence syncs (docs/ARCHITECTURE.md#knowledge): incremental by `version.number`, pages gone from Confluence
@@ -35,9 +37,13 @@ export function createSync(ctx: AppContext, ingest: Ingest, openToken: (row: Sou
   const controller = new AbortController();
 
   function clientFor(row: SourceRow) {
-    if (!row.confluence) throw new ConfluenceError('This source has no Confluence settings');
+    if (!row.confluence)
+      throw new ConfluenceError('This source has no Confluence settings', { kind: 'failed' });
     const token = openToken(row);
-    if (!token) throw new ConfluenceError('The stored API token cannot be read; enter it again');
+    if (!token)
+      throw new ConfluenceError('The stored API token cannot be read; enter it again', {
+        kind: 'token_unreadable',
+      });
     return confluenceClient({
       site: row.confluence.baseUrl,
       email: row.confluence.email,
@@ -107,7 +113,10 @@ export function createSync(ctx: AppContext, ingest: Ingest, openToken: (row: Sou
     const spaces = await client.spaces(row.confluence?.spaces ?? []);
     const missing = (row.confluence?.spaces ?? []).filter((k) => !spaces.some((s) => s.key === k));
     if (missing.length > 0)
-      throw new ConfluenceError(`Space not found or not readable: ${missing.join(', ')}`);
+      throw new ConfluenceError(`Space not found or not readable: ${missing.join(', ')}`, {
+        kind: 'space_missing',
+        spaces: missing,
+      });
     const known = new Map((await store.allDocuments(row.domainId, row.id)).map((d) => [d.externalId, d]));
 
     // Every page listed first, without bodies: the Admin sees the true total from the start, and
@@ -180,6 +189,7 @@ export function createSync(ctx: AppContext, ingest: Ingest, openToken: (row: Sou
       const ended = await store.update(claimed.domainId, claimed.id, {
         status: 'idle',
         error: null,
+        errorReason: null,
         progress: null,
         lastSyncAt: new Date(),
         nextSyncAt: claimed.kind === 'confluence' ? next : null,
@@ -193,6 +203,7 @@ export function createSync(ctx: AppContext, ingest: Ingest, openToken: (row: Sou
       const failed = await store.update(claimed.domainId, claimed.id, {
         status: 'error',
         error: describe(err),
+        errorReason: reasonOf(err),
         progress: null,
         nextSyncAt: claimed.kind === 'confluence' ? next : null,
       });
@@ -231,7 +242,7 @@ export function createSync(ctx: AppContext, ingest: Ingest, openToken: (row: Sou
         }
         return { ok: true, spaces: counted, missing: keys.filter((k) => !spaces.some((s) => s.key === k)) };
       } catch (err) {
-        return { ok: false, spaces: [], missing: [], message: describe(err) };
+        return { ok: false, spaces: [], missing: [], message: describe(err), reason: reasonOf(err) };
       }
     },
 

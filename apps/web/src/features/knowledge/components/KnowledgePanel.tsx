@@ -51,6 +51,7 @@ import {
   useUploaded,
 } from '../hooks/useKnowledge.ts';
 import { useKnowledgeEvents } from '../hooks/useKnowledgeEvents.ts';
+import { knowledgeFailureText } from '../lib/failures.ts';
 import { uploadDocument } from '../upload.ts';
 
 const ACCEPT = [...KnowledgeUploadTypes, '.md', '.markdown', '.html', '.htm', '.txt', '.pdf', '.docx'].join(
@@ -213,7 +214,7 @@ function Documents({ source }: { source: KnowledgeSource }) {
             </Text>
             {d.error ? (
               <Text size="xs" c="error.7">
-                {d.error}
+                {knowledgeFailureText(t, d.errorReason, d.error)}
               </Text>
             ) : (
               <Text size="xs" c="dimmed">
@@ -343,7 +344,10 @@ export function SourceCard({ source, onDelete }: { source: KnowledgeSource; onDe
       ) : null}
       {source.error ? (
         <Alert color="error" variant="light" icon={<IconX size={16} />} role="alert" py={6}>
-          {t('knowledge.sync_failed', { error: source.error })}
+          {t('knowledge.sync_failed', {
+            // The sentence goes on after the reason: its own full stop would double.
+            error: knowledgeFailureText(t, source.errorReason, source.error).replace(/\.$/, ''),
+          })}
         </Alert>
       ) : null}
       {sync.isError ? (
@@ -463,7 +467,7 @@ function ConfluenceDialog({ opened, onClose }: { opened: boolean; onClose: () =>
               </Alert>
             ) : (
               <Alert color="error" variant="light" icon={<IconX size={16} />} role="alert" py={6}>
-                {test.message ?? t('knowledge.confluence.test_failed')}
+                {knowledgeFailureText(t, test.reason, test.message ?? t('knowledge.confluence.test_failed'))}
               </Alert>
             )
           ) : null}

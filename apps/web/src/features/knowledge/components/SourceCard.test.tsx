@@ -47,3 +47,36 @@ describe('a files source card', () => {
     expect(screen.queryByTestId('knowledge-indexing')).toBeNull();
   });
 });
+
+describe('a failed sync', () => {
+  const failed = files({
+    kind: 'confluence',
+    status: 'error',
+    error: 'Confluence refused the e-mail and API token',
+    errorReason: { kind: 'unauthorised' },
+  });
+
+  it('says why in Portuguese, not in the server’s English', () => {
+    renderCard(failed);
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toContain('O Confluence recusou o e-mail e o token de API');
+    expect(alert.textContent).not.toContain('Confluence refused');
+  });
+
+  it('says why in Spanish', async () => {
+    await loadTestTexts('es');
+    try {
+      renderCard(failed);
+      expect(screen.getByRole('alert').textContent).toContain(
+        'Confluence rechazó el correo y el token de API',
+      );
+    } finally {
+      await loadTestTexts();
+    }
+  });
+
+  it('falls back to the server’s line when an older row has no reason', () => {
+    renderCard(files({ status: 'error', error: 'The sync failed' }));
+    expect(screen.getByRole('alert').textContent).toContain('The sync failed');
+  });
+});

@@ -4,16 +4,16 @@ import { knowledgeKeys } from '../keys.ts';
 
 /** A source as an event leaves it; the same object when the event is about another one. */
 function patchSource(source: KnowledgeSource, event: Extract<KnowledgeEvent, { type: 'source' }>) {
-  const { progress: _progress, error: _error, ...rest } = source;
+  const { progress: _progress, error: _error, errorReason: _reason, ...rest } = source;
   const progress = event.progress ?? (event.status === 'syncing' ? source.progress : undefined);
   // A sync that starts keeps showing the last one's error until it ends.
-  const error =
-    event.status === 'error' ? event.error : event.status === 'syncing' ? source.error : undefined;
+  const failed = event.status === 'error' ? event : event.status === 'syncing' ? source : undefined;
   return {
     ...rest,
     status: event.status,
     ...(progress ? { progress } : {}),
-    ...(error ? { error } : {}),
+    ...(failed?.error ? { error: failed.error } : {}),
+    ...(failed?.error && failed.errorReason ? { errorReason: failed.errorReason } : {}),
   };
 }
 
@@ -55,12 +55,13 @@ export function patchDocuments(
   if (at < 0) return { docs, known: false };
   const patched = docs.map((d, i) => {
     if (i !== at) return d;
-    const { error: _error, ...rest } = d;
+    const { error: _error, errorReason: _reason, ...rest } = d;
     return {
       ...rest,
       status: event.status,
       chunks: event.chunks ?? d.chunks,
       ...(event.status === 'error' && event.error ? { error: event.error } : {}),
+      ...(event.status === 'error' && event.errorReason ? { errorReason: event.errorReason } : {}),
     };
   });
   return { docs: patched, known: true };
