@@ -27,8 +27,14 @@ export async function choose(page: Page, select: Locator, option: string): Promi
     await select.selectOption({ label: option });
     return;
   }
-  await select.click();
-  await page.getByRole('option', { name: option, exact: true }).click();
+  const item = page.getByRole('option', { name: option, exact: true });
+  // Retried: on a phone, focusing a select low on a scrolled page can move the page, and the list,
+  // opened below a field no longer in sight, stays hidden until it is opened again.
+  await expect(async () => {
+    if (!(await item.isVisible())) await select.click();
+    await expect(item).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+  await item.click();
 }
 
 /** The dialog titled `title`. */

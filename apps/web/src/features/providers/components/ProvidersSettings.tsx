@@ -186,7 +186,9 @@ function DefaultModel() {
         placeholder={t('providers.default_model_none')}
         disabled={ai.isPending || save.isPending}
         nothingFoundMessage={t('chats.params.no_models')}
-        comboboxProps={{ withinPortal: true }}
+        // Not hidden when its field leaves the screen: on a phone, focusing the field low on a scrolled
+        // page can move the page, and a hidden list would need a second tap.
+        comboboxProps={{ withinPortal: true, hideDetached: false }}
         maw={460}
         data-testid="default-model"
       />
