@@ -11,15 +11,14 @@ import {
 } from '@assistente/contracts';
 import { eq, getTableColumns } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Built } from '../../app.ts';
 import { chats, messages, agents as santitos, streamedContent, users } from '../../db/schema/index.ts';
 import { TestSocket } from '../../test/agents-client.ts';
-import { buildTestApp, startReplica, type TestApp } from '../../test/app.ts';
+import { buildTestApp, type TestApp } from '../../test/app.ts';
 import { multipartFile, TINY_PNG } from '../../test/chats.ts';
 import { makeDomain, makeSantito, makeUser, type TestDomain, type TestUser } from '../../test/factories.ts';
 import { makeDocx, makePdf } from '../../test/knowledge/documents.ts';
 import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
-import { describeWithRedis } from '../../test/redis.ts';
+import { describeWithRedis, replicaOf } from '../../test/redis.ts';
 import { noProvider } from '../providers/errors.ts';
 import { NO_PROVIDER_MESSAGE } from '../providers/index.ts';
 import { MAX_INLINE_CHARS } from './prompt.ts';
@@ -874,16 +873,9 @@ describe('revocation is immediate', () => {
 // Two replicas behind a load balancer: one user's tabs land on different processes, joined by
 // Redis (CI sets REDIS_URL for every test project). Without Redis one process is the whole app.
 describeWithRedis('across replicas (Redis)', () => {
-  let replica: Built;
-  let replicaUrl: string;
-  beforeAll(async () => {
-    ({ built: replica, wsUrl: replicaUrl } = await startReplica(t));
-  });
-  afterAll(async () => {
-    await replica?.app.close();
-  });
+  const replica = replicaOf(() => t);
   const connectToReplica = async (who: TestUser) => {
-    const s = await TestSocket.open(replicaUrl, { origin: ORIGIN, token: who.idToken });
+    const s = await TestSocket.open(replica.wsUrl, { origin: ORIGIN, token: who.idToken });
     open.push(s);
     return s;
   };

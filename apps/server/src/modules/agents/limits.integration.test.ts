@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Built } from '../../app.ts';
 import { type AgentsTestApp, startAgentsTestApp } from '../../test/agents-app.ts';
 import { TestSocket } from '../../test/agents-client.ts';
-import { startReplica, type TestApp } from '../../test/app.ts';
+import type { TestApp } from '../../test/app.ts';
 import { makeUser, type TestUser } from '../../test/factories.ts';
-import { describeWithRedis } from '../../test/redis.ts';
+import { describeWithRedis, replicaOf } from '../../test/redis.ts';
 
 const ORIGIN = 'http://localhost:3999';
 
@@ -94,18 +93,11 @@ describe('per-user limits', () => {
 
 // Two replicas behind a load balancer share one user's limits through Redis (CI sets REDIS_URL).
 describeWithRedis('per-user limits across replicas (Redis)', () => {
-  let replica: Built;
-  let replicaUrl: string;
-  beforeAll(async () => {
-    ({ built: replica, wsUrl: replicaUrl } = await startReplica(t));
-  });
-  afterAll(async () => {
-    await replica?.app.close();
-  });
+  const replica = replicaOf(() => t);
 
   it('two replicas run no more of one user’s answers at once than AGENT_MAX_CONCURRENT', async () => {
     const here = await TestSocket.open(wsUrl, { origin: ORIGIN, token: dave.idToken });
-    const there = await TestSocket.open(replicaUrl, { origin: ORIGIN, token: dave.idToken });
+    const there = await TestSocket.open(replica.wsUrl, { origin: ORIGIN, token: dave.idToken });
     const sent = [
       [here, 'h1'],
       [here, 'h2'],
