@@ -3,35 +3,25 @@ import { sql } from 'drizzle-orm';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import { bootstrapFirstRun } from './bootstrap.ts';
 import type { Config } from './config.ts';
-import type { AppContext } from './context.ts';
+import type { AppContext, Services } from './context.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import type { DataDirLock } from './db/data-dir-lock.ts';
 import { type Bus, createLocalBus, createRedisBus } from './lib/bus.ts';
+import { type CallerKind, type CallerResolver, CallerResolvers } from './lib/caller.ts';
 import { AppError } from './lib/errors.ts';
 import { humanLogStream } from './lib/log-format.ts';
+import { hostsAny } from './lib/module.ts';
 import { containsNul, NUL_MESSAGE } from './lib/nul.ts';
 import { createRedisClient, redisReady } from './lib/redis.ts';
 import { createScheduler } from './lib/scheduler.ts';
-import { accountsRoutes } from './modules/accounts/index.ts';
-import { agentsRoutes } from './modules/agents/index.ts';
-import { apiKeysRoutes, openAiRoutes } from './modules/apikeys/index.ts';
-import { chatsRoutes } from './modules/chats/index.ts';
-import { codeassistRoutes } from './modules/codeassist/index.ts';
-import { virtualAccountRoutes, visitorRoutes } from './modules/embedded/index.ts';
-import { createIdentityService, identityRoutes } from './modules/identity/index.ts';
-import { knowledgeRoutes } from './modules/knowledge/index.ts';
+import { createIdentityService } from './modules/identity/index.ts';
+import { modules } from './modules/index.ts';
 import { createMailer } from './modules/mail/index.ts';
 import type { Mailer } from './modules/mail/types.ts';
-import { providersRoutes } from './modules/providers/index.ts';
-import { santitosRoutes } from './modules/santitos/index.ts';
-import { settingsRoutes } from './modules/settings/index.ts';
-import { ssoAdminRoutes, ssoFlowRoutes } from './modules/sso/index.ts';
-import { registerAuth } from './plugins/auth.ts';
 import { frameworkErrors, registerErrorHandler } from './plugins/errors.ts';
 import { registerDeclaredRoutes } from './plugins/routes.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerWeb } from './plugins/web.ts';
-import { buildServices, closeServices, type Services } from './services.ts';
 
 export interface BuildOptions {
   config: Config;
@@ -63,14 +53,14 @@ export interface ContextOptions {
   log: FastifyBaseLogger;
   mailer?: Mailer;
   soleWriter: boolean;
-  /** Build the agents service (it starts the model-call threads): where the websocket is hosted. */
-  agents: boolean;
 }
 
 /**
  * The context every module gets — bus, Redis, mailer, identity, scheduler and every service, each
- * built once — and the one function that closes them (the database stays the caller's). Used by
- * `buildApp` and by tests that mount only some routes.
+ * built once — and the one function that closes them (the database stays the caller's). Walks the
+ * manifests (modules/index.ts): builds their services in order, registers their caller kinds, and
+ * adds the jobs of the modules this process hosts (`config.SERVICES`). Used by `buildApp` and by
+ * tests that mount only some routes.
  */
 export async function createContext(
   opts: ContextOptions,
@@ -97,16 +87,35 @@ export async function createContext(
     scheduler,
     soleWriter: opts.soleWriter,
     identity: await createIdentityService(base),
-    // Filled just below, in dependency order; each service reads the others from here.
-    services: {} as Services,
+    // Filled just below, in the manifests' order; each service reads those before it from here.
+    services: { callers: new CallerResolvers() } as Services,
   };
-  buildServices(ctx, { agents: opts.agents });
+  const hosted = (m: (typeof modules)[number]) => hostsAny(config.SERVICES, [m.hostedBy]);
+  for (const m of modules) if (m.services) Object.assign(ctx.services, m.services(ctx, hosted(m)));
+  for (const m of modules) {
+    for (const [kind, resolver] of Object.entries(m.callers ?? {})) {
+      // `CallerFactories` pairs each kind with its resolver; Object.entries forgets the pairing.
+      ctx.services.callers.register(kind as CallerKind, resolver(ctx) as CallerResolver<CallerKind>);
+    }
+  }
+  // The scheduler's only source of jobs: a job runs where its module is hosted.
+  for (const m of modules.filter(hosted)) {
+    for (const job of m.jobs ?? []) {
+      scheduler.add({
+        name: job.name,
+        everyMs: job.everyMs,
+        runAtStart: job.runAtStart?.(ctx) ?? false,
+        run: () => job.run(ctx),
+      });
+    }
+  }
   return {
     ctx,
     async close() {
       // Before the database goes: a job in progress finishes, and leases held here are let go.
       await scheduler.close();
-      await closeServices(ctx.services);
+      // Last built first.
+      for (const m of [...modules].reverse()) await m.close?.(ctx.services);
       await Promise.allSettled([bus.close(), mailer.close()]);
       // quit() would wait for a Redis that is away; nothing is queued to flush.
       redis?.disconnect();
@@ -148,15 +157,12 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
         dataDir: config.dataDir,
         ...(opts.databaseHolder ? { holder: opts.databaseHolder } : {}),
       })));
-  const hosts = (s: Config['SERVICES'][number]) =>
-    config.SERVICES.includes('all') || config.SERVICES.includes(s);
   const { ctx, close } = await createContext({
     config,
     database,
     log: app.log,
     ...(opts.mailer ? { mailer: opts.mailer } : {}),
     soleWriter: Boolean(database.lock && owned),
-    agents: hosts('agents'),
   });
   app.addHook('onClose', async () => {
     await close();
@@ -187,47 +193,14 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
     }
   });
 
-  registerAuth(ctx);
   await registerDeclaredRoutes(app, ctx);
-  if (hosts('identity')) await app.register(async (scope) => identityRoutes(scope, ctx));
-  // Single sign-on ends in an identity session: its browser flow is hosted with the identity service.
-  if (hosts('identity')) await app.register(async (scope) => ssoFlowRoutes(scope, ctx));
-  if (hosts('accounts')) {
-    await app.register(async (scope) => ssoAdminRoutes(scope, ctx), { prefix: '/api/v1/integration/sso' });
+  for (const m of modules) {
+    for (const r of m.routes ?? []) {
+      if (!hostsAny(config.SERVICES, r.hostedBy ?? [m.hostedBy])) continue;
+      await app.register(async (scope) => r.plugin(scope, ctx), r.prefix ? { prefix: r.prefix } : {});
+    }
   }
-  if (hosts('accounts'))
-    await app.register(async (scope) => accountsRoutes(scope, ctx), { prefix: '/api/v1' });
-  // Settings read and change accounts' data through accounts; mounted beside it, not inside it.
-  if (hosts('accounts'))
-    await app.register(async (scope) => settingsRoutes(scope, ctx), { prefix: '/api/v1/settings' });
-  if (hosts('accounts'))
-    await app.register(async (scope) => santitosRoutes(scope, ctx), { prefix: '/api/v1/agent' });
-  if (hosts('accounts')) {
-    await app.register(async (scope) => virtualAccountRoutes(scope, ctx), {
-      prefix: '/api/v1/virtual_account',
-    });
-  }
-  // Visitors reach only the chats manager's side of the product: hosted beside it.
-  if (hosts('chats'))
-    await app.register(async (scope) => visitorRoutes(scope, ctx), { prefix: '/api/v1/embedded' });
-  if (hosts('accounts'))
-    await app.register(async (scope) => knowledgeRoutes(scope, ctx), {
-      prefix: '/api/v1/integration/knowledge',
-    });
-  if (hosts('chats'))
-    await app.register(async (scope) => chatsRoutes(scope, ctx), { prefix: '/api/v1/chats' });
-  if (hosts('codeassist')) {
-    await app.register(async (scope) => codeassistRoutes(scope, ctx), { prefix: '/api/v1/user_management' });
-  }
-  if (hosts('agents') || hosts('chats')) {
-    await app.register(async (scope) => providersRoutes(scope, ctx), { prefix: '/api/v1' });
-  }
-  if (hosts('agents')) await app.register(async (scope) => agentsRoutes(scope, ctx), { prefix: '/api/v1' });
-  if (hosts('accounts'))
-    await app.register(async (scope) => apiKeysRoutes(scope, ctx), { prefix: '/api/v1' });
-  // Model calls run where the agents are hosted; the OpenAI-compatible API makes them there.
-  if (hosts('agents')) await app.register(async (scope) => openAiRoutes(scope, ctx), { prefix: '/v1' });
-  if (hosts('web')) await registerWeb(app, ctx);
+  if (hostsAny(config.SERVICES, ['web'])) await registerWeb(app, ctx);
 
   if (opts.bootstrap !== false) await bootstrapFirstRun(ctx);
   return { app, ctx, ...(database.lock && owned ? { dataDirLock: database.lock } : {}) };

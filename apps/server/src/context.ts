@@ -3,10 +3,10 @@ import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import type { Bus } from './lib/bus.ts';
+import type { CallerResolvers } from './lib/caller.ts';
 import type { Scheduler } from './lib/scheduler.ts';
 import type { IdentityService } from './modules/identity/types.ts';
 import type { Mailer } from './modules/mail/types.ts';
-import type { Services } from './services.ts';
 
 /** Everything a module needs, built once per process (or per test) and handed to every module. */
 export interface AppContext {
@@ -28,8 +28,18 @@ export interface AppContext {
    * Then whatever a previous process left half-done is known dead at start.
    */
   soleWriter: boolean;
-  /** Every module's service, built once in dependency order by `buildServices` (services.ts). */
+  /** Every module's service, built once in the manifests' order by `createContext` (app.ts). */
   services: Services;
+}
+
+/**
+ * Every module's services, one instance each per app (docs/ARCHITECTURE.md#server-modules). Each
+ * module adds its own members from its `index.ts` (`declare module '../../context.ts'`), beside
+ * the manifest that builds them: this file imports no module, so no type circle runs through it.
+ */
+export interface Services {
+  /** Bearer token → caller, one resolver per caller kind (registered from the manifests). */
+  callers: CallerResolvers;
 }
 
 /** Channels on the bus. */

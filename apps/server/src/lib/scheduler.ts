@@ -21,6 +21,8 @@ export interface Scheduler {
   add(job: Job): () => void;
   /** Tries `name` now, under its lease: true when this replica ran it. For tests and start-up work. */
   runNow(name: string): Promise<boolean>;
+  /** The names of the jobs added, in the order they were. */
+  jobs(): string[];
   /** Stops the timers and waits for the runs in progress. */
   close(): Promise<void>;
 }
@@ -131,6 +133,8 @@ export function createScheduler(deps: {
       await inFlight.get(name);
       return track(attempt(job));
     },
+
+    jobs: () => [...jobs.keys()],
 
     async close() {
       closed = true;

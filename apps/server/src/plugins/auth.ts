@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
-import type { UserCaller } from '../lib/caller.ts';
+import type { CallerResolver, UserCaller } from '../lib/caller.ts';
 import { invalidIdToken, unauthenticated } from '../lib/errors.ts';
 
 /**
@@ -56,14 +56,14 @@ export function wellFormedToken(token: string): boolean {
 }
 
 /**
- * Registers the `user` caller kind. Only the Authorization header counts: the `Domain`/`Department`
- * headers and the `domain`/`department`/`user`/`email` query parameters the web client adds are
- * logging hints and never reach this decision. Visitors and API keys are registered by their
- * modules (docs/ARCHITECTURE.md#callers).
+ * The `user` caller kind's resolver, registered by the accounts module's manifest. Only the
+ * Authorization header counts: the `Domain`/`Department` headers and the
+ * `domain`/`department`/`user`/`email` query parameters the web client adds are logging hints and
+ * never reach this decision (docs/ARCHITECTURE.md#callers).
  */
-export function registerAuth(ctx: AppContext): void {
-  ctx.services.callers.register('user', {
+export function userResolver(ctx: AppContext): CallerResolver<'user'> {
+  return {
     resolve: (token) => resolveCaller(ctx, token),
     peek: (token) => peekCaller(ctx, token),
-  });
+  };
 }

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { type AnyCaller, CallerResolvers, callerOf, type VisitorCaller } from '../lib/caller.ts';
 import { buildTestApp, type TestApp } from '../test/app.ts';
 import { makeDomain, makeUser, type TestDomain, type TestUser } from '../test/factories.ts';
-import { registerAuth } from './auth.ts';
+import { userResolver } from './auth.ts';
 import { registerErrorHandler } from './errors.ts';
 import { registerDeclaredRoutes } from './routes.ts';
 
@@ -35,7 +35,7 @@ beforeAll(async () => {
   premiumViewer = await makeUser(t.ctx, { domain: premium });
 
   const ctx = { ...t.ctx, services: { ...t.ctx.services, callers: new CallerResolvers() } };
-  registerAuth(ctx);
+  ctx.services.callers.register('user', userResolver(ctx));
   ctx.services.callers.register('visitor', {
     async resolve(token): Promise<VisitorCaller | undefined> {
       if (token !== VISITOR_TOKEN) return undefined;

@@ -38,6 +38,8 @@ export async function buildIdentityTestApp(
     PUBLIC_URL: 'http://localhost:3999',
     LOG_LEVEL: 'info',
     KEY_PREFIX: `t${randomBytes(5).toString('hex')}:`,
+    // The identity role alone: its jobs, and no model-call threads.
+    SERVICES: 'identity',
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     ...opts.env,
   });
@@ -61,7 +63,6 @@ export async function buildIdentityTestApp(
     database,
     log: app.log,
     soleWriter: false,
-    agents: false,
   });
   const identity = ctx.identity;
   if (!(identity instanceof IdentityServiceImpl)) throw new Error('unexpected identity service');

@@ -18,7 +18,8 @@ import { registerAgentsWebsocket } from './websocket.ts';
  */
 export async function agentsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const agents = ctx.services.agents;
-  if (!agents) throw new Error('agentsRoutes needs the agents service (buildServices with agents)');
+  if (!agents)
+    throw new Error('agentsRoutes needs the agents service, built where the agents role is hosted');
   const sockets = new Set<AgentSocket>();
 
   // Revocation is immediate (docs/ARCHITECTURE.md#callers): re-check the sockets of a changed account at once.

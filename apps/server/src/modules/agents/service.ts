@@ -42,7 +42,8 @@ function sameParams(a: ChatParams, b: ChatParams): boolean {
  * With the sweep's period, a surviving replica ends a crashed one's answers within 40 s.
  */
 const STALE_AFTER_MS = 3 * HEARTBEAT_MS;
-const SWEEP_EVERY_MS = 10_000;
+/** How often the agents module's `agents.stale-answers` job sweeps (its manifest, index.ts). */
+export const SWEEP_EVERY_MS = 10_000;
 
 /** Sends one frame to the socket that asked (errors, acks); everything else goes through the hub. */
 export type Reply = (frame: ServerFrame) => void;
@@ -157,13 +158,6 @@ export function createAgentsService(ctx: AppContext) {
       });
     }
   }
-  const stopSweep = ctx.scheduler.add({
-    name: 'agents.stale-answers',
-    everyMs: SWEEP_EVERY_MS,
-    // A sole writer ends its dead predecessor's answers as it starts.
-    runAtStart: ctx.soleWriter,
-    run: sweep,
-  });
 
   /** Counts the send against the per-minute limit, or refuses it. */
   async function countSend(caller: Caller): Promise<void> {
@@ -318,6 +312,8 @@ export function createAgentsService(ctx: AppContext) {
     registry,
     limits,
     models,
+    /** Ends answers whose process died: the `agents.stale-answers` job (index.ts). */
+    sweepStale: sweep,
 
     /** `chat.send`: the user message is committed and announced before the answer starts. */
     async send(caller: Caller, frame: ChatSendFrame): Promise<void> {
@@ -438,7 +434,6 @@ export function createAgentsService(ctx: AppContext) {
 
     /** Stops the generations of this process (stored as interrupted) and the background work. */
     async close(): Promise<void> {
-      stopSweep();
       unsubscribeControl();
       unsubscribeAuth();
       unsubscribeEmbeds();

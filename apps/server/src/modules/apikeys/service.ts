@@ -134,9 +134,10 @@ export function apiKeysService(ctx: AppContext) {
     return callerOf(row, account);
   }
 
-  ctx.services.callers.register('apiKey', { resolve, peek });
-
   return {
+    /** The `apiKey` caller kind (docs/ARCHITECTURE.md#callers), registered by the module's manifest. */
+    resolver: { resolve, peek },
+
     async create(caller: Caller, body: ApiKeyCreate, meta: AuditMeta): Promise<ApiKeyCreated> {
       const expiresAt = body.expiresAt ? new Date(body.expiresAt) : null;
       if (expiresAt && expiresAt.getTime() <= Date.now()) {

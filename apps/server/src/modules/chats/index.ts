@@ -1,3 +1,10 @@
+import { defineModule } from '../../lib/module.ts';
+import { chatsRoutes } from './routes.ts';
+import { type ChatsService, chatsService } from './service.ts';
+
+/** How often deleted chats past their undo window and abandoned drafts are purged. */
+const PURGE_EVERY_MS = 60_000;
+
 /**
  * The chats manager. The agents websocket uses `ctx.services.chats`:
  * - `getChatForCaller(caller, chatId)` → Chat (404 NOT_FOUND unless the caller's own live chat)
@@ -10,12 +17,34 @@
  * - `listMessagesForContext(chatId, leafMessageId)` → ContextMessage[] root → leaf
  * - `getAttachmentsForModel(caller, ids)` → AttachmentForModel[] (bytes + contentType)
  */
-export { chatsRoutes } from './routes.ts';
-export {
-  type AttachmentForModel,
-  type ChatsService,
-  type ContextMessage,
-  chatsService,
-  titleFrom,
-} from './service.ts';
+export { type AttachmentForModel, type ChatsService, type ContextMessage, titleFrom } from './service.ts';
 export type { ExchangeChat } from './store.ts';
+
+declare module '../../context.ts' {
+  interface Services {
+    chats: ChatsService;
+  }
+}
+
+/**
+ * The chats manager (docs/ARCHITECTURE.md#chat-message-data-path). Answers left streaming by a
+ * dead process are the agents module's (its stale-answer job).
+ */
+export const chatsModule = defineModule({
+  name: 'chats',
+  hostedBy: 'chats',
+  services: (ctx) => ({ chats: chatsService(ctx) }),
+  routes: [{ plugin: chatsRoutes, prefix: '/api/v1/chats' }],
+  jobs: [
+    {
+      name: 'chats.purge-deleted',
+      everyMs: PURGE_EVERY_MS,
+      run: async (ctx) => void (await ctx.services.chats.purgeDeleted()),
+    },
+    {
+      name: 'chats.purge-drafts',
+      everyMs: PURGE_EVERY_MS,
+      run: async (ctx) => void (await ctx.services.chats.purgeDrafts()),
+    },
+  ],
+});

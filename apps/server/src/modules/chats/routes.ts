@@ -30,9 +30,6 @@ import { contentDisposition, readSingleUpload, sendStoredObject } from '../stora
 const ChatIdParams = z.object({ chatId: z.string().min(1).max(100) });
 const AttachmentIdParams = ChatIdParams.extend({ attachmentId: z.string().min(1).max(100) });
 
-/** How often deleted chats past their undo window and abandoned drafts are purged. */
-const PURGE_EVERY_MS = 60_000;
-
 /** The chats manager, mounted at /api/v1/chats (docs/ARCHITECTURE.md#chat-message-data-path). */
 export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const service = ctx.services.chats;
@@ -42,23 +39,6 @@ export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promis
 
   // Chats are per caller: never let a shared cache keep them.
   app.addHook('onSend', noStore);
-
-  // Answers left streaming by a dead process are the agents module's (its stale-answer job).
-  const stopJobs = [
-    ctx.scheduler.add({
-      name: 'chats.purge-deleted',
-      everyMs: PURGE_EVERY_MS,
-      run: async () => void (await service.purgeDeleted()),
-    }),
-    ctx.scheduler.add({
-      name: 'chats.purge-drafts',
-      everyMs: PURGE_EVERY_MS,
-      run: async () => void (await service.purgeDrafts()),
-    }),
-  ];
-  app.addHook('onClose', async () => {
-    for (const stop of stopJobs) stop();
-  });
 
   const r = app.withTypeProvider<ZodTypeProvider>();
   // Visitors of an embed (docs/ARCHITECTURE.md#callers) use the chats API too, as the owner of their own chats only.

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { defineModule } from '../../lib/module.ts';
 import { registerIdentityRoutes } from './routes.ts';
 
 export { toIdentityError } from './routes.ts';
@@ -21,19 +22,27 @@ export async function createIdentityService(deps: IdentityDeps): Promise<Identit
  * Register without a prefix.
  */
 export async function identityRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const identity = ctx.identity;
-  if (!(identity instanceof IdentityServiceImpl)) {
-    throw new Error('identityRoutes needs the built-in identity service from createIdentityService()');
-  }
-  const stopPurge = ctx.scheduler.add({
-    name: 'identity.purge',
-    everyMs: 60 * 60_000,
-    run: () => identity.purgeLeftovers(),
-  });
-  app.addHook('onClose', async () => {
-    stopPurge();
-    // Reset mails leave after their response; let them finish before the database closes.
-    await identity.drain();
-  });
+  const identity = builtIn(ctx);
+  // Reset mails leave after their response; let them finish before the database closes.
+  app.addHook('onClose', () => identity.drain());
   await registerIdentityRoutes(app, identity, ctx.config);
 }
+
+function builtIn(ctx: AppContext): IdentityServiceImpl {
+  const identity = ctx.identity;
+  if (!(identity instanceof IdentityServiceImpl)) {
+    throw new Error('the identity module needs the built-in identity service from createIdentityService()');
+  }
+  return identity;
+}
+
+/**
+ * Accounts and sessions (docs/ARCHITECTURE.md#identity). Its service is `ctx.identity`, built by
+ * `createContext` before every other, since they all verify tokens with it.
+ */
+export const identityModule = defineModule({
+  name: 'identity',
+  hostedBy: 'identity',
+  routes: [{ plugin: identityRoutes }],
+  jobs: [{ name: 'identity.purge', everyMs: 60 * 60_000, run: (ctx) => builtIn(ctx).purgeLeftovers() }],
+});

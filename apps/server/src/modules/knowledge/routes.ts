@@ -51,14 +51,6 @@ export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Pr
   const tags = ['knowledge'];
   const querystring = KnowledgeQuerySchema;
 
-  // One job syncs due Confluence sources and resumes uploads a restart left (one replica at a time).
-  const stopSync = ctx.scheduler.add({
-    name: 'knowledge.sync',
-    everyMs: 30_000,
-    run: () => service.sync.run(),
-  });
-  app.addHook('onClose', async () => stopSync());
-
   // Admins' screens follow syncs and indexing as they happen, whichever replica does the work.
   const streams = new EventStreams();
   const watchers = new Map<EventStream, Watcher>();

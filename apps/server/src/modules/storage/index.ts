@@ -1,7 +1,24 @@
+import { defineModule } from '../../lib/module.ts';
+import { createStorage, type StorageService } from './registry.ts';
+
 export { objectNotFound } from './errors.ts';
 export { assertRoomLeft } from './quota.ts';
-export { createStorage, type StorageService } from './registry.ts';
+export type { StorageService } from './registry.ts';
 export { contentDisposition, sendStoredObject } from './serve.ts';
 export { deleteStored, type StoredUpload, storeUpload } from './store-upload.ts';
 export type { BucketName, ObjectMeta, Storage, StoredObject } from './types.ts';
 export { type ReadUpload, readSingleUpload } from './upload.ts';
+
+declare module '../../context.ts' {
+  interface Services {
+    storage: StorageService;
+  }
+}
+
+/** Stored files, on disk or S3; served by the modules that own them (docs/ARCHITECTURE.md#uploads-and-stored-files). */
+export const storageModule = defineModule({
+  name: 'storage',
+  hostedBy: 'accounts',
+  services: (ctx) => ({ storage: createStorage(ctx.config) }),
+  close: (s) => s.storage?.close(),
+});
