@@ -38,6 +38,11 @@ export interface BuildOptions {
   /** Run the first-run bootstrap (default true). */
   bootstrap?: boolean;
   logger?: boolean | { level: string };
+  /**
+   * Called once the declared-routes plugin is in, before any module's routes: the test app checks
+   * every answer against its declared schema from here (test/response-check.ts).
+   */
+  configure?(app: FastifyInstance): void;
 }
 
 export interface Built {
@@ -194,6 +199,7 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
   });
 
   await registerDeclaredRoutes(app, ctx);
+  opts.configure?.(app);
   for (const m of modules) {
     for (const r of m.routes ?? []) {
       if (!hostsAny(config.SERVICES, r.hostedBy ?? [m.hostedBy])) continue;

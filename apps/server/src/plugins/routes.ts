@@ -91,9 +91,17 @@ function callerHook(callers: CallerResolvers, needs: FastifyContextConfig): onRe
 }
 
 /** What any declared route may answer besides its own responses. */
-function commonErrors(schema: FastifySchema, auth: AuthKind | readonly AuthKind[]): ErrorCode[] {
+function commonErrors(
+  schema: FastifySchema,
+  auth: AuthKind | readonly AuthKind[],
+  methods: readonly string[],
+): ErrorCode[] {
   const codes: ErrorCode[] = ['RATE_LIMITED', 'INTERNAL'];
-  if (schema.body || schema.querystring || schema.params) codes.push('VALIDATION_FAILED');
+  // Whatever the route reads, a body sent to it is parsed first: too big, of a type no parser
+  // takes, or not JSON, it is refused before the route sees it.
+  const takesBody = Boolean(schema.body) || methods.some((m) => m !== 'GET');
+  if (takesBody) codes.push('PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE');
+  if (takesBody || schema.querystring || schema.params) codes.push('VALIDATION_FAILED');
   if (callerKinds(auth).length > 0) codes.push('UNAUTHENTICATED', 'FORBIDDEN');
   return codes;
 }
@@ -143,7 +151,7 @@ export async function registerDeclaredRoutes(
     // OpenAI's: both declared by their routes.
     if (route.schema?.response && !url.startsWith('/identity/') && !url.startsWith('/v1/')) {
       route.schema.response = {
-        ...errorResponses(...commonErrors(route.schema, auth)),
+        ...errorResponses(...commonErrors(route.schema, auth, methods)),
         ...(route.schema.response as Record<number, unknown>),
       };
     }
