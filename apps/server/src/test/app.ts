@@ -6,14 +6,12 @@ import path from 'node:path';
 import { type Built, buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { testDb } from './db.ts';
-import { checkDeclaredResponses } from './response-check.ts';
+import { checkDeclaredResponses, failOnMismatches } from './response-check.ts';
 
 export interface TestApp extends Built {
   dataDir: string;
   /** The PostgreSQL database's URL (TEST_DB=postgres), for server processes a test starts on it. */
   databaseUrl?: string;
-  /** Answers that did not match their route's declared schema or status (test/response-check.ts). */
-  responseMismatches: readonly string[];
   /** Fails when any answer did not match its declared schema. */
   close(): Promise<void>;
 }
@@ -49,14 +47,11 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     ...built,
     dataDir,
     ...(database.url ? { databaseUrl: database.url } : {}),
-    responseMismatches: mismatches,
     async close() {
       await built.app.close();
       await database.close();
       rmSync(dataDir, { recursive: true, force: true });
-      if (mismatches.length > 0) {
-        throw new Error(`answers that do not match their declared schemas:\n${mismatches.join('\n')}`);
-      }
+      failOnMismatches(mismatches);
     },
   };
 }

@@ -13,6 +13,7 @@ import { IdentityServiceImpl } from '../modules/identity/service.ts';
 import { registerErrorHandler } from '../plugins/errors.ts';
 import { registerDeclaredRoutes } from '../plugins/routes.ts';
 import { testDb } from './db.ts';
+import { checkDeclaredResponses, failOnMismatches } from './response-check.ts';
 
 export interface IdentityTestApp {
   app: FastifyInstance;
@@ -69,6 +70,7 @@ export async function buildIdentityTestApp(
   registerErrorHandler(app);
   await app.register(formbody);
   await registerDeclaredRoutes(app, ctx);
+  const mismatches = checkDeclaredResponses(app);
   await app.register(async (scope) => identityRoutes(scope, ctx));
   await app.ready();
   return {
@@ -83,6 +85,7 @@ export async function buildIdentityTestApp(
       await close();
       await database.close();
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      failOnMismatches(mismatches);
     },
   };
 }

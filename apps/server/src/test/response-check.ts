@@ -34,3 +34,10 @@ export function checkDeclaredResponses(app: FastifyInstance): string[] {
   });
   return mismatches;
 }
+
+/** Throws, listing them, when any answer did not match: for a test app's `close()`. */
+export function failOnMismatches(mismatches: readonly string[]): void {
+  if (mismatches.length > 0) {
+    throw new Error(`answers that do not match their declared schemas:\n${mismatches.join('\n')}`);
+  }
+}
