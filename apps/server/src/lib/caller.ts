@@ -53,16 +53,14 @@ export interface ApiKeyCaller {
   premium: boolean;
 }
 
-/** Who is asking, whatever credential they hold. */
-export type AnyCaller = UserCaller | VisitorCaller | ApiKeyCaller;
-export type CallerKind = AnyCaller['kind'];
-export type CallerOf<K extends CallerKind> = Extract<AnyCaller, { kind: K }>;
-
 /**
- * The caller of a signed-in person. Most of the code base acts for users only, so the short name
- * stays theirs; code that serves several kinds takes `AnyCaller`.
+ * Who is asking, whatever credential they hold (docs/ARCHITECTURE.md#callers). Services that serve
+ * several kinds take this union and branch on `kind` in their policy; code for people only takes
+ * `UserCaller`.
  */
-export type Caller = UserCaller;
+export type Caller = UserCaller | VisitorCaller | ApiKeyCaller;
+export type CallerKind = Caller['kind'];
+export type CallerOf<K extends CallerKind> = Extract<Caller, { kind: K }>;
 
 /**
  * Body of a `Channels.authInvalidate` message. `uid`/`email` drop one account's cached state;
@@ -103,7 +101,7 @@ export class CallerResolvers {
   }
 
   /** The caller from the resolvers' caches alone, if one of the kinds has it ready. */
-  peek(kinds: readonly CallerKind[], token: string): AnyCaller | undefined {
+  peek(kinds: readonly CallerKind[], token: string): Caller | undefined {
     for (const kind of kinds) {
       const caller = this.byKind.get(kind)?.peek?.(token);
       if (caller) return caller;
@@ -112,7 +110,7 @@ export class CallerResolvers {
   }
 
   /** The caller for the first declared kind whose resolver accepts the token; else the first refusal. */
-  async resolve(kinds: readonly CallerKind[], token: string): Promise<AnyCaller> {
+  async resolve(kinds: readonly CallerKind[], token: string): Promise<Caller> {
     let refusal: unknown;
     for (const kind of kinds) {
       const resolver = this.byKind.get(kind);
@@ -137,7 +135,7 @@ export function callerKinds(auth: AuthKind | readonly AuthKind[] | undefined): C
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the auth hook (plugins/routes.ts) on routes whose `config.auth` names caller kinds. */
-    caller: AnyCaller | null;
+    caller: Caller | null;
   }
 }
 
@@ -152,7 +150,7 @@ export function callerOf<K extends CallerKind>(request: FastifyRequest, ...kinds
 }
 
 /** Route-level checks from `config`: the least role and the premium flag. */
-export function checkRouteNeeds(caller: AnyCaller, needs: { role?: Role; premium?: boolean }): void {
+export function checkRouteNeeds(caller: Caller, needs: { role?: Role; premium?: boolean }): void {
   if (needs.role && (caller.kind === 'visitor' || !hasRole(caller.role, needs.role))) {
     throw forbidden();
   }

@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type AnyCaller, CallerResolvers, callerOf, type VisitorCaller } from '../lib/caller.ts';
+import { type Caller, CallerResolvers, callerOf, type VisitorCaller } from '../lib/caller.ts';
 import { buildTestApp, type TestApp } from '../test/app.ts';
 import { makeDomain, makeUser, type TestDomain, type TestUser } from '../test/factories.ts';
 import { registerAuth } from './auth.ts';
@@ -62,7 +62,7 @@ beforeAll(async () => {
   registerErrorHandler(app);
   await registerDeclaredRoutes(app, ctx);
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const answer = (caller: AnyCaller | null) => ({ kind: caller?.kind ?? 'anonymous' });
+  const answer = (caller: Caller | null) => ({ kind: caller?.kind ?? 'anonymous' });
   const schema = { response: { 200: KindSchema } };
   r.get('/api/test/user', { config: { auth: 'user' }, schema }, async (request) => ({
     kind: callerOf(request, 'user').kind,

@@ -19,7 +19,7 @@ import type {
 import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
 import { type ZodType, z } from 'zod';
 import type { AppContext } from '../context.ts';
-import { type AnyCaller, type CallerResolvers, callerKinds, checkRouteNeeds } from '../lib/caller.ts';
+import { type Caller, type CallerResolvers, callerKinds, checkRouteNeeds } from '../lib/caller.ts';
 import { unauthenticated } from '../lib/errors.ts';
 import { bearerToken, wellFormedToken } from './auth.ts';
 
@@ -70,7 +70,7 @@ function callerHook(callers: CallerResolvers, needs: FastifyContextConfig): onRe
   const optional = Array.isArray(auth) && auth.includes('public');
   // Made once per route: a closure made per request costs an allocation (and, under the
   // TypeScript loader the benches run, a defineProperty naming it: ≈ 1 µs of a cached request).
-  const admit = (request: FastifyRequest, caller: AnyCaller, done: HookHandlerDoneFunction) => {
+  const admit = (request: FastifyRequest, caller: Caller, done: HookHandlerDoneFunction) => {
     try {
       checkRouteNeeds(caller, needs);
     } catch (err) {

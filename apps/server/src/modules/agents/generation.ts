@@ -8,7 +8,7 @@ import type {
 } from '@assistente/contracts';
 import type { ModelMessage } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Caller } from '../../lib/caller.ts';
+import type { UserCaller } from '../../lib/caller.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { AttachmentForModel, ChatsService, ContextMessage } from '../chats/index.ts';
 import type { ResolvedModel } from '../providers/index.ts';
@@ -34,7 +34,7 @@ const EXTRACTED_KEPT = 50;
 export type DocumentReader = (domainId: string, contentType: string, data: Buffer) => Promise<string>;
 
 export interface GenerationInput {
-  caller: Caller;
+  caller: UserCaller;
   chatId: string;
   /** The user message being answered: the leaf of the model's context. */
   parentId: string;

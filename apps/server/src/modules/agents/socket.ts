@@ -8,7 +8,7 @@ import {
 } from '@assistente/contracts';
 import type { WebSocket } from 'ws';
 import type { AppContext } from '../../context.ts';
-import type { Caller, VisitorCaller } from '../../lib/caller.ts';
+import type { UserCaller, VisitorCaller } from '../../lib/caller.ts';
 import { AppError } from '../../lib/errors.ts';
 import { containsNul, NUL_MESSAGE } from '../../lib/nul.ts';
 import { visitorAsChatOwner } from '../embedded/index.ts';
@@ -36,7 +36,7 @@ function toErrorFrame(err: unknown, ctx: AppContext): { code: ErrorCode; message
 export class AgentSocket implements HubClient {
   private phase: Phase = 'auth';
   private token = '';
-  private caller: Caller | undefined;
+  private caller: UserCaller | undefined;
   /** Set when the socket belongs to an embed's visitor (docs/ARCHITECTURE.md#callers): what they may do is narrower. */
   private visitor: VisitorCaller | undefined;
   private readonly pending: ClientFrame[] = [];
@@ -202,7 +202,7 @@ export class AgentSocket implements HubClient {
    * The caller of `token`, or undefined once access was refused (and the socket closed). A visitor
    * acts as the owner of their own chats; their embed's rules are kept in `visitor`.
    */
-  private async resolve(token: string): Promise<Caller | undefined> {
+  private async resolve(token: string): Promise<UserCaller | undefined> {
     try {
       const caller = await this.ctx.services.callers.resolve(['user', 'visitor'], token);
       if (caller.kind === 'apiKey') throw invalidSocketToken();
@@ -236,7 +236,7 @@ export class AgentSocket implements HubClient {
    * The caller as of now: the token is checked again (expiry, session, account state — cached
    * and invalidated on change), so a revoked account cannot act even before its socket is closed.
    */
-  private async currentCaller(): Promise<Caller | undefined> {
+  private async currentCaller(): Promise<UserCaller | undefined> {
     const caller = await this.resolve(this.token);
     if (caller) this.caller = caller;
     return caller;
@@ -267,7 +267,7 @@ export class AgentSocket implements HubClient {
    * embed's parameters, within its limits, and counted for the Admin screen.
    */
   private async visitorSend(
-    caller: Caller,
+    caller: UserCaller,
     visitor: VisitorCaller,
     frame: Extract<ClientFrame, { type: 'chat.send' }>,
   ): Promise<void> {

@@ -14,7 +14,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { type Caller, callerOf } from '../../lib/caller.ts';
+import { callerOf, type UserCaller } from '../../lib/caller.ts';
 import { forbidden } from '../../lib/errors.ts';
 import { sendPage } from '../../lib/paging.ts';
 import { BinaryBody, errorResponses } from '../../plugins/routes.ts';
@@ -63,7 +63,7 @@ export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promis
   const r = app.withTypeProvider<ZodTypeProvider>();
   // Visitors of an embed (docs/ARCHITECTURE.md#callers) use the chats API too, as the owner of their own chats only.
   const user = { auth: ['user', 'visitor'] } as const;
-  const owner = (request: FastifyRequest): Caller => {
+  const owner = (request: FastifyRequest): UserCaller => {
     const caller = callerOf(request, 'user', 'visitor');
     return caller.kind === 'visitor' ? visitorAsChatOwner(caller) : caller;
   };

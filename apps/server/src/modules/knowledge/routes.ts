@@ -14,7 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AppContext, Channels } from '../../context.ts';
-import { type AuthInvalidateMessage, type Caller, callerOf, checkRouteNeeds } from '../../lib/caller.ts';
+import { type AuthInvalidateMessage, callerOf, checkRouteNeeds, type UserCaller } from '../../lib/caller.ts';
 import { sendPage } from '../../lib/paging.ts';
 import { type EventStream, EventStreams } from '../../lib/sse.ts';
 import { bearerToken } from '../../plugins/auth.ts';
@@ -29,7 +29,7 @@ const DocumentParams = z.object({ id: z.string().min(1).max(100), documentId: z.
 
 /** Who holds an open event stream, to check again when their account changes. */
 interface Watcher {
-  caller: Caller;
+  caller: UserCaller;
   token: string;
   /** `?domain=` as asked, and the domain it resolved to. */
   requested: string | undefined;

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { agents, departments } from '../../db/schema/index.ts';
-import type { Caller } from '../../lib/caller.ts';
+import type { UserCaller } from '../../lib/caller.ts';
 import { escapeLike, type KeyedPage, keyedPage } from '../../lib/paging.ts';
 import type { AccountCaller } from '../../lib/policy.ts';
 import type { SantitoRow } from './dto.ts';
@@ -25,7 +25,7 @@ function visibleTo(caller: AccountCaller): SQL {
 }
 
 /** Santitos the caller may change: visible, and theirs unless they are an Admin. */
-function editableBy(caller: Caller): SQL {
+function editableBy(caller: UserCaller): SQL {
   return can(caller, 'seeAll', null)
     ? visibleTo(caller)
     : and(visibleTo(caller), eq(agents.authorId, caller.user.id))!;
@@ -94,7 +94,7 @@ export function santitosStore(db: Db) {
     },
 
     async insert(
-      caller: Caller,
+      caller: UserCaller,
       values: Omit<SantitoRow, 'domainId' | 'authorId' | 'active' | 'avatarSize' | 'avatarContentType'>,
       tx: Db | Tx = db,
     ): Promise<SantitoRow> {
@@ -106,7 +106,7 @@ export function santitosStore(db: Db) {
     },
 
     async update(
-      caller: Caller,
+      caller: UserCaller,
       id: string,
       patch: SantitoPatch,
       tx: Db | Tx = db,
@@ -119,7 +119,7 @@ export function santitosStore(db: Db) {
       return row;
     },
 
-    async remove(caller: Caller, id: string, tx: Db | Tx = db): Promise<SantitoRow | undefined> {
+    async remove(caller: UserCaller, id: string, tx: Db | Tx = db): Promise<SantitoRow | undefined> {
       const [row] = await tx
         .delete(agents)
         .where(and(eq(agents.id, id), editableBy(caller)))
@@ -128,7 +128,7 @@ export function santitosStore(db: Db) {
     },
 
     /** The department's name, or undefined when it is not one of the caller's domain. */
-    async departmentName(caller: Caller, departmentId: string): Promise<string | undefined> {
+    async departmentName(caller: UserCaller, departmentId: string): Promise<string | undefined> {
       const [row] = await db
         .select({ name: departments.displayName })
         .from(departments)
