@@ -1,5 +1,17 @@
 import { type AuthKind, hasRole, type Role } from '@assistente/contracts';
-import type { FastifyRequest } from 'fastify';
+import type {
+  ContextConfigDefault,
+  FastifyBaseLogger,
+  FastifyRequest,
+  FastifySchema,
+  FastifyTypeProvider,
+  FastifyTypeProviderDefault,
+  RawRequestDefaultExpression,
+  RawServerBase,
+  RawServerDefault,
+  RouteGenericInterface,
+} from 'fastify';
+import type { FastifyRequestType, ResolveFastifyRequestType } from 'fastify/types/type-provider.js';
 import type { domains, users } from '../db/schema/index.ts';
 import { forbidden, unauthenticated } from './errors.ts';
 
@@ -132,10 +144,42 @@ export function callerKinds(auth: AuthKind | readonly AuthKind[] | undefined): C
   return list.filter((k): k is CallerKind => k !== 'public');
 }
 
+/**
+ * The caller a route's `config` admits (docs/ARCHITECTURE.md#request-path): `auth: 'user'` gives a
+ * `UserCaller`, a list the union of its kinds, and `public` in it makes the caller optional. A route
+ * declaring no `auth` (or code that does not know the route) sees `Caller | null`.
+ */
+export type CallerFor<Config> = Config extends { readonly auth: infer A }
+  ? A extends 'public'
+    ? null
+    : A extends CallerKind
+      ? CallerOf<A>
+      : A extends readonly (infer K)[]
+        ? CallerOf<Extract<K, CallerKind>> | ('public' extends K ? null : never)
+        : Caller | null
+  : Caller | null;
+
 declare module 'fastify' {
-  interface FastifyRequest {
-    /** Set by the auth hook (plugins/routes.ts) on routes whose `config.auth` names caller kinds. */
-    caller: Caller | null;
+  // Same type parameters as fastify's own declaration: merging needs them identical.
+  interface FastifyRequest<
+    RouteGeneric extends RouteGenericInterface = RouteGenericInterface,
+    RawServer extends RawServerBase = RawServerDefault,
+    RawRequest extends RawRequestDefaultExpression<RawServer> = RawRequestDefaultExpression<RawServer>,
+    SchemaCompiler extends FastifySchema = FastifySchema,
+    TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault,
+    ContextConfig = ContextConfigDefault,
+    Logger extends FastifyBaseLogger = FastifyBaseLogger,
+    RequestType extends FastifyRequestType = ResolveFastifyRequestType<
+      TypeProvider,
+      SchemaCompiler,
+      RouteGeneric
+    >,
+  > {
+    /**
+     * Set by the auth hook (plugins/routes.ts) before the handler runs, typed by the route's
+     * declared `config.auth`: the handler starts with its caller already narrowed.
+     */
+    caller: CallerFor<ContextConfig>;
   }
 }
 

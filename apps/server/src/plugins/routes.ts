@@ -104,7 +104,7 @@ function commonErrors(schema: FastifySchema, auth: AuthKind | readonly AuthKind[
  * reference page at /api/docs served from this server (nothing fetched from elsewhere).
  * Each route that names caller kinds gets an onRequest hook (`callerHook`) that resolves the caller —
  * before the body is read, so an anonymous upload is refused without reading it — checks the
- * route's least role and premium, and leaves it in `request.caller` (read it typed with `callerOf`).
+ * route's least role and premium, and leaves it in `request.caller` (typed by the route’s `config.auth`: `CallerFor` in lib/caller.ts).
  */
 export async function registerDeclaredRoutes(
   app: FastifyInstance,

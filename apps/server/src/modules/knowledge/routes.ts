@@ -14,7 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AppContext, Channels } from '../../context.ts';
-import { type AuthInvalidateMessage, callerOf, checkRouteNeeds, type UserCaller } from '../../lib/caller.ts';
+import { type AuthInvalidateMessage, checkRouteNeeds, type UserCaller } from '../../lib/caller.ts';
 import { sendPage } from '../../lib/paging.ts';
 import { type EventStream, EventStreams } from '../../lib/sse.ts';
 import { bearerToken } from '../../plugins/auth.ts';
@@ -110,7 +110,7 @@ export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Pr
         response: { 200: z.array(KnowledgeSourceSchema), ...errorResponses('DOMAIN_NOT_FOUND') },
       },
     },
-    async (request) => service.list(callerOf(request, 'user'), request.query.domain),
+    async (request) => service.list(request.caller, request.query.domain),
   );
 
   r.get(
@@ -137,7 +137,7 @@ export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Pr
       },
     },
     async (request, reply) => {
-      const caller = callerOf(request, 'user');
+      const caller = request.caller;
       // Authorized as the list is: the domain's Admins, a SuperAdmin any domain.
       const domainId = await service.adminDomain(caller, request.query.domain);
       const stream = streams.start(reply);
@@ -165,7 +165,7 @@ export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Pr
       },
     },
     async (request, reply) => {
-      const caller = callerOf(request, 'user');
+      const caller = request.caller;
       const made = await service.create(caller, request.body, auditMeta(request), request.query.domain);
       return reply.status(201).send(made);
     },
@@ -183,7 +183,7 @@ export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Pr
         response: { 200: ConfluenceTestResultSchema, ...errorResponses('DOMAIN_NOT_FOUND') },
       },
     },
-    async (request) => service.testConnection(callerOf(request, 'user'), request.body, request.query.domain),
+    async (request) => service.testConnection(request.caller, request.body, request.query.domain),
   );
 
   r.post(
@@ -199,7 +199,7 @@ export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Pr
       },
     },
     async (request, reply) => {
-      const made = await service.syncNow(callerOf(request, 'user'), request.params.id, request.query.domain);
+      const made = await service.syncNow(request.caller, request.params.id, request.query.domain);
       return reply.status(202).send(made);
     },
   );
@@ -214,7 +214,7 @@ export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Pr
         response: { 200: z.array(KnowledgeSourceChoiceSchema) },
       },
     },
-    async (request) => service.choices(callerOf(request, 'user')),
+    async (request) => service.choices(request.caller),
   );
 
   r.get(
@@ -229,7 +229,7 @@ export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Pr
         response: { 200: KnowledgeSourceSchema, ...errorResponses('NOT_FOUND', 'DOMAIN_NOT_FOUND') },
       },
     },
-    async (request) => service.get(callerOf(request, 'user'), request.params.id, request.query.domain),
+    async (request) => service.get(request.caller, request.params.id, request.query.domain),
   );
 
   r.put(
@@ -247,7 +247,7 @@ export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Pr
     },
     async (request) =>
       service.update(
-        callerOf(request, 'user'),
+        request.caller,
         request.params.id,
         request.body,
         auditMeta(request),
@@ -268,7 +268,7 @@ export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Pr
       },
     },
     async (request, reply) => {
-      const caller = callerOf(request, 'user');
+      const caller = request.caller;
       const keys = await service.remove(caller, request.params.id, auditMeta(request), request.query.domain);
       await deleteStored(ctx, 'knowledge', keys);
       return reply.status(204).send(null);
@@ -293,12 +293,7 @@ export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Pr
     async (request, reply) =>
       sendPage(
         reply,
-        await service.documents(
-          callerOf(request, 'user'),
-          request.params.id,
-          request.query,
-          request.query.domain,
-        ),
+        await service.documents(request.caller, request.params.id, request.query, request.query.domain),
       ),
   );
 
@@ -326,7 +321,7 @@ export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Pr
       },
     },
     async (request, reply) => {
-      const caller = callerOf(request, 'user');
+      const caller = request.caller;
       // Who may upload is checked before the body is read.
       const domain = await service.adminDomain(caller, request.query.domain);
       await service.get(caller, request.params.id, domain);
@@ -352,7 +347,7 @@ export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Pr
       },
     },
     async (request, reply) => {
-      const caller = callerOf(request, 'user', 'visitor');
+      const caller = request.caller;
       const { object, fileName } = await service.file(
         caller,
         request.params.id,
@@ -376,7 +371,7 @@ export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Pr
       },
     },
     async (request, reply) => {
-      const caller = callerOf(request, 'user');
+      const caller = request.caller;
       const key = await service.removeDocument(
         caller,
         request.params.id,

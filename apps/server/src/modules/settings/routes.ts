@@ -14,7 +14,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { callerOf } from '../../lib/caller.ts';
 import { errorResponses } from '../../plugins/routes.ts';
 import { auditMeta } from '../audit/index.ts';
 
@@ -40,7 +39,7 @@ export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: ProfileSchema, ...errorResponses('USER_NOT_FOUND') },
       },
     },
-    async (request) => service.getProfile(callerOf(request, 'user')),
+    async (request) => service.getProfile(request.caller),
   );
 
   r.put(
@@ -54,7 +53,7 @@ export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: ProfileSchema, ...errorResponses('USER_NOT_FOUND') },
       },
     },
-    async (request) => service.updateProfile(callerOf(request, 'user'), request.body),
+    async (request) => service.updateProfile(request.caller, request.body),
   );
 
   r.get(
@@ -67,7 +66,7 @@ export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: z.array(SessionSchema) },
       },
     },
-    async (request) => service.listSessions(callerOf(request, 'user')),
+    async (request) => service.listSessions(request.caller),
   );
 
   r.delete(
@@ -82,7 +81,7 @@ export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request, reply) => {
-      await service.revokeSession(callerOf(request, 'user'), request.params.id);
+      await service.revokeSession(request.caller, request.params.id);
       return reply.status(204).send(null);
     },
   );
@@ -98,7 +97,7 @@ export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: SessionsRevokedSchema },
       },
     },
-    async (request) => service.revokeAllSessions(callerOf(request, 'user'), request.body),
+    async (request) => service.revokeAllSessions(request.caller, request.body),
   );
 
   r.get(
@@ -111,7 +110,7 @@ export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: EulaStatusSchema, ...errorResponses('USER_NOT_FOUND') },
       },
     },
-    async (request) => service.getEula(callerOf(request, 'user')),
+    async (request) => service.getEula(request.caller),
   );
 
   r.post(
@@ -125,7 +124,7 @@ export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: EulaStatusSchema, ...errorResponses('USER_NOT_FOUND', 'CONFLICT') },
       },
     },
-    async (request) => service.acceptEula(callerOf(request, 'user'), request.body),
+    async (request) => service.acceptEula(request.caller, request.body),
   );
 
   r.get(
@@ -139,7 +138,7 @@ export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: DomainSettingsSchema, ...errorResponses('DOMAIN_NOT_FOUND') },
       },
     },
-    async (request) => service.getDomainSettings(callerOf(request, 'user'), request.query.domain),
+    async (request) => service.getDomainSettings(request.caller, request.query.domain),
   );
 
   r.put(
@@ -155,11 +154,6 @@ export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request) =>
-      service.updateDomainSettings(
-        callerOf(request, 'user'),
-        request.query.domain,
-        request.body,
-        auditMeta(request),
-      ),
+      service.updateDomainSettings(request.caller, request.query.domain, request.body, auditMeta(request)),
   );
 }
