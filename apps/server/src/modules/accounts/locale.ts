@@ -1,7 +1,7 @@
 import { type Locale, Locales } from '@assistente/contracts';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { UserCaller } from '../../lib/caller.ts';
+import type { Caller } from '../../lib/caller.ts';
 import { resolveLocale } from '../identity/emails.ts';
 
 /** What the request says about the language the caller reads: `?locale=`, then Accept-Language. */
@@ -27,7 +27,7 @@ export function localeHints(request: FastifyRequest): LocaleHints {
  * `?locale=` (the language their screen shows) wins, then their saved language, then their
  * browser's Accept-Language; pt-BR otherwise.
  */
-export function callerLocale(caller: UserCaller, hints: LocaleHints): Locale {
+export function callerLocale(caller: Pick<Caller, 'user'>, hints: LocaleHints): Locale {
   const saved = Locales.find((l) => l === caller.user.locale);
   return resolveLocale(hints.query, saved, hints.acceptLanguage);
 }

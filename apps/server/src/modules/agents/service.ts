@@ -9,8 +9,9 @@ import type {
   ServerFrame,
 } from '@assistente/contracts';
 import { type AppContext, Channels } from '../../context.ts';
-import type { AuthInvalidateMessage, UserCaller } from '../../lib/caller.ts';
+import type { AuthInvalidateMessage } from '../../lib/caller.ts';
 import { invalidField } from '../../lib/errors.ts';
+import type { ChatCaller } from '../chats/index.ts';
 import { type ExchangeChat, titleFrom } from '../chats/index.ts';
 import { parseVisitorUid, VIRTUAL_ACCOUNT_CHANGED } from '../embedded/index.ts';
 import { type AnswerKnowledge, knowledgeForAnswer } from '../knowledge/index.ts';
@@ -166,14 +167,14 @@ export function createAgentsService(ctx: AppContext) {
   });
 
   /** Counts the send against the per-minute limit, or refuses it. */
-  async function countSend(caller: UserCaller): Promise<void> {
+  async function countSend(caller: ChatCaller): Promise<void> {
     if (!(await limits.allowSend(caller.user.id))) {
       throw tooManySends(limits.sendsPerMinute);
     }
   }
 
   /** Takes a generation slot, or refuses with TOO_MANY_GENERATIONS. */
-  async function takeSlot(caller: UserCaller): Promise<() => void> {
+  async function takeSlot(caller: ChatCaller): Promise<() => void> {
     const release = await limits.acquire(caller.user.id);
     if (!release) {
       throw tooManyGenerations(limits.maxConcurrent);
@@ -181,14 +182,14 @@ export function createAgentsService(ctx: AppContext) {
     return release;
   }
 
-  function assertIdle(caller: UserCaller, chatId: string): void {
+  function assertIdle(caller: ChatCaller, chatId: string): void {
     if (registry.inChat(caller.user.id, chatId).length > 0) {
       throw alreadyGenerating();
     }
   }
 
   async function santitoOf(
-    caller: UserCaller,
+    caller: ChatCaller,
     agentId: string | null | undefined,
   ): Promise<SantitoRow | undefined> {
     return agentId ? santitos.findUsable(caller, agentId) : undefined;
@@ -200,7 +201,7 @@ export function createAgentsService(ctx: AppContext) {
    * the domain's default (NO_PROVIDER when nothing is configured).
    */
   function modelFor(
-    caller: UserCaller,
+    caller: ChatCaller,
     params: ChatParams,
     santito: SantitoRow | undefined,
   ): Promise<ResolvedModel> {
@@ -214,7 +215,7 @@ export function createAgentsService(ctx: AppContext) {
    * called, and announces the chat and the message once stored.
    */
   async function prepareQuestion(
-    caller: UserCaller,
+    caller: ChatCaller,
     change: ExchangeChat,
     requestId: string | undefined,
     input: { content: string; parentId?: string | null; attachmentIds?: string[] },
@@ -254,7 +255,7 @@ export function createAgentsService(ctx: AppContext) {
   }
 
   /** The plan of a stored chat (regenerate, edit): its santito if still usable, its params. */
-  async function planOf(caller: UserCaller, chat: Chat): Promise<AnswerPlan> {
+  async function planOf(caller: ChatCaller, chat: Chat): Promise<AnswerPlan> {
     const santito = await santitoOf(caller, chat.agentId);
     const params = chat.params ?? {};
     return { santito, params, resolved: await modelFor(caller, params, santito) };
@@ -267,7 +268,7 @@ export function createAgentsService(ctx: AppContext) {
    * frees it when it ends (or fails to start), so sends racing each other still respect the limit.
    */
   async function answer(
-    caller: UserCaller,
+    caller: ChatCaller,
     a: {
       chatId: string;
       /** The user message to answer. */
@@ -320,7 +321,7 @@ export function createAgentsService(ctx: AppContext) {
     models,
 
     /** `chat.send`: the user message is committed and announced before the answer starts. */
-    async send(caller: UserCaller, frame: ChatSendFrame): Promise<void> {
+    async send(caller: ChatCaller, frame: ChatSendFrame): Promise<void> {
       const since = Date.now();
       await countSend(caller);
       const chat = frame.chatId ? await chats.getChatForCaller(caller, frame.chatId) : undefined;
@@ -369,7 +370,7 @@ export function createAgentsService(ctx: AppContext) {
     },
 
     /** `chat.regenerate`: a new answer to the same question, a sibling of the old one (kept). */
-    async regenerate(caller: UserCaller, frame: ChatRegenerateFrame): Promise<void> {
+    async regenerate(caller: ChatCaller, frame: ChatRegenerateFrame): Promise<void> {
       const since = Date.now();
       const chat = await chats.getChatForCaller(caller, frame.chatId);
       const target = await chats.getMessageForCaller(caller, frame.chatId, frame.messageId);
@@ -387,7 +388,7 @@ export function createAgentsService(ctx: AppContext) {
     },
 
     /** `chat.edit`: a new user message beside the edited one (same parent), then its answer. */
-    async edit(caller: UserCaller, frame: ChatEditFrame): Promise<void> {
+    async edit(caller: ChatCaller, frame: ChatEditFrame): Promise<void> {
       const since = Date.now();
       const chat = await chats.getChatForCaller(caller, frame.chatId);
       const target = await chats.getMessageForCaller(caller, frame.chatId, frame.messageId);
@@ -416,14 +417,14 @@ export function createAgentsService(ctx: AppContext) {
     },
 
     /** `chat.stop`: whichever replica runs the chat's answer stops it (kept as `stopped`). */
-    async stop(caller: UserCaller, frame: ChatStopFrame): Promise<void> {
+    async stop(caller: ChatCaller, frame: ChatStopFrame): Promise<void> {
       await chats.getChatForCaller(caller, frame.chatId);
       const msg: ControlMessage = { op: 'stop', userId: caller.user.id, chatId: frame.chatId };
       await ctx.bus.publish(CONTROL_CHANNEL, msg);
     },
 
     /** `chat.subscribe`: snapshots of the chat's answers in progress, then `chat.subscribed`. */
-    async subscribe(caller: UserCaller, frame: ChatSubscribeFrame, reply: Reply): Promise<void> {
+    async subscribe(caller: ChatCaller, frame: ChatSubscribeFrame, reply: Reply): Promise<void> {
       await chats.getChatForCaller(caller, frame.chatId);
       const msg: ControlMessage = { op: 'snapshot', userId: caller.user.id, chatId: frame.chatId };
       await ctx.bus.publish(CONTROL_CHANNEL, msg);

@@ -10,6 +10,7 @@
  * - `listMessagesForContext(chatId, leafMessageId)` → ContextMessage[] root → leaf
  * - `getAttachmentsForModel(caller, ids)` → AttachmentForModel[] (bytes + contentType)
  */
+export { type ChatCaller, chatOwnerId, mayAttach } from './policy.ts';
 export { chatsRoutes } from './routes.ts';
 export {
   type AttachmentForModel,

@@ -5,4 +5,4 @@ export {
   virtualAccountsService,
 } from './service.ts';
 export { parseVisitorUid } from './visitor-ids.ts';
-export { type VisitorsService, visitorAsChatOwner, visitorsService } from './visitors.ts';
+export { type VisitorsService, visitorsService } from './visitors.ts';

@@ -13,7 +13,6 @@ import { agents, domains, users } from '../../db/schema/index.ts';
 import type {
   AuthInvalidateMessage,
   DomainRow,
-  UserCaller,
   UserRow,
   VisitorCaller,
 } from '../../lib/caller.ts';
@@ -415,20 +414,3 @@ export function visitorsService(ctx: AppContext) {
 }
 
 export type VisitorsService = ReturnType<typeof visitorsService>;
-
-/**
- * A visitor as the chats manager's owner of chats: their stored row, with the least role. The chats
- * and agents services scope everything by that row, so a visitor reaches their own chats only.
- */
-export function visitorAsChatOwner(visitor: VisitorCaller): UserCaller {
-  return {
-    kind: 'user',
-    uid: visitor.uid,
-    sessionId: visitor.sessionId,
-    email: visitor.user.id,
-    user: visitor.user,
-    domain: visitor.domain,
-    role: 'Viewer',
-    premium: visitor.premium,
-  };
-}

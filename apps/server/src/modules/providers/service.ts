@@ -13,7 +13,7 @@ import {
   type ProviderTestResult,
 } from '@assistente/contracts';
 import type { AppContext } from '../../context.ts';
-import type { UserCaller } from '../../lib/caller.ts';
+import type { Caller, UserCaller } from '../../lib/caller.ts';
 import { invalidField } from '../../lib/errors.ts';
 import type { AccountCaller } from '../../lib/policy.ts';
 import { type SecretBox, secretBoxFor } from '../../lib/secrets.ts';
@@ -547,11 +547,7 @@ export function createProvidersService(
      * `orDefault` gets the default instead (a santito whose model was removed stays usable).
      * Throws NO_PROVIDER when nothing is configured.
      */
-    async resolveModel(
-      caller: AccountCaller,
-      modelId?: string | null,
-      orDefault = false,
-    ): Promise<ResolvedModel> {
+    async resolveModel(caller: Caller, modelId?: string | null, orDefault = false): Promise<ResolvedModel> {
       const entries = await entriesFor(caller.domain.id);
       if (entries.length === 0) throw noProvider();
       if (modelId) {

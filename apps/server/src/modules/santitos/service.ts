@@ -11,7 +11,7 @@ import {
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
-import type { UserCaller } from '../../lib/caller.ts';
+import type { Caller, UserCaller } from '../../lib/caller.ts';
 import { forbidden, invalidField } from '../../lib/errors.ts';
 import { cursorsFor, type Page } from '../../lib/paging.ts';
 import type { AccountCaller } from '../../lib/policy.ts';
@@ -144,7 +144,7 @@ export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) 
 
   return {
     /** A santito the caller may chat with, or undefined (also when the domain is not premium). */
-    async findUsable(caller: AccountCaller, id: string): Promise<SantitoRow | undefined> {
+    async findUsable(caller: Caller, id: string): Promise<SantitoRow | undefined> {
       if (!caller.premium) return undefined;
       return store.find(caller, id);
     },

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { agents, departments } from '../../db/schema/index.ts';
-import type { UserCaller } from '../../lib/caller.ts';
+import type { Caller, UserCaller } from '../../lib/caller.ts';
 import { escapeLike, type KeyedPage, keyedPage } from '../../lib/paging.ts';
 import type { AccountCaller } from '../../lib/policy.ts';
 import type { SantitoRow } from './dto.ts';
@@ -11,8 +11,10 @@ import { can } from './policy.ts';
  * Santitos a caller may see: in their domain, and visible to the whole domain, to their department,
  * or written by them; an Admin (or above) sees every santito of their domain.
  */
-function visibleTo(caller: AccountCaller): SQL {
+function visibleTo(caller: Caller): SQL {
   const inDomain = eq(agents.domainId, caller.domain.id);
+  // A visitor of an embed belongs to no department and writes nothing: what the whole domain sees.
+  if (caller.kind === 'visitor') return and(inDomain, eq(agents.visibility, 'domain'))!;
   if (can(caller, 'seeAll', null)) return inDomain;
   return and(
     inDomain,
@@ -50,7 +52,7 @@ export type SantitoPatch = Partial<
 
 export function santitosStore(db: Db) {
   return {
-    async find(caller: AccountCaller, id: string): Promise<SantitoRow | undefined> {
+    async find(caller: Caller, id: string): Promise<SantitoRow | undefined> {
       const [row] = await db
         .select()
         .from(agents)
