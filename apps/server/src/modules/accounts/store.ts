@@ -1,4 +1,5 @@
 import {
+  administeredDomains,
   administersDomain,
   isAdmin,
   type Role,
@@ -6,7 +7,7 @@ import {
   spansDomains,
   type UserSortField,
 } from '@assistente/contracts';
-import { and, asc, count, desc, eq, ilike, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client.ts';
 import { departments, domains, identityAccounts, users } from '../../db/schema/index.ts';
@@ -18,20 +19,20 @@ import type { DepartmentRow } from './dto.ts';
 
 export type Executor = Db | Tx;
 
-/** Rows a caller may see: themselves; an Admin, their domain; a SuperAdmin, everything. */
-function userScope(caller: UserCaller): SQL | undefined {
+/**
+ * Rows a caller may see (`seesUser` in contracts' policies, as SQL): themselves, and the people of
+ * every domain they administer. Built from `administeredDomains`, not from a second reading of the
+ * roles; `user-scope.test.ts` holds the two together.
+ */
+export function userScope(caller: UserCaller): SQL | undefined {
+  const self = eq(users.id, caller.user.id);
+  const administered = administeredDomains(actor(caller));
+  if (administered.length === 0) return self;
   // Embeds' visitors own their chats through a row of their own; they are nobody's users to read,
   // change or delete (the embed manages them).
   const people = ne(users.type, 'visitor');
-  switch (caller.role) {
-    case 'SuperAdmin':
-      return people;
-    case 'Admin':
-      return and(people, or(eq(users.domainId, caller.domain.id), eq(users.id, caller.user.id)));
-    case 'Editor':
-    case 'Viewer':
-      return eq(users.id, caller.user.id);
-  }
+  if (administered === 'all') return people;
+  return and(people, or(inArray(users.domainId, administered), self));
 }
 
 /** Domains a caller may see: their own; a SuperAdmin, every one. */
