@@ -183,16 +183,6 @@ declare module 'fastify' {
   }
 }
 
-/**
- * The caller the auth hook resolved, narrowed to the kinds the handler serves. The route's
- * `config.auth` guarantees it; a mismatch is a declaration bug, answered as unauthenticated.
- */
-export function callerOf<K extends CallerKind>(request: FastifyRequest, ...kinds: [K, ...K[]]): CallerOf<K> {
-  const caller = request.caller;
-  if (!caller || !(kinds as CallerKind[]).includes(caller.kind)) throw unauthenticated();
-  return caller as CallerOf<K>;
-}
-
 /** Route-level checks from `config`: the least role and the premium flag. */
 export function checkRouteNeeds(caller: Caller, needs: { role?: Role; premium?: boolean }): void {
   if (needs.role && (caller.kind === 'visitor' || !hasRole(caller.role, needs.role))) {
