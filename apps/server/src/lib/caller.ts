@@ -2,7 +2,6 @@ import { type AuthKind, hasRole, type Role } from '@assistente/contracts';
 import type {
   ContextConfigDefault,
   FastifyBaseLogger,
-  FastifyRequest,
   FastifySchema,
   FastifyTypeProvider,
   FastifyTypeProviderDefault,

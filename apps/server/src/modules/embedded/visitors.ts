@@ -10,12 +10,7 @@ import {
 import { eq } from 'drizzle-orm';
 import { type AppContext, Channels } from '../../context.ts';
 import { agents, domains, users } from '../../db/schema/index.ts';
-import type {
-  AuthInvalidateMessage,
-  DomainRow,
-  UserRow,
-  VisitorCaller,
-} from '../../lib/caller.ts';
+import type { AuthInvalidateMessage, DomainRow, UserRow, VisitorCaller } from '../../lib/caller.ts';
 import { invalidIdToken } from '../../lib/errors.ts';
 import { randomBase62 } from '../../lib/random-id.ts';
 import { isPremiumDomain } from '../accounts/caller-state.ts';
