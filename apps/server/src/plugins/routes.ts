@@ -90,6 +90,16 @@ function callerHook(callers: CallerResolvers, needs: FastifyContextConfig): onRe
   };
 }
 
+/**
+ * The `config` most routes declare, written once: a signed-in person, or one of at least Admin or
+ * SuperAdmin role. Their `auth` types the handler's `request.caller` (`CallerFor` in lib/caller.ts).
+ */
+export const RouteNeeds = {
+  user: { auth: 'user' },
+  admin: { auth: 'user', role: 'Admin' },
+  superAdmin: { auth: 'user', role: 'SuperAdmin' },
+} as const;
+
 /** What any declared route may answer besides its own responses. */
 function commonErrors(schema: FastifySchema, auth: AuthKind | readonly AuthKind[]): ErrorCode[] {
   const codes: ErrorCode[] = ['RATE_LIMITED', 'INTERNAL'];

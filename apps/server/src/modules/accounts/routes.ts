@@ -21,7 +21,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { linkBase } from '../../lib/origin.ts';
 import { sendPage } from '../../lib/paging.ts';
-import { errorResponses } from '../../plugins/routes.ts';
+import { errorResponses, RouteNeeds } from '../../plugins/routes.ts';
 import { noStore } from '../../plugins/security.ts';
 import { auditMeta, auditRoutes } from '../audit/index.ts';
 import { localeHints } from './locale.ts';
@@ -46,9 +46,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
   app.addHook('onSend', noStore);
 
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const user = { auth: 'user' } as const;
-  const admin = { auth: 'user', role: 'Admin' } as const;
-  const superAdmin = { auth: 'user', role: 'SuperAdmin' } as const;
+  const { user, admin, superAdmin } = RouteNeeds;
 
   // ── users ──────────────────────────────────────────────────────────────────────────────────
 

@@ -9,7 +9,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { sendPage } from '../../lib/paging.ts';
-import { errorResponses } from '../../plugins/routes.ts';
+import { errorResponses, RouteNeeds } from '../../plugins/routes.ts';
 import { noStore } from '../../plugins/security.ts';
 import { auditMeta } from '../audit/index.ts';
 
@@ -24,7 +24,7 @@ export async function apiKeysRoutes(app: FastifyInstance, ctx: AppContext): Prom
   // The creation answer holds a secret; no list should sit in a cache either.
   app.addHook('onSend', noStore);
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const user = { auth: 'user' } as const;
+  const { user } = RouteNeeds;
   const tags = ['api keys'];
 
   r.get(

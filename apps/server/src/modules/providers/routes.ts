@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { errorResponses } from '../../plugins/routes.ts';
+import { errorResponses, RouteNeeds } from '../../plugins/routes.ts';
 import { noStore } from '../../plugins/security.ts';
 import { auditMeta } from '../audit/index.ts';
 
@@ -27,7 +27,7 @@ export async function providersRoutes(app: FastifyInstance, ctx: AppContext): Pr
   app.addHook('onSend', noStore);
 
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const admin = { auth: 'user', role: 'Admin' } as const;
+  const { admin } = RouteNeeds;
   const tags = ['providers'];
   const query = ProviderSettingsQuerySchema;
 

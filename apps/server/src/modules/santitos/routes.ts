@@ -11,7 +11,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { sendPage } from '../../lib/paging.ts';
-import { BinaryBody, errorResponses } from '../../plugins/routes.ts';
+import { BinaryBody, errorResponses, RouteNeeds } from '../../plugins/routes.ts';
 import { noStore } from '../../plugins/security.ts';
 import { auditMeta } from '../audit/index.ts';
 import { readSingleUpload, sendStoredObject } from '../storage/index.ts';
@@ -27,7 +27,7 @@ export async function santitosRoutes(app: FastifyInstance, ctx: AppContext): Pro
   app.addHook('onSend', noStore);
 
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const user = { auth: 'user' } as const;
+  const { user } = RouteNeeds;
   const tags = ['santitos'];
 
   r.get(

@@ -14,7 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { errorResponses } from '../../plugins/routes.ts';
+import { errorResponses, RouteNeeds } from '../../plugins/routes.ts';
 import { auditMeta } from '../audit/index.ts';
 
 const SessionParams = z.object({ id: z.string().min(1).max(128) });
@@ -25,8 +25,7 @@ export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Pro
   const service = ctx.services.settings;
 
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const user = { auth: 'user' } as const;
-  const admin = { auth: 'user', role: 'Admin' } as const;
+  const { user, admin } = RouteNeeds;
   const tags = ['settings'];
 
   r.get(

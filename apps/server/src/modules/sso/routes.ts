@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { errorResponses } from '../../plugins/routes.ts';
+import { errorResponses, RouteNeeds } from '../../plugins/routes.ts';
 import { noStore } from '../../plugins/security.ts';
 import { auditMeta } from '../audit/index.ts';
 
@@ -15,7 +15,7 @@ export async function ssoAdminRoutes(app: FastifyInstance, ctx: AppContext): Pro
   app.addHook('onSend', noStore);
 
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const superAdmin = { auth: 'user', role: 'SuperAdmin' } as const;
+  const { superAdmin } = RouteNeeds;
   const tags = ['sso'];
 
   r.get(
