@@ -26,9 +26,28 @@ export function spansDomains(actor: Pick<Actor, 'role'>): boolean {
   return actor.role === 'SuperAdmin';
 }
 
+/**
+ * The domains an actor administers, as data a query can filter by: every one (a SuperAdmin), their
+ * own (an Admin), or none. The server's SQL scopes are built from it, so they say what
+ * `administersDomain` says.
+ */
+export function administeredDomains(actor: Pick<Actor, 'role' | 'domain'>): 'all' | string[] {
+  if (spansDomains(actor)) return 'all';
+  return isAdmin(actor) ? [actor.domain] : [];
+}
+
 /** Administrative acts on one domain: an Admin's own, or any for a SuperAdmin. */
-export function administersDomain(actor: Actor, domain: string): boolean {
-  return spansDomains(actor) || (isAdmin(actor) && actor.domain === domain);
+export function administersDomain(actor: Pick<Actor, 'role' | 'domain'>, domain: string): boolean {
+  const domains = administeredDomains(actor);
+  return domains === 'all' || domains.includes(domain);
+}
+
+/**
+ * Whose account records an actor sees in lists and lookups: their own, and everyone of a domain
+ * they administer (a SuperAdmin of that domain included; changing them is `managesUser`'s).
+ */
+export function seesUser(actor: Actor, target: Pick<AccountRef, 'id' | 'domain'>): boolean {
+  return actor.id === target.id || administersDomain(actor, target.domain);
 }
 
 /** The roles an actor may give (docs/ARCHITECTURE.md#roles-and-permissions): an Admin up to Admin, a SuperAdmin any. */

@@ -1,5 +1,16 @@
 import { type AuthKind, hasRole, type Role } from '@assistente/contracts';
-import type { FastifyRequest } from 'fastify';
+import type {
+  ContextConfigDefault,
+  FastifyBaseLogger,
+  FastifySchema,
+  FastifyTypeProvider,
+  FastifyTypeProviderDefault,
+  RawRequestDefaultExpression,
+  RawServerBase,
+  RawServerDefault,
+  RouteGenericInterface,
+} from 'fastify';
+import type { FastifyRequestType, ResolveFastifyRequestType } from 'fastify/types/type-provider.js';
 import type { domains, users } from '../db/schema/index.ts';
 import { forbidden, unauthenticated } from './errors.ts';
 
@@ -53,16 +64,14 @@ export interface ApiKeyCaller {
   premium: boolean;
 }
 
-/** Who is asking, whatever credential they hold. */
-export type AnyCaller = UserCaller | VisitorCaller | ApiKeyCaller;
-export type CallerKind = AnyCaller['kind'];
-export type CallerOf<K extends CallerKind> = Extract<AnyCaller, { kind: K }>;
-
 /**
- * The caller of a signed-in person. Most of the code base acts for users only, so the short name
- * stays theirs; code that serves several kinds takes `AnyCaller`.
+ * Who is asking, whatever credential they hold (docs/ARCHITECTURE.md#callers). Services that serve
+ * several kinds take this union and branch on `kind` in their policy; code for people only takes
+ * `UserCaller`.
  */
-export type Caller = UserCaller;
+export type Caller = UserCaller | VisitorCaller | ApiKeyCaller;
+export type CallerKind = Caller['kind'];
+export type CallerOf<K extends CallerKind> = Extract<Caller, { kind: K }>;
 
 /**
  * Body of a `Channels.authInvalidate` message. `uid`/`email` drop one account's cached state;
@@ -103,7 +112,7 @@ export class CallerResolvers {
   }
 
   /** The caller from the resolvers' caches alone, if one of the kinds has it ready. */
-  peek(kinds: readonly CallerKind[], token: string): AnyCaller | undefined {
+  peek(kinds: readonly CallerKind[], token: string): Caller | undefined {
     for (const kind of kinds) {
       const caller = this.byKind.get(kind)?.peek?.(token);
       if (caller) return caller;
@@ -112,7 +121,7 @@ export class CallerResolvers {
   }
 
   /** The caller for the first declared kind whose resolver accepts the token; else the first refusal. */
-  async resolve(kinds: readonly CallerKind[], token: string): Promise<AnyCaller> {
+  async resolve(kinds: readonly CallerKind[], token: string): Promise<Caller> {
     let refusal: unknown;
     for (const kind of kinds) {
       const resolver = this.byKind.get(kind);
@@ -134,25 +143,47 @@ export function callerKinds(auth: AuthKind | readonly AuthKind[] | undefined): C
   return list.filter((k): k is CallerKind => k !== 'public');
 }
 
+/**
+ * The caller a route's `config` admits (docs/ARCHITECTURE.md#request-path): `auth: 'user'` gives a
+ * `UserCaller`, a list the union of its kinds, and `public` in it makes the caller optional. A route
+ * declaring no `auth` (or code that does not know the route) sees `Caller | null`.
+ */
+export type CallerFor<Config> = Config extends { readonly auth: infer A }
+  ? A extends 'public'
+    ? null
+    : A extends CallerKind
+      ? CallerOf<A>
+      : A extends readonly (infer K)[]
+        ? CallerOf<Extract<K, CallerKind>> | ('public' extends K ? null : never)
+        : Caller | null
+  : Caller | null;
+
 declare module 'fastify' {
-  interface FastifyRequest {
-    /** Set by the auth hook (plugins/routes.ts) on routes whose `config.auth` names caller kinds. */
-    caller: AnyCaller | null;
+  // Same type parameters as fastify's own declaration: merging needs them identical.
+  interface FastifyRequest<
+    RouteGeneric extends RouteGenericInterface = RouteGenericInterface,
+    RawServer extends RawServerBase = RawServerDefault,
+    RawRequest extends RawRequestDefaultExpression<RawServer> = RawRequestDefaultExpression<RawServer>,
+    SchemaCompiler extends FastifySchema = FastifySchema,
+    TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault,
+    ContextConfig = ContextConfigDefault,
+    Logger extends FastifyBaseLogger = FastifyBaseLogger,
+    RequestType extends FastifyRequestType = ResolveFastifyRequestType<
+      TypeProvider,
+      SchemaCompiler,
+      RouteGeneric
+    >,
+  > {
+    /**
+     * Set by the auth hook (plugins/routes.ts) before the handler runs, typed by the route's
+     * declared `config.auth`: the handler starts with its caller already narrowed.
+     */
+    caller: CallerFor<ContextConfig>;
   }
 }
 
-/**
- * The caller the auth hook resolved, narrowed to the kinds the handler serves. The route's
- * `config.auth` guarantees it; a mismatch is a declaration bug, answered as unauthenticated.
- */
-export function callerOf<K extends CallerKind>(request: FastifyRequest, ...kinds: [K, ...K[]]): CallerOf<K> {
-  const caller = request.caller;
-  if (!caller || !(kinds as CallerKind[]).includes(caller.kind)) throw unauthenticated();
-  return caller as CallerOf<K>;
-}
-
 /** Route-level checks from `config`: the least role and the premium flag. */
-export function checkRouteNeeds(caller: AnyCaller, needs: { role?: Role; premium?: boolean }): void {
+export function checkRouteNeeds(caller: Caller, needs: { role?: Role; premium?: boolean }): void {
   if (needs.role && (caller.kind === 'visitor' || !hasRole(caller.role, needs.role))) {
     throw forbidden();
   }

@@ -1,9 +1,16 @@
 import { ErrorBodySchema } from '@assistente/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { type AnyCaller, CallerResolvers, callerOf, type VisitorCaller } from '../lib/caller.ts';
+import {
+  type ApiKeyCaller,
+  type Caller,
+  type CallerFor,
+  CallerResolvers,
+  type UserCaller,
+  type VisitorCaller,
+} from '../lib/caller.ts';
 import { buildTestApp, type TestApp } from '../test/app.ts';
 import { makeDomain, makeUser, type TestDomain, type TestUser } from '../test/factories.ts';
 import { userResolver } from './auth.ts';
@@ -62,20 +69,26 @@ beforeAll(async () => {
   registerErrorHandler(app);
   await registerDeclaredRoutes(app, ctx);
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const answer = (caller: AnyCaller | null) => ({ kind: caller?.kind ?? 'anonymous' });
+  const answer = (caller: Caller | null) => ({ kind: caller?.kind ?? 'anonymous' });
   const schema = { response: { 200: KindSchema } };
-  r.get('/api/test/user', { config: { auth: 'user' }, schema }, async (request) => ({
-    kind: callerOf(request, 'user').kind,
-  }));
-  r.get('/api/test/visitor', { config: { auth: 'visitor' }, schema }, async (request) => ({
-    kind: callerOf(request, 'visitor').kind,
-  }));
-  r.get('/api/test/either', { config: { auth: ['user', 'visitor'] }, schema }, async (request) =>
-    answer(callerOf(request, 'user', 'visitor')),
-  );
-  r.get('/api/test/optional', { config: { auth: ['public', 'user'] }, schema }, async (request) =>
-    answer(request.caller),
-  );
+  // Each handler reads `request.caller` typed by its route's `config.auth` (the assertions are
+  // checked by the typecheck; the answers by the tests below).
+  r.get('/api/test/user', { config: { auth: 'user' }, schema }, async (request) => {
+    expectTypeOf(request.caller).toEqualTypeOf<UserCaller>();
+    return { kind: request.caller.kind };
+  });
+  r.get('/api/test/visitor', { config: { auth: 'visitor' }, schema }, async (request) => {
+    expectTypeOf(request.caller).toEqualTypeOf<VisitorCaller>();
+    return { kind: request.caller.kind };
+  });
+  r.get('/api/test/either', { config: { auth: ['user', 'visitor'] }, schema }, async (request) => {
+    expectTypeOf(request.caller).toEqualTypeOf<UserCaller | VisitorCaller>();
+    return answer(request.caller);
+  });
+  r.get('/api/test/optional', { config: { auth: ['public', 'user'] }, schema }, async (request) => {
+    expectTypeOf(request.caller).toEqualTypeOf<UserCaller | null>();
+    return answer(request.caller);
+  });
   r.get('/api/test/admin', { config: { auth: 'user', role: 'Admin' }, schema }, async (request) =>
     answer(request.caller),
   );
@@ -143,5 +156,17 @@ describe('routes declare the kinds of caller they serve', () => {
     expect((await get('/api/test/user', u.headers)).statusCode).toBe(200);
     await t.ctx.identity.revokeSession(u.sessionId, 'test');
     expectRefused(await get('/api/test/user', u.headers), 401);
+  });
+});
+
+describe("a route's declaration types its caller", () => {
+  it('narrows to the declared kinds, optional with `public`, and the whole union when undeclared', () => {
+    expectTypeOf<CallerFor<{ auth: 'apiKey' }>>().toEqualTypeOf<ApiKeyCaller>();
+    expectTypeOf<CallerFor<{ readonly auth: readonly ['user', 'apiKey'] }>>().toEqualTypeOf<
+      UserCaller | ApiKeyCaller
+    >();
+    expectTypeOf<CallerFor<{ auth: 'public' }>>().toEqualTypeOf<null>();
+    expectTypeOf<CallerFor<{ auth: ['public', 'visitor'] }>>().toEqualTypeOf<VisitorCaller | null>();
+    expectTypeOf<CallerFor<unknown>>().toEqualTypeOf<Caller | null>();
   });
 });

@@ -19,7 +19,7 @@ import type {
 import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
 import { type ZodType, z } from 'zod';
 import type { AppContext } from '../context.ts';
-import { type AnyCaller, type CallerResolvers, callerKinds, checkRouteNeeds } from '../lib/caller.ts';
+import { type Caller, type CallerResolvers, callerKinds, checkRouteNeeds } from '../lib/caller.ts';
 import { unauthenticated } from '../lib/errors.ts';
 import { bearerToken, wellFormedToken } from './auth.ts';
 
@@ -70,7 +70,7 @@ function callerHook(callers: CallerResolvers, needs: FastifyContextConfig): onRe
   const optional = Array.isArray(auth) && auth.includes('public');
   // Made once per route: a closure made per request costs an allocation (and, under the
   // TypeScript loader the benches run, a defineProperty naming it: ≈ 1 µs of a cached request).
-  const admit = (request: FastifyRequest, caller: AnyCaller, done: HookHandlerDoneFunction) => {
+  const admit = (request: FastifyRequest, caller: Caller, done: HookHandlerDoneFunction) => {
     try {
       checkRouteNeeds(caller, needs);
     } catch (err) {
@@ -89,6 +89,16 @@ function callerHook(callers: CallerResolvers, needs: FastifyContextConfig): onRe
     callers.resolve(kinds, token).then((caller) => admit(request, caller, done), done);
   };
 }
+
+/**
+ * The `config` most routes declare, written once: a signed-in person, or one of at least Admin or
+ * SuperAdmin role. Their `auth` types the handler's `request.caller` (`CallerFor` in lib/caller.ts).
+ */
+export const RouteNeeds = {
+  user: { auth: 'user' },
+  admin: { auth: 'user', role: 'Admin' },
+  superAdmin: { auth: 'user', role: 'SuperAdmin' },
+} as const;
 
 /** What any declared route may answer besides its own responses. */
 function commonErrors(
@@ -112,7 +122,7 @@ function commonErrors(
  * reference page at /api/docs served from this server (nothing fetched from elsewhere).
  * Each route that names caller kinds gets an onRequest hook (`callerHook`) that resolves the caller —
  * before the body is read, so an anonymous upload is refused without reading it — checks the
- * route's least role and premium, and leaves it in `request.caller` (read it typed with `callerOf`).
+ * route's least role and premium, and leaves it in `request.caller` (typed by the route’s `config.auth`: `CallerFor` in lib/caller.ts).
  */
 export async function registerDeclaredRoutes(
   app: FastifyInstance,

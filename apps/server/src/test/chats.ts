@@ -1,7 +1,7 @@
 import type { Message } from '@assistente/contracts';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { AppContext } from '../context.ts';
-import type { Caller } from '../lib/caller.ts';
+import type { UserCaller } from '../lib/caller.ts';
 import { chatNotFound } from '../modules/chats/errors.ts';
 import { chatsStore } from '../modules/chats/store.ts';
 
@@ -50,7 +50,7 @@ export const TINY_PNG = Buffer.from(
  */
 export async function appendUserMessage(
   ctx: AppContext,
-  caller: Caller,
+  caller: UserCaller,
   chatId: string,
   input: { content: string; parentId?: string | null; attachmentIds?: string[] },
 ): Promise<Message> {

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { domains } from '../../db/schema/index.ts';
-import type { Caller } from '../../lib/caller.ts';
+import type { UserCaller } from '../../lib/caller.ts';
 import { domainNotFound } from './errors.ts';
 import { actingDomain } from './policy.ts';
 
@@ -12,7 +12,7 @@ import { actingDomain } from './policy.ts';
  */
 export async function existingActingDomain(
   db: Db | Tx,
-  caller: Caller,
+  caller: UserCaller,
   requested: string | undefined,
 ): Promise<string> {
   const want = actingDomain(caller, requested);

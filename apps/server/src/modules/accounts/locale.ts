@@ -27,7 +27,7 @@ export function localeHints(request: FastifyRequest): LocaleHints {
  * `?locale=` (the language their screen shows) wins, then their saved language, then their
  * browser's Accept-Language; pt-BR otherwise.
  */
-export function callerLocale(caller: Caller, hints: LocaleHints): Locale {
+export function callerLocale(caller: Pick<Caller, 'user'>, hints: LocaleHints): Locale {
   const saved = Locales.find((l) => l === caller.user.locale);
   return resolveLocale(hints.query, saved, hints.acceptLanguage);
 }

@@ -9,7 +9,7 @@ import type {
   DomainUpdate,
 } from '@assistente/contracts';
 import type { AppContext } from '../../context.ts';
-import type { Caller } from '../../lib/caller.ts';
+import type { UserCaller } from '../../lib/caller.ts';
 import { forbidden } from '../../lib/errors.ts';
 import { cursorsFor, type Page } from '../../lib/paging.ts';
 import { type AuditMeta, changedFields, recordAudit } from '../audit/index.ts';
@@ -36,7 +36,7 @@ import {
   type DomainPatch,
 } from './store.ts';
 
-const requireSuperAdmin = (caller: Caller) => authorize(caller, 'spanDomains', null);
+const requireSuperAdmin = (caller: UserCaller) => authorize(caller, 'spanDomains', null);
 
 /** A foreign key from another table still points at the row (PostgreSQL 23503). */
 function isForeignKeyViolation(err: unknown): boolean {
@@ -52,14 +52,14 @@ export function organisationService(ctx: AppContext, store: AccountsStore = acco
   const cursors = cursorsFor(ctx.config);
   return {
     /** The caller's own domain, or any domain for a SuperAdmin; otherwise 404. */
-    async getDomain(caller: Caller, id: string): Promise<Domain> {
+    async getDomain(caller: UserCaller, id: string): Promise<Domain> {
       const row = await store.findDomain(caller, normalizeId(id));
       if (!row) throw domainNotFound();
       return toDomain(row, ctx.config);
     },
 
     /** Everyone: their own domain; a SuperAdmin: every domain. */
-    async listDomains(caller: Caller, query: DomainListQuery): Promise<Page<Domain>> {
+    async listDomains(caller: UserCaller, query: DomainListQuery): Promise<Page<Domain>> {
       const after = cursors.parse(DOMAIN_CURSOR_TAG, query.cursor, 2);
       const page = await store.listDomains(caller, {
         limit: query.limit,
@@ -71,7 +71,7 @@ export function organisationService(ctx: AppContext, store: AccountsStore = acco
     },
 
     /** SuperAdmin: a new domain with a first department, so its first Admin can be invited at once. */
-    async createDomain(caller: Caller, body: DomainCreate, meta: AuditMeta): Promise<Domain> {
+    async createDomain(caller: UserCaller, body: DomainCreate, meta: AuditMeta): Promise<Domain> {
       requireSuperAdmin(caller);
       const created = await ctx.db.transaction(async (tx) => {
         const s = accountsStore(tx);
@@ -114,7 +114,7 @@ export function organisationService(ctx: AppContext, store: AccountsStore = acco
     },
 
     /** SuperAdmin. `_id`, `domain` and `creator` may be sent back unchanged, never changed. */
-    async updateDomain(caller: Caller, id: string, body: DomainUpdate, meta: AuditMeta): Promise<Domain> {
+    async updateDomain(caller: UserCaller, id: string, body: DomainUpdate, meta: AuditMeta): Promise<Domain> {
       requireSuperAdmin(caller);
       const domainId = normalizeId(id);
       const current = await store.findDomain(caller, domainId);
@@ -164,7 +164,7 @@ export function organisationService(ctx: AppContext, store: AccountsStore = acco
     },
 
     /** SuperAdmin; refused (409) while the domain has users. Its departments go with it. */
-    async deleteDomain(caller: Caller, id: string, meta: AuditMeta): Promise<void> {
+    async deleteDomain(caller: UserCaller, id: string, meta: AuditMeta): Promise<void> {
       requireSuperAdmin(caller);
       const domainId = normalizeId(id);
       if (domainId === caller.domain.id) throw forbidden('You cannot delete your own domain');
@@ -198,7 +198,7 @@ export function organisationService(ctx: AppContext, store: AccountsStore = acco
       await ctx.services.callerStates.invalidate({ domain: domainId });
     },
 
-    async listDepartments(caller: Caller, query: DepartmentListQuery): Promise<Page<Department>> {
+    async listDepartments(caller: UserCaller, query: DepartmentListQuery): Promise<Page<Department>> {
       const after = cursors.parse(DEPARTMENT_CURSOR_TAG, query.cursor, 2);
       // Only a SuperAdmin's ?domain= means anything: for everyone else it is the client's logging hint.
       const requestedDomain = requestedDomainFilter(caller, query.domain);
@@ -213,7 +213,7 @@ export function organisationService(ctx: AppContext, store: AccountsStore = acco
     },
 
     /** Admin+: in the caller's domain, or (SuperAdmin) any existing one. Names are unique per domain. */
-    async createDepartment(caller: Caller, body: DepartmentCreate, meta: AuditMeta): Promise<Department> {
+    async createDepartment(caller: UserCaller, body: DepartmentCreate, meta: AuditMeta): Promise<Department> {
       authorize(caller, 'administer', null);
       const domainId = body.domain ? normalizeId(body.domain) : caller.domain.id;
       authorize(
@@ -249,7 +249,7 @@ export function organisationService(ctx: AppContext, store: AccountsStore = acco
 
     /** Admin+ of the department's domain: rename, deactivate or reactivate. `domain` never changes. */
     async updateDepartment(
-      caller: Caller,
+      caller: UserCaller,
       id: string,
       body: DepartmentUpdate,
       meta: AuditMeta,
@@ -287,7 +287,7 @@ export function organisationService(ctx: AppContext, store: AccountsStore = acco
     },
 
     /** Admin+ of the department's domain; refused (409) while users remain in it. */
-    async deleteDepartment(caller: Caller, id: string, meta: AuditMeta): Promise<void> {
+    async deleteDepartment(caller: UserCaller, id: string, meta: AuditMeta): Promise<void> {
       authorize(caller, 'administer', null);
       await ctx.db.transaction(async (tx) => {
         const s = accountsStore(tx);

@@ -1,6 +1,6 @@
 import type { Eula, Locale } from '@assistente/contracts';
 import type { AppContext } from '../../context.ts';
-import type { Caller, DomainRow, UserRow } from '../../lib/caller.ts';
+import type { DomainRow, UserCaller, UserRow } from '../../lib/caller.ts';
 import { type AuditMeta, recordAudit } from '../audit/index.ts';
 import { domainNotFound, userNotFound } from './errors.ts';
 import { actingDomain } from './policy.ts';
@@ -13,14 +13,14 @@ import { type AccountsStore, accountsStore } from './store.ts';
  */
 export function ownAccountService(ctx: AppContext, store: AccountsStore = accountsStore(ctx.db)) {
   return {
-    async user(caller: Caller): Promise<UserRow> {
+    async user(caller: UserCaller): Promise<UserRow> {
       const row = await store.findUser(caller, caller.user.id);
       if (!row) throw userNotFound();
       return row;
     },
 
     async updateProfile(
-      caller: Caller,
+      caller: UserCaller,
       patch: { displayName?: string; locale?: Locale | null },
     ): Promise<UserRow> {
       const row = await store.updateUser(caller, caller.user.id, patch);
@@ -29,7 +29,7 @@ export function ownAccountService(ctx: AppContext, store: AccountsStore = accoun
       return row;
     },
 
-    async recordEula(caller: Caller, eula: Eula): Promise<UserRow> {
+    async recordEula(caller: UserCaller, eula: Eula): Promise<UserRow> {
       const row = await store.updateUser(caller, caller.user.id, { eula });
       if (!row) throw userNotFound();
       await ctx.services.callerStates.invalidate({ email: row.id });
@@ -37,7 +37,7 @@ export function ownAccountService(ctx: AppContext, store: AccountsStore = accoun
     },
 
     /** The EULA version the caller's domain asks for (undefined when the domain is gone). */
-    async domainEulaVersion(caller: Caller): Promise<string | undefined> {
+    async domainEulaVersion(caller: UserCaller): Promise<string | undefined> {
       return (await store.findDomain(caller, caller.domain.id))?.eulaVersion;
     },
 
@@ -45,7 +45,7 @@ export function ownAccountService(ctx: AppContext, store: AccountsStore = accoun
      * The domain whose settings an Admin means: their own; a SuperAdmin may name another. Who may
      * manage settings at all is the settings policy's to say, before this.
      */
-    async settingsDomain(caller: Caller, hint: string | undefined): Promise<DomainRow> {
+    async settingsDomain(caller: UserCaller, hint: string | undefined): Promise<DomainRow> {
       const domain = await store.findDomain(caller, actingDomain(caller, hint));
       if (!domain) throw domainNotFound();
       return domain;
@@ -56,7 +56,7 @@ export function ownAccountService(ctx: AppContext, store: AccountsStore = accoun
      * same transaction as the change and its audit entry.
      */
     async setEulaVersion(
-      caller: Caller,
+      caller: UserCaller,
       domain: DomainRow,
       eulaVersion: string,
       meta: AuditMeta,

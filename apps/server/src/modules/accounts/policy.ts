@@ -8,7 +8,7 @@ import {
   spansDomains,
   userActions,
 } from '@assistente/contracts';
-import type { Caller, UserRow } from '../../lib/caller.ts';
+import type { UserCaller, UserRow } from '../../lib/caller.ts';
 import { forbidden } from '../../lib/errors.ts';
 import { type AccountCaller, actor, definePolicy } from '../../lib/policy.ts';
 
@@ -46,7 +46,7 @@ export const { can, authorize } = accountsPolicy;
  * every call: naming one's own domain (or none) is the caller's domain; only a SuperAdmin may name
  * another, and anyone else naming one is refused rather than silently served their own.
  */
-export function actingDomain(caller: Caller, requested: string | undefined): string {
+export function actingDomain(caller: UserCaller, requested: string | undefined): string {
   const want = requested?.trim().toLowerCase();
   if (!want || want === caller.domain.id) return caller.domain.id;
   if (!can(caller, 'spanDomains', null)) throw forbidden('You may only manage your own organisation');
@@ -54,7 +54,7 @@ export function actingDomain(caller: Caller, requested: string | undefined): str
 }
 
 /** The `?domain=` filter of a list: a SuperAdmin's alone (for anyone else it is a logging hint). */
-export function requestedDomainFilter(caller: Caller, requested: string | undefined): string | undefined {
+export function requestedDomainFilter(caller: UserCaller, requested: string | undefined): string | undefined {
   const want = requested?.trim().toLowerCase();
   return want && can(caller, 'spanDomains', null) ? want : undefined;
 }

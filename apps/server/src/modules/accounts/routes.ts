@@ -19,10 +19,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { callerOf } from '../../lib/caller.ts';
 import { linkBase } from '../../lib/origin.ts';
 import { sendPage } from '../../lib/paging.ts';
-import { errorResponses } from '../../plugins/routes.ts';
+import { errorResponses, RouteNeeds } from '../../plugins/routes.ts';
 import { noStore } from '../../plugins/security.ts';
 import { auditMeta, auditRoutes } from '../audit/index.ts';
 import { localeHints } from './locale.ts';
@@ -47,9 +46,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
   app.addHook('onSend', noStore);
 
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const user = { auth: 'user' } as const;
-  const admin = { auth: 'user', role: 'Admin' } as const;
-  const superAdmin = { auth: 'user', role: 'SuperAdmin' } as const;
+  const { user, admin, superAdmin } = RouteNeeds;
 
   // ── users ──────────────────────────────────────────────────────────────────────────────────
 
@@ -66,8 +63,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: z.array(UserSchema), ...errorResponses('DOMAIN_NOT_FOUND') },
       },
     },
-    async (request, reply) =>
-      sendPage(reply, await users.listUsers(callerOf(request, 'user'), request.query)),
+    async (request, reply) => sendPage(reply, await users.listUsers(request.caller, request.query)),
   );
 
   r.post(
@@ -82,7 +78,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request, reply) => {
-      const caller = callerOf(request, 'user');
+      const caller = request.caller;
       const created = await users.createUser(
         caller,
         request.body,
@@ -106,7 +102,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: UserSchema, ...errorResponses('USER_NOT_FOUND') },
       },
     },
-    async (request) => users.getUser(callerOf(request, 'user'), request.params.id),
+    async (request) => users.getUser(request.caller, request.params.id),
   );
 
   r.put(
@@ -121,8 +117,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: UserSchema, ...errorResponses('USER_NOT_FOUND', 'CONFLICT') },
       },
     },
-    async (request) =>
-      users.updateUser(callerOf(request, 'user'), request.params.id, request.body, auditMeta(request)),
+    async (request) => users.updateUser(request.caller, request.params.id, request.body, auditMeta(request)),
   );
 
   r.delete(
@@ -137,7 +132,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request, reply) => {
-      await users.deleteUser(callerOf(request, 'user'), request.params.id, auditMeta(request));
+      await users.deleteUser(request.caller, request.params.id, auditMeta(request));
       return reply.status(204).send(null);
     },
   );
@@ -158,7 +153,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
     },
     async (request) =>
       users.resendInvitation(
-        callerOf(request, 'user'),
+        request.caller,
         request.params.id,
         auditMeta(request),
         localeHints(request),
@@ -177,8 +172,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: SessionsRevokedSchema, ...errorResponses('USER_NOT_FOUND') },
       },
     },
-    async (request) =>
-      users.revokeUserSessions(callerOf(request, 'user'), request.params.id, auditMeta(request)),
+    async (request) => users.revokeUserSessions(request.caller, request.params.id, auditMeta(request)),
   );
 
   // ── domains ────────────────────────────────────────────────────────────────────────────────
@@ -196,8 +190,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: z.array(DomainSchema) },
       },
     },
-    async (request, reply) =>
-      sendPage(reply, await org.listDomains(callerOf(request, 'user'), request.query)),
+    async (request, reply) => sendPage(reply, await org.listDomains(request.caller, request.query)),
   );
 
   r.post(
@@ -212,9 +205,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request, reply) =>
-      reply
-        .status(201)
-        .send(await org.createDomain(callerOf(request, 'user'), request.body, auditMeta(request))),
+      reply.status(201).send(await org.createDomain(request.caller, request.body, auditMeta(request))),
   );
 
   r.get(
@@ -228,7 +219,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: DomainSchema, ...errorResponses('DOMAIN_NOT_FOUND') },
       },
     },
-    async (request) => org.getDomain(callerOf(request, 'user'), request.params.id),
+    async (request) => org.getDomain(request.caller, request.params.id),
   );
 
   r.put(
@@ -243,8 +234,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: DomainSchema, ...errorResponses('DOMAIN_NOT_FOUND') },
       },
     },
-    async (request) =>
-      org.updateDomain(callerOf(request, 'user'), request.params.id, request.body, auditMeta(request)),
+    async (request) => org.updateDomain(request.caller, request.params.id, request.body, auditMeta(request)),
   );
 
   r.delete(
@@ -259,7 +249,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request, reply) => {
-      await org.deleteDomain(callerOf(request, 'user'), request.params.id, auditMeta(request));
+      await org.deleteDomain(request.caller, request.params.id, auditMeta(request));
       return reply.status(204).send(null);
     },
   );
@@ -279,8 +269,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: z.array(DepartmentSchema), ...errorResponses('DOMAIN_NOT_FOUND') },
       },
     },
-    async (request, reply) =>
-      sendPage(reply, await org.listDepartments(callerOf(request, 'user'), request.query)),
+    async (request, reply) => sendPage(reply, await org.listDepartments(request.caller, request.query)),
   );
 
   r.post(
@@ -295,9 +284,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request, reply) =>
-      reply
-        .status(201)
-        .send(await org.createDepartment(callerOf(request, 'user'), request.body, auditMeta(request))),
+      reply.status(201).send(await org.createDepartment(request.caller, request.body, auditMeta(request))),
   );
 
   r.put(
@@ -313,7 +300,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request) =>
-      org.updateDepartment(callerOf(request, 'user'), request.params.id, request.body, auditMeta(request)),
+      org.updateDepartment(request.caller, request.params.id, request.body, auditMeta(request)),
   );
 
   r.delete(
@@ -328,7 +315,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request, reply) => {
-      await org.deleteDepartment(callerOf(request, 'user'), request.params.id, auditMeta(request));
+      await org.deleteDepartment(request.caller, request.params.id, auditMeta(request));
       return reply.status(204).send(null);
     },
   );

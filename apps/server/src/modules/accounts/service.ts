@@ -10,7 +10,7 @@ import type {
   UserUpdate,
 } from '@assistente/contracts';
 import type { AppContext } from '../../context.ts';
-import type { Caller, UserRow } from '../../lib/caller.ts';
+import type { UserCaller, UserRow } from '../../lib/caller.ts';
 import { forbidden } from '../../lib/errors.ts';
 import { cursorsFor, type Page } from '../../lib/paging.ts';
 import { type AuditMeta, changedFields, recordAudit } from '../audit/index.ts';
@@ -54,7 +54,7 @@ const sameCreator = (a: UserRow['creator'], b: UserUpdate['creator']) =>
   a.name === b.name && a.email === b.email;
 
 export function accountsService(ctx: AppContext, store: AccountsStore = accountsStore(ctx.db)) {
-  const lastSuperAdminGuard = async (caller: Caller, target: UserRow) => {
+  const lastSuperAdminGuard = async (caller: UserCaller, target: UserRow) => {
     if (target.role !== 'SuperAdmin' || !target.active) return;
     if ((await store.countOtherActiveSuperAdmins(caller, target.id)) === 0) {
       throw lastSuperAdmin();
@@ -74,7 +74,7 @@ export function accountsService(ctx: AppContext, store: AccountsStore = accounts
 
   return {
     /** Self, an Admin of the user's domain, or a SuperAdmin; anyone else gets the same 404 as "missing". */
-    async getUser(caller: Caller, id: string): Promise<User> {
+    async getUser(caller: UserCaller, id: string): Promise<User> {
       const wanted = normalizeId(id);
       // Reading oneself (every page load does) answers from the caller's state: it is dropped on
       // every change to the user, so it is as fresh as the row.
@@ -85,7 +85,7 @@ export function accountsService(ctx: AppContext, store: AccountsStore = accounts
     },
 
     /** Admin: their domain's users; SuperAdmin: everyone, or one domain with `?domain=`. */
-    async listUsers(caller: Caller, query: UserListQuery): Promise<Page<User>> {
+    async listUsers(caller: UserCaller, query: UserListQuery): Promise<Page<User>> {
       authorize(caller, 'administer', null);
       const tag = userCursorTag(query.sort, query.order);
       const after = cursorsFor(ctx.config).parse(tag, query.cursor, 2);
@@ -112,7 +112,7 @@ export function accountsService(ctx: AppContext, store: AccountsStore = accounts
      * An Admin creates in their own domain, up to Admin.
      */
     async createUser(
-      caller: Caller,
+      caller: UserCaller,
       body: UserCreate,
       meta: AuditMeta,
       hints: LocaleHints,
@@ -192,7 +192,7 @@ export function accountsService(ctx: AppContext, store: AccountsStore = accounts
 
     /** Mails a new set-password link to a user who has not set a password yet. */
     async resendInvitation(
-      caller: Caller,
+      caller: UserCaller,
       id: string,
       meta: AuditMeta,
       hints: LocaleHints,
@@ -231,7 +231,7 @@ export function accountsService(ctx: AppContext, store: AccountsStore = accounts
      * The full body; each changed field is checked against the caller's rights and one refused
      * field refuses the whole request, so a denied update changes nothing.
      */
-    async updateUser(caller: Caller, id: string, body: UserUpdate, meta: AuditMeta): Promise<User> {
+    async updateUser(caller: UserCaller, id: string, body: UserUpdate, meta: AuditMeta): Promise<User> {
       const userId = normalizeId(id);
       const current = await store.findUser(caller, userId);
       if (!current) throw userNotFound();
@@ -338,7 +338,7 @@ export function accountsService(ctx: AppContext, store: AccountsStore = accounts
     },
 
     /** Deletes the user and its identity account (every session ends with it). Nobody deletes themself. */
-    async deleteUser(caller: Caller, id: string, meta: AuditMeta): Promise<void> {
+    async deleteUser(caller: UserCaller, id: string, meta: AuditMeta): Promise<void> {
       authorize(caller, 'administer', null);
       const target = await store.findUser(caller, normalizeId(id));
       if (!target) throw userNotFound();
@@ -368,7 +368,7 @@ export function accountsService(ctx: AppContext, store: AccountsStore = accounts
     },
 
     /** Signs a user out everywhere (an Admin of their domain, or a SuperAdmin). */
-    async revokeUserSessions(caller: Caller, id: string, meta: AuditMeta): Promise<SessionsRevoked> {
+    async revokeUserSessions(caller: UserCaller, id: string, meta: AuditMeta): Promise<SessionsRevoked> {
       authorize(caller, 'administer', null);
       const target = await store.findUser(caller, normalizeId(id));
       if (!target) throw userNotFound();
@@ -393,7 +393,12 @@ export function accountsService(ctx: AppContext, store: AccountsStore = accounts
  * Holds the department (shared) until the transaction ends, so a concurrent delete cannot leave a
  * user in a department that no longer exists; re-checks it is still active and in the domain.
  */
-async function lockDepartment(s: AccountsStore, caller: Caller, domainId: string, id: string): Promise<void> {
+async function lockDepartment(
+  s: AccountsStore,
+  caller: UserCaller,
+  domainId: string,
+  id: string,
+): Promise<void> {
   const department = await s.findDepartmentById(caller, id, { lock: 'share' });
   if (!department?.active || department.domainId !== domainId) {
     throw noActiveDepartment();

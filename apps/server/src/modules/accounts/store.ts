@@ -1,4 +1,5 @@
 import {
+  administeredDomains,
   administersDomain,
   isAdmin,
   type Role,
@@ -6,11 +7,11 @@ import {
   spansDomains,
   type UserSortField,
 } from '@assistente/contracts';
-import { and, asc, count, desc, eq, ilike, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client.ts';
 import { departments, domains, identityAccounts, users } from '../../db/schema/index.ts';
-import type { Caller, DomainRow, UserRow } from '../../lib/caller.ts';
+import type { DomainRow, UserCaller, UserRow } from '../../lib/caller.ts';
 import { forbidden } from '../../lib/errors.ts';
 import { escapeLike, type KeyedPage, keyedPage } from '../../lib/paging.ts';
 import { actor } from '../../lib/policy.ts';
@@ -18,32 +19,32 @@ import type { DepartmentRow } from './dto.ts';
 
 export type Executor = Db | Tx;
 
-/** Rows a caller may see: themselves; an Admin, their domain; a SuperAdmin, everything. */
-function userScope(caller: Caller): SQL | undefined {
+/**
+ * Rows a caller may see (`seesUser` in contracts' policies, as SQL): themselves, and the people of
+ * every domain they administer. Built from `administeredDomains`, not from a second reading of the
+ * roles; `user-scope.test.ts` holds the two together.
+ */
+export function userScope(caller: UserCaller): SQL | undefined {
+  const self = eq(users.id, caller.user.id);
+  const administered = administeredDomains(actor(caller));
+  if (administered.length === 0) return self;
   // Embeds' visitors own their chats through a row of their own; they are nobody's users to read,
   // change or delete (the embed manages them).
   const people = ne(users.type, 'visitor');
-  switch (caller.role) {
-    case 'SuperAdmin':
-      return people;
-    case 'Admin':
-      return and(people, or(eq(users.domainId, caller.domain.id), eq(users.id, caller.user.id)));
-    case 'Editor':
-    case 'Viewer':
-      return eq(users.id, caller.user.id);
-  }
+  if (administered === 'all') return people;
+  return and(people, or(inArray(users.domainId, administered), self));
 }
 
 /** Domains a caller may see: their own; a SuperAdmin, every one. */
 function domainScope(
-  caller: Caller,
+  caller: UserCaller,
   column: typeof domains.id | typeof departments.domainId | typeof users.domainId,
 ): SQL | undefined {
   return spansDomains(caller) ? undefined : eq(column, caller.domain.id);
 }
 
 /** Writes to a domain's users or departments: an Admin's own domain, or any for a SuperAdmin. */
-function assertManages(caller: Caller, domainId: string): void {
+function assertManages(caller: UserCaller, domainId: string): void {
   if (!administersDomain(actor(caller), domainId)) throw forbidden();
 }
 
@@ -119,7 +120,11 @@ export function accountsStore(db: Executor) {
   return {
     // ── users ──────────────────────────────────────────────────────────────────────────────
 
-    async findUser(caller: Caller, id: string, opts: { lock?: boolean } = {}): Promise<UserRow | undefined> {
+    async findUser(
+      caller: UserCaller,
+      id: string,
+      opts: { lock?: boolean } = {},
+    ): Promise<UserRow | undefined> {
       const q = db
         .select()
         .from(users)
@@ -133,13 +138,13 @@ export function accountsStore(db: Executor) {
      * Whether any user, in any domain, has this id. Deliberately unscoped (ids are emails, unique
      * across the instance): only answers yes or no, never the row.
      */
-    async userIdTaken(_caller: Caller, id: string): Promise<boolean> {
+    async userIdTaken(_caller: UserCaller, id: string): Promise<boolean> {
       const [row] = await db.select({ id: users.id }).from(users).where(eq(users.id, id)).limit(1);
       return row !== undefined;
     },
 
     /** Updates within the caller's scope; undefined when the row is not (or no longer) visible. */
-    async updateUser(caller: Caller, id: string, patch: UserPatch): Promise<UserRow | undefined> {
+    async updateUser(caller: UserCaller, id: string, patch: UserPatch): Promise<UserRow | undefined> {
       const [row] = await db
         .update(users)
         .set({ ...patch, updatedAt: new Date() })
@@ -149,13 +154,13 @@ export function accountsStore(db: Executor) {
     },
 
     /** Inserts a user into a domain the caller manages; undefined when the id is taken. */
-    async insertUser(caller: Caller, values: UserInsert): Promise<UserRow | undefined> {
+    async insertUser(caller: UserCaller, values: UserInsert): Promise<UserRow | undefined> {
       assertManages(caller, values.domainId);
       const [row] = await db.insert(users).values(values).onConflictDoNothing().returning();
       return row;
     },
 
-    async deleteUser(caller: Caller, id: string): Promise<UserRow | undefined> {
+    async deleteUser(caller: UserCaller, id: string): Promise<UserRow | undefined> {
       const [row] = await db
         .delete(users)
         .where(and(eq(users.id, id), userScope(caller), ne(users.id, caller.user.id)))
@@ -165,7 +170,7 @@ export function accountsStore(db: Executor) {
 
     /** A page of users in the caller's scope; see `UserListFilter`. */
     async listUsers(
-      caller: Caller,
+      caller: UserCaller,
       f: UserListFilter,
     ): Promise<KeyedPage<UserRow & { invitePending: boolean }>> {
       const domainId = spansDomains(caller) ? f.requestedDomain : isAdmin(caller) ? caller.domain.id : null;
@@ -207,7 +212,10 @@ export function accountsStore(db: Executor) {
     },
 
     /** How many users a domain (or one of its departments) still has, within the caller's reach. */
-    async countUsers(caller: Caller, where: { domainId: string; departmentId?: string }): Promise<number> {
+    async countUsers(
+      caller: UserCaller,
+      where: { domainId: string; departmentId?: string },
+    ): Promise<number> {
       const [row] = await db
         .select({ n: count() })
         .from(users)
@@ -222,7 +230,7 @@ export function accountsStore(db: Executor) {
     },
 
     /** Active SuperAdmins other than `exceptId`: the instance must keep at least one. */
-    async countOtherActiveSuperAdmins(_caller: Caller, exceptId: string): Promise<number> {
+    async countOtherActiveSuperAdmins(_caller: UserCaller, exceptId: string): Promise<number> {
       const [row] = await db
         .select({ n: count() })
         .from(users)
@@ -233,7 +241,7 @@ export function accountsStore(db: Executor) {
     // ── domains ────────────────────────────────────────────────────────────────────────────
 
     async findDomain(
-      caller: Caller,
+      caller: UserCaller,
       id: string,
       opts: { lock?: boolean } = {},
     ): Promise<DomainRow | undefined> {
@@ -248,7 +256,7 @@ export function accountsStore(db: Executor) {
 
     /** Everyone sees their own domain; a SuperAdmin every one. Ordered by (displayName, id). */
     async listDomains(
-      caller: Caller,
+      caller: UserCaller,
       f: { q?: string; active?: boolean; limit: number; after?: [string, string] },
     ): Promise<KeyedPage<DomainRow>> {
       const pattern = f.q ? `%${escapeLike(f.q)}%` : undefined;
@@ -273,14 +281,14 @@ export function accountsStore(db: Executor) {
     },
 
     /** SuperAdmin only; undefined when the id is taken. */
-    async insertDomain(caller: Caller, values: DomainInsert): Promise<DomainRow | undefined> {
+    async insertDomain(caller: UserCaller, values: DomainInsert): Promise<DomainRow | undefined> {
       if (!spansDomains(caller)) throw forbidden();
       const [row] = await db.insert(domains).values(values).onConflictDoNothing().returning();
       return row;
     },
 
     /** SuperAdmin: any field; an Admin: only their own domain's settings (`eulaVersion`). */
-    async updateDomain(caller: Caller, id: string, patch: DomainPatch): Promise<DomainRow | undefined> {
+    async updateDomain(caller: UserCaller, id: string, patch: DomainPatch): Promise<DomainRow | undefined> {
       const settingsOnly = Object.keys(patch).every((k) => k === 'eulaVersion');
       if (!spansDomains(caller) && !(settingsOnly && administersDomain(actor(caller), id))) throw forbidden();
       const [row] = await db
@@ -292,7 +300,7 @@ export function accountsStore(db: Executor) {
     },
 
     /** SuperAdmin only: the domain and its departments (the service checked it has no users). */
-    async deleteDomain(caller: Caller, id: string): Promise<DomainRow | undefined> {
+    async deleteDomain(caller: UserCaller, id: string): Promise<DomainRow | undefined> {
       if (!spansDomains(caller)) throw forbidden();
       await db.delete(departments).where(eq(departments.domainId, id));
       const [row] = await db.delete(domains).where(eq(domains.id, id)).returning();
@@ -300,7 +308,7 @@ export function accountsStore(db: Executor) {
     },
 
     /** After a new EULA version: every user of the domain must accept again. */
-    async markEulaPending(caller: Caller, domainId: string, at: Date): Promise<number> {
+    async markEulaPending(caller: UserCaller, domainId: string, at: Date): Promise<number> {
       assertManages(caller, domainId);
       const rows = await db
         .update(users)
@@ -315,7 +323,11 @@ export function accountsStore(db: Executor) {
 
     // ── departments ────────────────────────────────────────────────────────────────────────
 
-    async findDepartment(caller: Caller, domainId: string, id: string): Promise<DepartmentRow | undefined> {
+    async findDepartment(
+      caller: UserCaller,
+      domainId: string,
+      id: string,
+    ): Promise<DepartmentRow | undefined> {
       const [row] = await db
         .select()
         .from(departments)
@@ -332,7 +344,7 @@ export function accountsStore(db: Executor) {
 
     /** A department in the caller's reach, by id alone; `lock` holds it until the transaction ends. */
     async findDepartmentById(
-      caller: Caller,
+      caller: UserCaller,
       id: string,
       opts: { lock?: 'share' | 'update' } = {},
     ): Promise<DepartmentRow | undefined> {
@@ -347,7 +359,7 @@ export function accountsStore(db: Executor) {
 
     /** Another department of the domain with the same name, case-insensitively. */
     async findDepartmentByName(
-      caller: Caller,
+      caller: UserCaller,
       domainId: string,
       displayName: string,
       exceptId?: string,
@@ -372,7 +384,7 @@ export function accountsStore(db: Executor) {
      * domain; for everyone else `requestedDomain` is ignored and their own domain is listed.
      */
     async listDepartments(
-      caller: Caller,
+      caller: UserCaller,
       query: { requestedDomain?: string; limit: number; after?: [string, string]; q?: string },
     ): Promise<KeyedPage<DepartmentRow>> {
       const domainId = spansDomains(caller) ? (query.requestedDomain ?? caller.domain.id) : caller.domain.id;
@@ -396,7 +408,7 @@ export function accountsStore(db: Executor) {
     },
 
     async insertDepartment(
-      caller: Caller,
+      caller: UserCaller,
       values: Pick<DepartmentRow, 'id' | 'domainId' | 'displayName'>,
     ): Promise<DepartmentRow> {
       assertManages(caller, values.domainId);
@@ -406,7 +418,7 @@ export function accountsStore(db: Executor) {
     },
 
     async updateDepartment(
-      caller: Caller,
+      caller: UserCaller,
       id: string,
       patch: DepartmentPatch,
     ): Promise<DepartmentRow | undefined> {
@@ -418,7 +430,7 @@ export function accountsStore(db: Executor) {
       return row;
     },
 
-    async deleteDepartment(caller: Caller, id: string): Promise<DepartmentRow | undefined> {
+    async deleteDepartment(caller: UserCaller, id: string): Promise<DepartmentRow | undefined> {
       const [row] = await db
         .delete(departments)
         .where(and(eq(departments.id, id), managedDepartments(caller)))
@@ -429,7 +441,7 @@ export function accountsStore(db: Executor) {
 }
 
 /** Departments the caller may write: an Admin's own domain's; a SuperAdmin's, all; nobody else's. */
-function managedDepartments(caller: Caller): SQL | undefined {
+function managedDepartments(caller: UserCaller): SQL | undefined {
   if (spansDomains(caller)) return undefined;
   if (isAdmin(caller)) return eq(departments.domainId, caller.domain.id);
   return sql`false`;

@@ -8,9 +8,8 @@ import type {
 } from '@assistente/contracts';
 import type { ModelMessage } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Caller } from '../../lib/caller.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { AttachmentForModel, ChatsService, ContextMessage } from '../chats/index.ts';
+import type { AttachmentForModel, ChatCaller, ChatsService, ContextMessage } from '../chats/index.ts';
 import type { ResolvedModel } from '../providers/index.ts';
 import type { AgentsHub } from './hub.ts';
 import { INTERRUPTED_MESSAGE, type ModelCall, type ModelStream, type ModelWorkers } from './model-calls.ts';
@@ -34,7 +33,7 @@ const EXTRACTED_KEPT = 50;
 export type DocumentReader = (domainId: string, contentType: string, data: Buffer) => Promise<string>;
 
 export interface GenerationInput {
-  caller: Caller;
+  caller: ChatCaller;
   chatId: string;
   /** The user message being answered: the leaf of the model's context. */
   parentId: string;

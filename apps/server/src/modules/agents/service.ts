@@ -9,8 +9,9 @@ import type {
   ServerFrame,
 } from '@assistente/contracts';
 import { type AppContext, Channels } from '../../context.ts';
-import type { AuthInvalidateMessage, Caller } from '../../lib/caller.ts';
+import type { AuthInvalidateMessage } from '../../lib/caller.ts';
 import { invalidField } from '../../lib/errors.ts';
+import type { ChatCaller } from '../chats/index.ts';
 import { type ExchangeChat, titleFrom } from '../chats/index.ts';
 import { parseVisitorUid, VIRTUAL_ACCOUNT_CHANGED } from '../embedded/index.ts';
 import { type AnswerKnowledge, knowledgeForAnswer } from '../knowledge/index.ts';
@@ -160,14 +161,14 @@ export function createAgentsService(ctx: AppContext) {
   }
 
   /** Counts the send against the per-minute limit, or refuses it. */
-  async function countSend(caller: Caller): Promise<void> {
+  async function countSend(caller: ChatCaller): Promise<void> {
     if (!(await limits.allowSend(caller.user.id))) {
       throw tooManySends(limits.sendsPerMinute);
     }
   }
 
   /** Takes a generation slot, or refuses with TOO_MANY_GENERATIONS. */
-  async function takeSlot(caller: Caller): Promise<() => void> {
+  async function takeSlot(caller: ChatCaller): Promise<() => void> {
     const release = await limits.acquire(caller.user.id);
     if (!release) {
       throw tooManyGenerations(limits.maxConcurrent);
@@ -175,14 +176,14 @@ export function createAgentsService(ctx: AppContext) {
     return release;
   }
 
-  function assertIdle(caller: Caller, chatId: string): void {
+  function assertIdle(caller: ChatCaller, chatId: string): void {
     if (registry.inChat(caller.user.id, chatId).length > 0) {
       throw alreadyGenerating();
     }
   }
 
   async function santitoOf(
-    caller: Caller,
+    caller: ChatCaller,
     agentId: string | null | undefined,
   ): Promise<SantitoRow | undefined> {
     return agentId ? santitos.findUsable(caller, agentId) : undefined;
@@ -194,7 +195,7 @@ export function createAgentsService(ctx: AppContext) {
    * the domain's default (NO_PROVIDER when nothing is configured).
    */
   function modelFor(
-    caller: Caller,
+    caller: ChatCaller,
     params: ChatParams,
     santito: SantitoRow | undefined,
   ): Promise<ResolvedModel> {
@@ -208,7 +209,7 @@ export function createAgentsService(ctx: AppContext) {
    * called, and announces the chat and the message once stored.
    */
   async function prepareQuestion(
-    caller: Caller,
+    caller: ChatCaller,
     change: ExchangeChat,
     requestId: string | undefined,
     input: { content: string; parentId?: string | null; attachmentIds?: string[] },
@@ -248,7 +249,7 @@ export function createAgentsService(ctx: AppContext) {
   }
 
   /** The plan of a stored chat (regenerate, edit): its santito if still usable, its params. */
-  async function planOf(caller: Caller, chat: Chat): Promise<AnswerPlan> {
+  async function planOf(caller: ChatCaller, chat: Chat): Promise<AnswerPlan> {
     const santito = await santitoOf(caller, chat.agentId);
     const params = chat.params ?? {};
     return { santito, params, resolved: await modelFor(caller, params, santito) };
@@ -261,7 +262,7 @@ export function createAgentsService(ctx: AppContext) {
    * frees it when it ends (or fails to start), so sends racing each other still respect the limit.
    */
   async function answer(
-    caller: Caller,
+    caller: ChatCaller,
     a: {
       chatId: string;
       /** The user message to answer. */
@@ -316,7 +317,7 @@ export function createAgentsService(ctx: AppContext) {
     sweepStale: sweep,
 
     /** `chat.send`: the user message is committed and announced before the answer starts. */
-    async send(caller: Caller, frame: ChatSendFrame): Promise<void> {
+    async send(caller: ChatCaller, frame: ChatSendFrame): Promise<void> {
       const since = Date.now();
       await countSend(caller);
       const chat = frame.chatId ? await chats.getChatForCaller(caller, frame.chatId) : undefined;
@@ -365,7 +366,7 @@ export function createAgentsService(ctx: AppContext) {
     },
 
     /** `chat.regenerate`: a new answer to the same question, a sibling of the old one (kept). */
-    async regenerate(caller: Caller, frame: ChatRegenerateFrame): Promise<void> {
+    async regenerate(caller: ChatCaller, frame: ChatRegenerateFrame): Promise<void> {
       const since = Date.now();
       const chat = await chats.getChatForCaller(caller, frame.chatId);
       const target = await chats.getMessageForCaller(caller, frame.chatId, frame.messageId);
@@ -383,7 +384,7 @@ export function createAgentsService(ctx: AppContext) {
     },
 
     /** `chat.edit`: a new user message beside the edited one (same parent), then its answer. */
-    async edit(caller: Caller, frame: ChatEditFrame): Promise<void> {
+    async edit(caller: ChatCaller, frame: ChatEditFrame): Promise<void> {
       const since = Date.now();
       const chat = await chats.getChatForCaller(caller, frame.chatId);
       const target = await chats.getMessageForCaller(caller, frame.chatId, frame.messageId);
@@ -412,14 +413,14 @@ export function createAgentsService(ctx: AppContext) {
     },
 
     /** `chat.stop`: whichever replica runs the chat's answer stops it (kept as `stopped`). */
-    async stop(caller: Caller, frame: ChatStopFrame): Promise<void> {
+    async stop(caller: ChatCaller, frame: ChatStopFrame): Promise<void> {
       await chats.getChatForCaller(caller, frame.chatId);
       const msg: ControlMessage = { op: 'stop', userId: caller.user.id, chatId: frame.chatId };
       await ctx.bus.publish(CONTROL_CHANNEL, msg);
     },
 
     /** `chat.subscribe`: snapshots of the chat's answers in progress, then `chat.subscribed`. */
-    async subscribe(caller: Caller, frame: ChatSubscribeFrame, reply: Reply): Promise<void> {
+    async subscribe(caller: ChatCaller, frame: ChatSubscribeFrame, reply: Reply): Promise<void> {
       await chats.getChatForCaller(caller, frame.chatId);
       const msg: ControlMessage = { op: 'snapshot', userId: caller.user.id, chatId: frame.chatId };
       await ctx.bus.publish(CONTROL_CHANNEL, msg);

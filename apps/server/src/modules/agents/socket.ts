@@ -8,12 +8,13 @@ import {
 } from '@assistente/contracts';
 import type { WebSocket } from 'ws';
 import type { AppContext } from '../../context.ts';
-import type { Caller, VisitorCaller } from '../../lib/caller.ts';
+import type { VisitorCaller } from '../../lib/caller.ts';
 import { AppError } from '../../lib/errors.ts';
 import { containsNul, NUL_MESSAGE } from '../../lib/nul.ts';
-import { visitorAsChatOwner } from '../embedded/index.ts';
-import { invalidSocketToken, noAttachments, socketAccountChanged } from './errors.ts';
+import type { ChatCaller } from '../chats/index.ts';
+import { socketAccountChanged } from './errors.ts';
 import type { HubClient } from './hub.ts';
+import { authorizeFrameAttachments, sendAsAllowed, socketCaller } from './policy.ts';
 import type { AgentsService } from './service.ts';
 
 /** A client this far behind (unsent bytes) is dropped; it resumes with `chat.subscribe`. */
@@ -36,7 +37,7 @@ function toErrorFrame(err: unknown, ctx: AppContext): { code: ErrorCode; message
 export class AgentSocket implements HubClient {
   private phase: Phase = 'auth';
   private token = '';
-  private caller: Caller | undefined;
+  private caller: ChatCaller | undefined;
   /** Set when the socket belongs to an embed's visitor (docs/ARCHITECTURE.md#callers): what they may do is narrower. */
   private visitor: VisitorCaller | undefined;
   private readonly pending: ClientFrame[] = [];
@@ -199,19 +200,18 @@ export class AgentSocket implements HubClient {
   }
 
   /**
-   * The caller of `token`, or undefined once access was refused (and the socket closed). A visitor
-   * acts as the owner of their own chats; their embed's rules are kept in `visitor`.
+   * The caller of `token`, or undefined once access was refused (and the socket closed). A
+   * visitor's socket stays theirs: `visitor` keeps their embed, for its limits and closing.
    */
-  private async resolve(token: string): Promise<Caller | undefined> {
+  private async resolve(token: string): Promise<ChatCaller | undefined> {
     try {
-      const caller = await this.ctx.services.callers.resolve(['user', 'visitor'], token);
-      if (caller.kind === 'apiKey') throw invalidSocketToken();
+      const caller = socketCaller(await this.ctx.services.callers.resolve(['user', 'visitor'], token));
       if (caller.kind === 'visitor') {
         if (this.visitor && this.visitor.uid !== caller.uid) {
           throw socketAccountChanged();
         }
         this.visitor = caller;
-        return visitorAsChatOwner(caller);
+        return caller;
       }
       if (this.visitor) throw socketAccountChanged();
       return caller;
@@ -236,7 +236,7 @@ export class AgentSocket implements HubClient {
    * The caller as of now: the token is checked again (expiry, session, account state — cached
    * and invalidated on change), so a revoked account cannot act even before its socket is closed.
    */
-  private async currentCaller(): Promise<Caller | undefined> {
+  private async currentCaller(): Promise<ChatCaller | undefined> {
     const caller = await this.resolve(this.token);
     if (caller) this.caller = caller;
     return caller;
@@ -267,16 +267,12 @@ export class AgentSocket implements HubClient {
    * embed's parameters, within its limits, and counted for the Admin screen.
    */
   private async visitorSend(
-    caller: Caller,
     visitor: VisitorCaller,
     frame: Extract<ClientFrame, { type: 'chat.send' }>,
   ): Promise<void> {
-    if (frame.attachments?.length && !visitor.virtualAccount.allowAttachments) {
-      throw noAttachments();
-    }
+    authorizeFrameAttachments(visitor, frame);
     await this.ctx.services.visitors.admitMessage(visitor, this.ip);
-    const { params: _ignored, agentId: _chosen, ...rest } = frame;
-    await this.agents.send(caller, { ...rest, agentId: visitor.virtualAccount.agentId });
+    await this.agents.send(visitor, sendAsAllowed(visitor, frame));
     await this.ctx.services.visitors.count(visitor.virtualAccount.id, {
       messages: 1,
       ...(frame.chatId === null ? { chats: 1 } : {}),
@@ -298,21 +294,17 @@ export class AgentSocket implements HubClient {
       }
       const caller = await this.currentCaller();
       if (!caller) return;
-      const visitor = this.visitor;
+      const visitor = caller.kind === 'visitor' ? caller : undefined;
       switch (frame.type) {
         case 'chat.send':
-          if (visitor) return await this.visitorSend(caller, visitor, frame);
+          if (visitor) return await this.visitorSend(visitor, frame);
           return await this.agents.send(caller, frame);
         case 'chat.regenerate':
           if (visitor) await this.ctx.services.visitors.admitMessage(visitor, this.ip);
           return await this.agents.regenerate(caller, frame);
         case 'chat.edit':
-          if (visitor) {
-            if (frame.attachments?.length && !visitor.virtualAccount.allowAttachments) {
-              throw noAttachments();
-            }
-            await this.ctx.services.visitors.admitMessage(visitor, this.ip);
-          }
+          authorizeFrameAttachments(caller, frame);
+          if (visitor) await this.ctx.services.visitors.admitMessage(visitor, this.ip);
           return await this.agents.edit(caller, frame);
         case 'chat.stop':
           return await this.agents.stop(caller, frame);

@@ -13,7 +13,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ZodType } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { callerOf } from '../../lib/caller.ts';
 import type { AppError } from '../../lib/errors.ts';
 import { openEventStream } from '../../lib/sse.ts';
 import { toAppError } from '../../plugins/errors.ts';
@@ -115,7 +114,7 @@ export async function openAiRoutes(app: FastifyInstance, ctx: AppContext): Promi
         response: { 200: OpenAiModelListSchema, ...failures },
       },
     },
-    async (request) => service.models(callerOf(request, 'apiKey')),
+    async (request) => service.models(request.caller),
   );
 
   r.post(
@@ -133,7 +132,7 @@ export async function openAiRoutes(app: FastifyInstance, ctx: AppContext): Promi
       },
     },
     async (request, reply) => {
-      const caller = callerOf(request, 'apiKey');
+      const caller = request.caller;
       const body = request.body;
       const prepared = await service.prepare(caller, body);
       const abort = new AbortController();

@@ -8,9 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { callerOf } from '../../lib/caller.ts';
 import { sendPage } from '../../lib/paging.ts';
-import { errorResponses } from '../../plugins/routes.ts';
+import { errorResponses, RouteNeeds } from '../../plugins/routes.ts';
 import { noStore } from '../../plugins/security.ts';
 import { auditMeta } from '../audit/index.ts';
 
@@ -25,7 +24,7 @@ export async function apiKeysRoutes(app: FastifyInstance, ctx: AppContext): Prom
   // The creation answer holds a secret; no list should sit in a cache either.
   app.addHook('onSend', noStore);
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const user = { auth: 'user' } as const;
+  const { user } = RouteNeeds;
   const tags = ['api keys'];
 
   r.get(
@@ -39,7 +38,7 @@ export async function apiKeysRoutes(app: FastifyInstance, ctx: AppContext): Prom
         response: { 200: z.array(ApiKeySchema), ...errorResponses('BAD_REQUEST') },
       },
     },
-    async (request, reply) => sendPage(reply, await service.list(callerOf(request, 'user'), request.query)),
+    async (request, reply) => sendPage(reply, await service.list(request.caller, request.query)),
   );
 
   r.post(
@@ -54,9 +53,7 @@ export async function apiKeysRoutes(app: FastifyInstance, ctx: AppContext): Prom
       },
     },
     async (request, reply) =>
-      reply
-        .status(201)
-        .send(await service.create(callerOf(request, 'user'), request.body, auditMeta(request))),
+      reply.status(201).send(await service.create(request.caller, request.body, auditMeta(request))),
   );
 
   r.delete(
@@ -71,7 +68,7 @@ export async function apiKeysRoutes(app: FastifyInstance, ctx: AppContext): Prom
       },
     },
     async (request, reply) => {
-      await service.revoke(callerOf(request, 'user'), request.params.id, auditMeta(request));
+      await service.revoke(request.caller, request.params.id, auditMeta(request));
       return reply.status(204).send(null);
     },
   );

@@ -9,7 +9,7 @@ import {
   spansDomains,
 } from '@assistente/contracts';
 import type { AppContext } from '../../context.ts';
-import type { ApiKeyCaller, Caller } from '../../lib/caller.ts';
+import type { ApiKeyCaller, UserCaller } from '../../lib/caller.ts';
 import { invalidField, unauthenticated } from '../../lib/errors.ts';
 import { cursorsFor, type Page } from '../../lib/paging.ts';
 import { type AuditMeta, recordAudit } from '../audit/index.ts';
@@ -86,7 +86,7 @@ export function apiKeysService(ctx: AppContext) {
     });
   }
 
-  function callerOf(row: ApiKeyRow, account: Caller): ApiKeyCaller {
+  function callerOf(row: ApiKeyRow, account: UserCaller): ApiKeyCaller {
     return {
       kind: 'apiKey',
       key: { id: row.id, name: row.name },
@@ -138,7 +138,7 @@ export function apiKeysService(ctx: AppContext) {
     /** The `apiKey` caller kind (docs/ARCHITECTURE.md#callers), registered by the module's manifest. */
     resolver: { resolve, peek },
 
-    async create(caller: Caller, body: ApiKeyCreate, meta: AuditMeta): Promise<ApiKeyCreated> {
+    async create(caller: UserCaller, body: ApiKeyCreate, meta: AuditMeta): Promise<ApiKeyCreated> {
       const expiresAt = body.expiresAt ? new Date(body.expiresAt) : null;
       if (expiresAt && expiresAt.getTime() <= Date.now()) {
         throw invalidField('expiresAt', 'The expiry must be in the future');
@@ -172,7 +172,7 @@ export function apiKeysService(ctx: AppContext) {
     },
 
     /** The caller's own keys, or (`scope=domain`) every key of a domain they administer. */
-    async list(caller: Caller, query: ApiKeyListQuery): Promise<Page<ApiKey>> {
+    async list(caller: UserCaller, query: ApiKeyListQuery): Promise<Page<ApiKey>> {
       const after = cursors.parse(API_KEYS_CURSOR_TAG, query.cursor, 2);
       let scope: { userId: string } | { domainId: string } = { userId: caller.user.id };
       if (query.scope === 'domain') {
@@ -190,7 +190,7 @@ export function apiKeysService(ctx: AppContext) {
      * Deletes the key: from the next request on it is refused, on every replica. Someone who may
      * not manage it is told it does not exist.
      */
-    async revoke(caller: Caller, id: string, meta: AuditMeta): Promise<void> {
+    async revoke(caller: UserCaller, id: string, meta: AuditMeta): Promise<void> {
       const row = await store.byId(id);
       if (!row || !can(caller, 'manage', row)) throw apiKeyNotFound();
       await ctx.db.transaction(async (tx) => {

@@ -3,7 +3,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { callerOf } from '../../lib/caller.ts';
 import { sendPage } from '../../lib/paging.ts';
 import type { AuditMeta } from './store.ts';
 
@@ -27,6 +26,6 @@ export async function auditRoutes(app: FastifyInstance, ctx: AppContext): Promis
         response: { 200: z.array(AuditEntrySchema) },
       },
     },
-    async (request, reply) => sendPage(reply, await service.list(callerOf(request, 'user'), request.query)),
+    async (request, reply) => sendPage(reply, await service.list(request.caller, request.query)),
   );
 }

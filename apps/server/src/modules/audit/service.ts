@@ -1,6 +1,6 @@
 import type { AuditEntry, AuditQuery } from '@assistente/contracts';
 import type { AppContext } from '../../context.ts';
-import type { Caller } from '../../lib/caller.ts';
+import type { UserCaller } from '../../lib/caller.ts';
 import { cursorsFor, type Page } from '../../lib/paging.ts';
 import { fromAfterTo } from './errors.ts';
 import { authorize, can } from './policy.ts';
@@ -23,7 +23,7 @@ function toAuditEntry(row: AuditRow): AuditEntry {
 export function auditService(ctx: AppContext) {
   return {
     /** Admins read their domain's log; SuperAdmins everything, or one domain with `?domain=`. */
-    async list(caller: Caller, query: AuditQuery): Promise<Page<AuditEntry>> {
+    async list(caller: UserCaller, query: AuditQuery): Promise<Page<AuditEntry>> {
       authorize(caller, 'read', caller.domain.id);
       const from = query.from ? new Date(query.from) : undefined;
       const to = query.to ? new Date(query.to) : undefined;

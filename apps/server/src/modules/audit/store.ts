@@ -3,7 +3,7 @@ import { type AuditAction, type AuditTargetType, spansDomains } from '@assistent
 import { and, count, desc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { auditEntries } from '../../db/schema/index.ts';
-import type { Caller } from '../../lib/caller.ts';
+import type { UserCaller } from '../../lib/caller.ts';
 import { type KeyedPage, keyedPage } from '../../lib/paging.ts';
 
 export type Executor = Db | Tx;
@@ -65,7 +65,7 @@ export function changedFields(
  */
 export async function recordAudit(
   db: Executor,
-  caller: Caller,
+  caller: UserCaller,
   meta: AuditMeta,
   records: AuditRecord | AuditRecord[],
 ): Promise<void> {
@@ -105,7 +105,11 @@ export interface AuditFilter {
 export const AUDIT_CURSOR_TAG = 'audit';
 
 /** A page of entries the caller may read, newest first; the tenant scope is applied here. */
-export async function listAudit(db: Executor, caller: Caller, f: AuditFilter): Promise<KeyedPage<AuditRow>> {
+export async function listAudit(
+  db: Executor,
+  caller: UserCaller,
+  f: AuditFilter,
+): Promise<KeyedPage<AuditRow>> {
   const scope: SQL | undefined = spansDomains(caller)
     ? f.requestedDomain
       ? eq(auditEntries.domainId, f.requestedDomain)
@@ -147,7 +151,7 @@ export async function listAudit(db: Executor, caller: Caller, f: AuditFilter): P
  */
 export function auditedTransaction<S, T>(
   db: Db,
-  caller: Caller,
+  caller: UserCaller,
   meta: AuditMeta,
   storeFor: (tx: Tx) => S,
   run: (store: S) => Promise<{ result: T; audit: AuditRecord | AuditRecord[] }>,

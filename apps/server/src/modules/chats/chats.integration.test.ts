@@ -1000,7 +1000,7 @@ describe('the service the agents websocket uses', () => {
   });
 });
 
-/** The Caller the auth plugin would make for a test user's token. */
+/** The UserCaller the auth plugin would make for a test user's token. */
 async function callerOf(who: TestUser) {
   const { resolveCaller } = await import('../../plugins/auth.ts');
   return resolveCaller(t.ctx, who.idToken);

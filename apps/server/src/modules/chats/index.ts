@@ -17,6 +17,7 @@ const PURGE_EVERY_MS = 60_000;
  * - `listMessagesForContext(chatId, leafMessageId)` → ContextMessage[] root → leaf
  * - `getAttachmentsForModel(caller, ids)` → AttachmentForModel[] (bytes + contentType)
  */
+export { type ChatCaller, chatOwnerId, mayAttach } from './policy.ts';
 export { type AttachmentForModel, type ChatsService, type ContextMessage, titleFrom } from './service.ts';
 export type { ExchangeChat } from './store.ts';
 

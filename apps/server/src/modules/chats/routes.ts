@@ -10,17 +10,14 @@ import {
   MessageSchema,
 } from '@assistente/contracts';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { type Caller, callerOf } from '../../lib/caller.ts';
-import { forbidden } from '../../lib/errors.ts';
 import { sendPage } from '../../lib/paging.ts';
 import { BinaryBody, errorResponses } from '../../plugins/routes.ts';
 import { noStore } from '../../plugins/security.ts';
 import { localeHints } from '../accounts/locale.ts';
-import { visitorAsChatOwner } from '../embedded/index.ts';
 import { contentDisposition, readSingleUpload, sendStoredObject } from '../storage/index.ts';
 
 /**
@@ -43,10 +40,6 @@ export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promis
   const r = app.withTypeProvider<ZodTypeProvider>();
   // Visitors of an embed (docs/ARCHITECTURE.md#callers) use the chats API too, as the owner of their own chats only.
   const user = { auth: ['user', 'visitor'] } as const;
-  const owner = (request: FastifyRequest): Caller => {
-    const caller = callerOf(request, 'user', 'visitor');
-    return caller.kind === 'visitor' ? visitorAsChatOwner(caller) : caller;
-  };
   const tags = ['chats'];
 
   r.get(
@@ -60,7 +53,7 @@ export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promis
         response: { 200: z.array(ChatSchema), ...errorResponses('BAD_REQUEST') },
       },
     },
-    async (request, reply) => sendPage(reply, await service.listChats(owner(request), request.query)),
+    async (request, reply) => sendPage(reply, await service.listChats(request.caller, request.query)),
   );
 
   r.post(
@@ -76,17 +69,12 @@ export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promis
       },
     },
     async (request, reply) => {
-      const caller = callerOf(request, 'user', 'visitor');
-      if (caller.kind === 'user')
-        return reply.status(201).send(await service.createChat(caller, request.body ?? {}));
-      await ctx.services.visitors.admitChat(caller, request.ip);
-      // A visitor always talks to the embed's santito, whatever the body names.
-      const { title } = request.body ?? {};
-      const chat = await service.createChat(visitorAsChatOwner(caller), {
-        ...(title !== undefined ? { title } : {}),
-        agentId: caller.virtualAccount.agentId,
-      });
-      await ctx.services.visitors.count(caller.virtualAccount.id, { chats: 1 });
+      const { caller } = request;
+      // A visitor's new chat is admitted and counted against their embed's limits.
+      if (caller.kind === 'visitor') await ctx.services.visitors.admitChat(caller, request.ip);
+      const chat = await service.createChat(caller, request.body ?? {});
+      if (caller.kind === 'visitor')
+        await ctx.services.visitors.count(caller.virtualAccount.id, { chats: 1 });
       return reply.status(201).send(chat);
     },
   );
@@ -102,7 +90,7 @@ export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promis
         response: { 200: ChatSchema, ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => service.getChatForCaller(owner(request), request.params.chatId),
+    async (request) => service.getChatForCaller(request.caller, request.params.chatId),
   );
 
   r.put(
@@ -117,14 +105,7 @@ export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promis
         response: { 200: ChatSchema, ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => {
-      const caller = callerOf(request, 'user', 'visitor');
-      // Model and parameters are the embed's choice, not its visitors'.
-      if (caller.kind === 'visitor' && request.body.params !== undefined) {
-        throw forbidden('Visitors cannot change a chat’s parameters');
-      }
-      return service.updateChat(owner(request), request.params.chatId, request.body);
-    },
+    async (request) => service.updateChat(request.caller, request.params.chatId, request.body),
   );
 
   r.delete(
@@ -139,7 +120,7 @@ export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promis
       },
     },
     async (request, reply) => {
-      await service.deleteChat(owner(request), request.params.chatId);
+      await service.deleteChat(request.caller, request.params.chatId);
       return reply.status(204).send(null);
     },
   );
@@ -155,7 +136,7 @@ export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promis
         response: { 200: ChatSchema, ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => service.restoreChat(owner(request), request.params.chatId),
+    async (request) => service.restoreChat(request.caller, request.params.chatId),
   );
 
   r.get(
@@ -171,7 +152,7 @@ export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promis
       },
     },
     async (request, reply) =>
-      sendPage(reply, await service.listMessages(owner(request), request.params.chatId, request.query)),
+      sendPage(reply, await service.listMessages(request.caller, request.params.chatId, request.query)),
   );
 
   r.get(
@@ -196,7 +177,7 @@ export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promis
       },
     },
     async (request, reply) => {
-      const caller = owner(request);
+      const { caller } = request;
       const labels = await ctx.services.providers.providerLabels(caller.domain.id);
       const file = await service.exportChat(
         caller,
@@ -229,11 +210,7 @@ export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promis
       },
     },
     async (request, reply) => {
-      const who = callerOf(request, 'user', 'visitor');
-      if (who.kind === 'visitor' && !who.virtualAccount.allowAttachments) {
-        throw forbidden('This chat does not take attachments');
-      }
-      const caller = owner(request);
+      const { caller } = request;
       const { chatId } = request.params;
       // Refuse before reading the body when the chat is not theirs or the domain is out of room.
       await service.checkUpload(caller, chatId);
@@ -255,7 +232,7 @@ export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promis
     },
     async (request, reply) => {
       const { chatId, attachmentId } = request.params;
-      const { object, fileName } = await service.openAttachment(owner(request), chatId, attachmentId);
+      const { object, fileName } = await service.openAttachment(request.caller, chatId, attachmentId);
       return sendStoredObject(reply, object, fileName);
     },
   );
@@ -273,7 +250,7 @@ export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promis
     },
     async (request, reply) => {
       const { chatId, attachmentId } = request.params;
-      await service.deleteAttachment(owner(request), chatId, attachmentId);
+      await service.deleteAttachment(request.caller, chatId, attachmentId);
       return reply.status(204).send(null);
     },
   );

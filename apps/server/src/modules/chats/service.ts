@@ -18,7 +18,6 @@ import {
   type MessageUsage,
 } from '@assistente/contracts';
 import type { AppContext } from '../../context.ts';
-import type { Caller } from '../../lib/caller.ts';
 import { invalidField } from '../../lib/errors.ts';
 import { cursorsFor, type Page } from '../../lib/paging.ts';
 import { callerLocale, type LocaleHints } from '../accounts/locale.ts';
@@ -33,6 +32,7 @@ import {
 import { type MessageRow, toAttachment, toChat, toMessage } from './dto.ts';
 import { attachmentNotFound, attachmentSent, chatNotFound, messageNotFound, noSuchParent } from './errors.ts';
 import { currentBranch, exportFileName, toJsonExport, toMarkdownExport } from './export.ts';
+import { authorizeAttach, authorizeUpdate, type ChatCaller, newChatAgent } from './policy.ts';
 import {
   CHAT_CURSOR_TAG,
   type ContextRow,
@@ -117,14 +117,14 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
   const bucket = () => ctx.services.storage.bucket('chats');
   const cursors = cursorsFor(ctx.config);
 
-  async function ownChat(caller: Caller, chatId: string) {
+  async function ownChat(caller: ChatCaller, chatId: string) {
     if (!isId(chatId)) throw chatNotFound();
     const row = await store.findChat(caller, chatId);
     if (!row) throw chatNotFound();
     return row;
   }
 
-  async function withFiles(caller: Caller, chatId: string, rows: MessageRow[]): Promise<Message[]> {
+  async function withFiles(caller: ChatCaller, chatId: string, rows: MessageRow[]): Promise<Message[]> {
     const files = await store.attachmentsOf(caller, chatId, rows);
     return rows.map((r) => toMessage(r, files));
   }
@@ -135,13 +135,16 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
     // ---- For the agents websocket (and the HTTP routes) ----
 
     /** The caller's own live chat, or 404 NOT_FOUND "Chat not found". */
-    async getChatForCaller(caller: Caller, chatId: string): Promise<Chat> {
+    async getChatForCaller(caller: ChatCaller, chatId: string): Promise<Chat> {
       return toChat(await ownChat(caller, chatId));
     },
 
-    /** Creates a chat for the caller; `agentId` must be a santito they may use (else 400). */
-    async createChat(caller: Caller, body: ChatCreate): Promise<Chat> {
-      const agentId = body.agentId ?? null;
+    /**
+     * Creates a chat for the caller; its santito (`newChatAgent`: a visitor's is their embed's) must
+     * be one they may use (else 400).
+     */
+    async createChat(caller: ChatCaller, body: ChatCreate): Promise<Chat> {
+      const agentId = newChatAgent(caller, body.agentId);
       if (agentId !== null && !(await santitos.findUsable(caller, agentId))) {
         throw santitoNotAvailable();
       }
@@ -156,7 +159,7 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
     },
 
     /** One message of the caller's chat (404 otherwise): the target of regenerate and edit. */
-    async getMessageForCaller(caller: Caller, chatId: string, messageId: string): Promise<Message> {
+    async getMessageForCaller(caller: ChatCaller, chatId: string, messageId: string): Promise<Message> {
       await ownChat(caller, chatId);
       const row = isId(messageId) ? await store.findMessage(caller, chatId, messageId) : undefined;
       if (!row) throw messageNotFound();
@@ -173,7 +176,7 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
      * caller's just before.
      */
     async prepareUserMessage(
-      caller: Caller,
+      caller: ChatCaller,
       chatId: string,
       input: { content: string; parentId?: string | null; attachmentIds?: string[] },
       forModel?: 'new' | 'loaded',
@@ -242,7 +245,7 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
      * `agentId` must have been checked as a santito the caller may use.
      */
     newChat(
-      caller: Caller,
+      caller: ChatCaller,
       input: { agentId: string | null; params: ChatParams; title: string },
     ): Extract<ExchangeChat, { kind: 'create' }> {
       return { kind: 'create', owner: caller, id: randomUUID(), ...input };
@@ -338,7 +341,7 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
     },
 
     /** The bytes of the caller's attachments among `ids`, for models that take files; unknown ids are left out. */
-    async getAttachmentsForModel(caller: Caller, ids: readonly string[]): Promise<AttachmentForModel[]> {
+    async getAttachmentsForModel(caller: ChatCaller, ids: readonly string[]): Promise<AttachmentForModel[]> {
       const rows = await store.findOwnAttachments(
         caller,
         ids.filter((id) => isId(id)),
@@ -363,7 +366,7 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
 
     // ---- HTTP ----
 
-    async listChats(caller: Caller, query: ChatListQuery): Promise<Page<Chat>> {
+    async listChats(caller: ChatCaller, query: ChatListQuery): Promise<Page<Chat>> {
       const after = cursors.parse(CHAT_CURSOR_TAG, query.cursor, 3);
       const q = query.q?.trim();
       if (q && !hasSearchableWords(q)) return { items: [], total: 0 };
@@ -375,7 +378,8 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
       return cursors.page(CHAT_CURSOR_TAG, page, toChat);
     },
 
-    async updateChat(caller: Caller, chatId: string, body: ChatUpdate): Promise<Chat> {
+    async updateChat(caller: ChatCaller, chatId: string, body: ChatUpdate): Promise<Chat> {
+      authorizeUpdate(caller, body);
       await ownChat(caller, chatId);
       const row = await store.updateChat(caller, chatId, {
         ...(body.title !== undefined ? { title: body.title } : {}),
@@ -387,13 +391,13 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
     },
 
     /** Soft delete: gone from every read at once, restorable for CHAT_RESTORE_WINDOW_MS, then purged. */
-    async deleteChat(caller: Caller, chatId: string): Promise<void> {
+    async deleteChat(caller: ChatCaller, chatId: string): Promise<void> {
       await ownChat(caller, chatId);
       if (!(await store.softDeleteChat(caller, chatId, new Date()))) throw chatNotFound();
     },
 
     /** Undoes a delete within the window; afterwards the chat is as gone as one never made (404). */
-    async restoreChat(caller: Caller, chatId: string): Promise<Chat> {
+    async restoreChat(caller: ChatCaller, chatId: string): Promise<Chat> {
       if (!isId(chatId)) throw chatNotFound();
       const row = await store.restoreChat(caller, chatId, new Date(Date.now() - CHAT_RESTORE_WINDOW_MS));
       if (!row) throw chatNotFound();
@@ -401,7 +405,7 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
     },
 
     async listMessages(
-      caller: Caller,
+      caller: ChatCaller,
       chatId: string,
       query: MessageListQuery,
     ): Promise<{ items: Message[]; nextCursor?: string }> {
@@ -427,7 +431,7 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
      * a `leaf` that is not a message of this chat is 404.
      */
     async exportChat(
-      caller: Caller,
+      caller: ChatCaller,
       chatId: string,
       query: ChatExportQuery,
       hints: LocaleHints,
@@ -460,7 +464,8 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
     },
 
     /** Before reading an upload: 404 unless the caller's chat, 402 when the domain has no room left. */
-    async checkUpload(caller: Caller, chatId: string): Promise<void> {
+    async checkUpload(caller: ChatCaller, chatId: string): Promise<void> {
+      authorizeAttach(caller);
       await ownChat(caller, chatId);
       await assertRoomLeft(ctx, caller.domain.id);
     },
@@ -469,7 +474,8 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
      * Stores an upload in the chats bucket under a generated key. 413 over UPLOAD_MAX_BYTES, 415 for
      * a type not allowed (or bytes that disagree with it), 402 when the domain's quota would be exceeded.
      */
-    async uploadAttachment(caller: Caller, chatId: string, file: ReadUpload): Promise<Attachment> {
+    async uploadAttachment(caller: ChatCaller, chatId: string, file: ReadUpload): Promise<Attachment> {
+      authorizeAttach(caller);
       await ownChat(caller, chatId);
       const row = await storeUpload(ctx, {
         bucket: 'chats',
@@ -495,7 +501,7 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
 
     /** An attachment of the caller's chat, ready to stream; 404 when it or its bytes are missing. */
     async openAttachment(
-      caller: Caller,
+      caller: ChatCaller,
       chatId: string,
       attachmentId: string,
     ): Promise<{ object: StoredObject; fileName: string }> {
@@ -507,7 +513,7 @@ export function chatsService(ctx: AppContext, store = chatsStore(ctx.db)) {
     },
 
     /** Removes an upload no message uses yet (409 once a message refers to it). */
-    async deleteAttachment(caller: Caller, chatId: string, attachmentId: string): Promise<void> {
+    async deleteAttachment(caller: ChatCaller, chatId: string, attachmentId: string): Promise<void> {
       await ownChat(caller, chatId);
       const result = isId(attachmentId)
         ? await store.deleteUnsentAttachment(caller, chatId, attachmentId)

@@ -31,9 +31,9 @@ import {
   streamedContent,
   users,
 } from '../../db/schema/index.ts';
-import type { Caller } from '../../lib/caller.ts';
 import { type KeyedPage, keyedPage } from '../../lib/paging.ts';
 import type { AttachmentRow, ChatRow, MessageRow } from './dto.ts';
+import { type ChatCaller, chatOwnerId } from './policy.ts';
 
 /** The chat list's order (pinned first, then newest activity, then id): its cursors' tag. */
 export const CHAT_CURSOR_TAG = 'chats:pinned,updatedAt:desc';
@@ -44,8 +44,15 @@ export const CHAT_CURSOR_TAG = 'chats:pinned,updatedAt:desc';
  * touches the chat while it is this caller's own live chat.
  */
 export type ExchangeChat =
-  | { kind: 'create'; owner: Caller; id: string; title: string; agentId: string | null; params: ChatParams }
-  | { kind: 'touch'; owner?: Caller; id: string; params?: ChatParams; title?: string };
+  | {
+      kind: 'create';
+      owner: ChatCaller;
+      id: string;
+      title: string;
+      agentId: string | null;
+      params: ChatParams;
+    }
+  | { kind: 'touch'; owner?: ChatCaller; id: string; params?: ChatParams; title?: string };
 
 /** What a model's context needs of a message. */
 export type ContextRow = Pick<
@@ -61,7 +68,7 @@ export interface MessagePage {
 }
 
 /** The caller's own, not deleted chats: the scope of everything a caller reads or writes here. */
-const ownChats = (caller: Caller) => and(eq(chats.userId, caller.user.id), isNull(chats.deletedAt));
+const ownChats = (caller: ChatCaller) => and(eq(chats.userId, chatOwnerId(caller)), isNull(chats.deletedAt));
 
 /**
  * A chat people can see in their lists: it has a message, or a title. A chat made for a new
@@ -77,8 +84,8 @@ const startedChat = sql`(${chats.title} <> '' or exists (select 1 from ${message
 const abandonedChat = sql`(not ${startedChat} or (not exists (select 1 from ${messages} where ${messages.chatId} = ${chats.id}) and exists (select 1 from ${users} where ${users.id} = ${chats.userId} and ${users.type} = 'visitor')))`;
 
 /** `chatId` is one of the caller's live chats (for rows that hang off a chat). */
-const ownChat = (caller: Caller, chatId: string) =>
-  sql`exists (select 1 from ${chats} where ${chats.id} = ${chatId} and ${chats.userId} = ${caller.user.id} and ${chats.deletedAt} is null)`;
+const ownChat = (caller: ChatCaller, chatId: string) =>
+  sql`exists (select 1 from ${chats} where ${chats.id} = ${chatId} and ${chats.userId} = ${chatOwnerId(caller)} and ${chats.deletedAt} is null)`;
 
 /**
  * A prefix query from the user's words, tokenised by the database exactly as the documents are
@@ -147,8 +154,8 @@ export function chatsStore(db: Db) {
 
   return {
     /** `exec`: a transaction to read in (PGlite has one connection: never read outside an open one). */
-    async findChat(caller: Caller, chatId: string, exec: Db | Tx = db): Promise<ChatRow | undefined> {
-      if (exec === db) return (await chatOfUser.execute({ chatId, userId: caller.user.id }))[0];
+    async findChat(caller: ChatCaller, chatId: string, exec: Db | Tx = db): Promise<ChatRow | undefined> {
+      if (exec === db) return (await chatOfUser.execute({ chatId, userId: chatOwnerId(caller) }))[0];
       const [row] = await exec
         .select()
         .from(chats)
@@ -158,7 +165,7 @@ export function chatsStore(db: Db) {
     },
 
     async listChats(
-      caller: Caller,
+      caller: ChatCaller,
       /** `after`: `[pinned, updatedAt (ISO), id]` of the previous page's last chat. */
       query: { limit: number; after?: [string, string, string]; q?: string },
     ): Promise<KeyedPage<ChatRow>> {
@@ -192,14 +199,14 @@ export function chatsStore(db: Db) {
     },
 
     async insertChat(
-      caller: Caller,
+      caller: ChatCaller,
       values: { id: string; title: string; agentId: string | null; params: ChatParams; now: Date },
     ): Promise<ChatRow> {
       const [row] = await db
         .insert(chats)
         .values({
           id: values.id,
-          userId: caller.user.id,
+          userId: chatOwnerId(caller),
           domainId: caller.domain.id,
           agentId: values.agentId,
           title: values.title,
@@ -213,7 +220,7 @@ export function chatsStore(db: Db) {
 
     /** Rename, pin, params: `updatedAt` (the list's activity order) is kept as it was. */
     async updateChat(
-      caller: Caller,
+      caller: ChatCaller,
       chatId: string,
       patch: { title?: string; pinned?: boolean; params?: ChatParams },
     ): Promise<ChatRow | undefined> {
@@ -225,7 +232,7 @@ export function chatsStore(db: Db) {
       return row;
     },
 
-    async softDeleteChat(caller: Caller, chatId: string, at: Date): Promise<ChatRow | undefined> {
+    async softDeleteChat(caller: ChatCaller, chatId: string, at: Date): Promise<ChatRow | undefined> {
       const [row] = await db
         .update(chats)
         .set({ deletedAt: at, updatedAt: sql`${chats.updatedAt}` })
@@ -235,14 +242,14 @@ export function chatsStore(db: Db) {
     },
 
     /** Undeletes a chat deleted at or after `deletedSince`; undefined when there is none. */
-    async restoreChat(caller: Caller, chatId: string, deletedSince: Date): Promise<ChatRow | undefined> {
+    async restoreChat(caller: ChatCaller, chatId: string, deletedSince: Date): Promise<ChatRow | undefined> {
       const [row] = await db
         .update(chats)
         .set({ deletedAt: null, updatedAt: sql`${chats.updatedAt}` })
         .where(
           and(
             eq(chats.id, chatId),
-            eq(chats.userId, caller.user.id),
+            eq(chats.userId, chatOwnerId(caller)),
             isNotNull(chats.deletedAt),
             sql`${chats.deletedAt} >= ${deletedSince.toISOString()}::timestamptz`,
           ),
@@ -253,7 +260,7 @@ export function chatsStore(db: Db) {
 
     /** The newest `limit` messages before `before` (a message of this chat), answered oldest first. */
     async listMessages(
-      caller: Caller,
+      caller: ChatCaller,
       chatId: string,
       query: { limit: number; before?: MessageRow },
     ): Promise<MessagePage> {
@@ -272,7 +279,7 @@ export function chatsStore(db: Db) {
     },
 
     /** Every message of the chat, oldest first (export). */
-    async allMessages(caller: Caller, chatId: string): Promise<MessageRow[]> {
+    async allMessages(caller: ChatCaller, chatId: string): Promise<MessageRow[]> {
       return db
         .select(messageColumns)
         .from(messages)
@@ -280,7 +287,11 @@ export function chatsStore(db: Db) {
         .orderBy(asc(messages.createdAt), asc(messages.id));
     },
 
-    async findMessage(caller: Caller, chatId: string, messageId: string): Promise<MessageRow | undefined> {
+    async findMessage(
+      caller: ChatCaller,
+      chatId: string,
+      messageId: string,
+    ): Promise<MessageRow | undefined> {
       const [row] = await db
         .select(messageColumns)
         .from(messages)
@@ -290,7 +301,7 @@ export function chatsStore(db: Db) {
     },
 
     /** The newest message of the chat: the tip of the branch the user last worked on. */
-    async latestMessage(caller: Caller, chatId: string): Promise<MessageRow | undefined> {
+    async latestMessage(caller: ChatCaller, chatId: string): Promise<MessageRow | undefined> {
       const [row] = await db
         .select(messageColumns)
         .from(messages)
@@ -341,7 +352,11 @@ export function chatsStore(db: Db) {
       return row ? chatRowOf(row) : undefined;
     },
 
-    async findAttachments(caller: Caller, chatId: string, ids: readonly string[]): Promise<AttachmentRow[]> {
+    async findAttachments(
+      caller: ChatCaller,
+      chatId: string,
+      ids: readonly string[],
+    ): Promise<AttachmentRow[]> {
       if (ids.length === 0) return [];
       return db
         .select()
@@ -350,43 +365,47 @@ export function chatsStore(db: Db) {
           and(
             inArray(attachments.id, [...ids]),
             eq(attachments.chatId, chatId),
-            eq(attachments.userId, caller.user.id),
+            eq(attachments.userId, chatOwnerId(caller)),
             ownChat(caller, chatId),
           ),
         );
     },
 
     /** The caller's attachments among `ids`, whatever live chat of theirs they belong to. */
-    async findOwnAttachments(caller: Caller, ids: readonly string[]): Promise<AttachmentRow[]> {
+    async findOwnAttachments(caller: ChatCaller, ids: readonly string[]): Promise<AttachmentRow[]> {
       if (ids.length === 0) return [];
       return db
         .select({ attachment: attachments })
         .from(attachments)
         .innerJoin(chats, eq(chats.id, attachments.chatId))
         .where(
-          and(inArray(attachments.id, [...ids]), eq(attachments.userId, caller.user.id), ownChats(caller)),
+          and(
+            inArray(attachments.id, [...ids]),
+            eq(attachments.userId, chatOwnerId(caller)),
+            ownChats(caller),
+          ),
         )
         .then((rows) => rows.map((r) => r.attachment));
     },
 
     /** Attachments referenced by `rows`, keyed by id (message pages and exports). */
-    async attachmentsOf(caller: Caller, chatId: string, rows: readonly MessageRow[]) {
+    async attachmentsOf(caller: ChatCaller, chatId: string, rows: readonly MessageRow[]) {
       const ids = [...new Set(rows.flatMap((r) => r.attachmentIds))];
       const found = await this.findAttachments(caller, chatId, ids);
       return new Map(found.map((a) => [a.id, a]));
     },
 
-    async insertAttachment(tx: Tx, caller: Caller, row: Omit<AttachmentRow, 'userId' | 'domainId'>) {
+    async insertAttachment(tx: Tx, caller: ChatCaller, row: Omit<AttachmentRow, 'userId' | 'domainId'>) {
       const [inserted] = await tx
         .insert(attachments)
-        .values({ ...row, userId: caller.user.id, domainId: caller.domain.id })
+        .values({ ...row, userId: chatOwnerId(caller), domainId: caller.domain.id })
         .returning();
       return inserted!;
     },
 
     /** Deletes an attachment no message refers to yet; undefined when there is none such. */
     async deleteUnsentAttachment(
-      caller: Caller,
+      caller: ChatCaller,
       chatId: string,
       attachmentId: string,
     ): Promise<AttachmentRow | undefined | 'referenced'> {
@@ -398,7 +417,7 @@ export function chatsStore(db: Db) {
             and(
               eq(attachments.id, attachmentId),
               eq(attachments.chatId, chatId),
-              eq(attachments.userId, caller.user.id),
+              eq(attachments.userId, chatOwnerId(caller)),
               ownChat(caller, chatId),
             ),
           )

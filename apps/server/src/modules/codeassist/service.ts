@@ -7,9 +7,9 @@ import {
   type LoginSubmitResponse,
 } from '@assistente/contracts';
 import type { AppContext } from '../../context.ts';
-import { forbidden, unauthenticated } from '../../lib/errors.ts';
 import { resolveCaller } from '../../plugins/auth.ts';
 import { invalidGrant, redirectNotLoginPage } from './errors.ts';
+import { authorizeHandoff, authorizeSession } from './policy.ts';
 import { codeassistStore } from './store.ts';
 
 const CODE_TTL_MS = 60_000;
@@ -51,13 +51,13 @@ export function codeassistService(ctx: AppContext) {
       const redirect = canonicalLoginUri(appUrl, body.redirect_uri);
       if (!redirect) throw redirectNotLoginPage();
       const caller = await resolveCaller(ctx, body.idToken);
-      if (body.email.trim().toLowerCase() !== caller.email) {
-        throw forbidden('The email does not match the signed-in account');
-      }
+      authorizeHandoff(caller, body.email);
       const owner = await ctx.identity.findRefreshTokenSession(body.refreshToken);
-      if (!owner || owner.uid !== caller.uid || !(await ctx.identity.isSessionActive(owner.sessionId))) {
-        throw unauthenticated('The refresh token does not belong to an active session of this account');
-      }
+      authorizeSession(
+        caller,
+        owner,
+        owner?.uid === caller.uid && (await ctx.identity.isSessionActive(owner.sessionId)),
+      );
 
       const now = new Date();
       const code = randomBytes(32).toString('base64url');

@@ -5,7 +5,7 @@ import { type VisitorsService, visitorsService } from './visitors.ts';
 
 export { VIRTUAL_ACCOUNT_CHANGED, type VirtualAccountsService } from './service.ts';
 export { parseVisitorUid } from './visitor-ids.ts';
-export { type VisitorsService, visitorAsChatOwner } from './visitors.ts';
+export type { VisitorsService } from './visitors.ts';
 
 declare module '../../context.ts' {
   interface Services {

@@ -13,7 +13,6 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { callerOf } from '../../lib/caller.ts';
 import { errorResponses } from '../../plugins/routes.ts';
 import { noStore } from '../../plugins/security.ts';
 import { auditMeta } from '../audit/index.ts';
@@ -41,7 +40,7 @@ export async function virtualAccountRoutes(app: FastifyInstance, ctx: AppContext
         response: { 200: z.array(VirtualAccountSchema), ...errorResponses('DOMAIN_NOT_FOUND') },
       },
     },
-    async (request) => service.list(callerOf(request, 'user'), request.query),
+    async (request) => service.list(request.caller, request.query),
   );
 
   r.post(
@@ -59,14 +58,7 @@ export async function virtualAccountRoutes(app: FastifyInstance, ctx: AppContext
     async (request, reply) =>
       reply
         .status(201)
-        .send(
-          await service.create(
-            callerOf(request, 'user'),
-            request.body,
-            auditMeta(request),
-            request.query.domain,
-          ),
-        ),
+        .send(await service.create(request.caller, request.body, auditMeta(request), request.query.domain)),
   );
 
   r.get(
@@ -80,7 +72,7 @@ export async function virtualAccountRoutes(app: FastifyInstance, ctx: AppContext
         response: { 200: VirtualAccountSchema, ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => service.get(callerOf(request, 'user'), request.params.id),
+    async (request) => service.get(request.caller, request.params.id),
   );
 
   r.put(
@@ -95,8 +87,7 @@ export async function virtualAccountRoutes(app: FastifyInstance, ctx: AppContext
         response: { 200: VirtualAccountSchema, ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) =>
-      service.update(callerOf(request, 'user'), request.params.id, request.body, auditMeta(request)),
+    async (request) => service.update(request.caller, request.params.id, request.body, auditMeta(request)),
   );
 
   r.delete(
@@ -111,7 +102,7 @@ export async function virtualAccountRoutes(app: FastifyInstance, ctx: AppContext
       },
     },
     async (request, reply) => {
-      await service.remove(callerOf(request, 'user'), request.params.id, auditMeta(request));
+      await service.remove(request.caller, request.params.id, auditMeta(request));
       return reply.status(204).send(null);
     },
   );
@@ -127,7 +118,7 @@ export async function virtualAccountRoutes(app: FastifyInstance, ctx: AppContext
         response: { 200: VirtualAccountWithSecretSchema, ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => service.rotateSecret(callerOf(request, 'user'), request.params.id, auditMeta(request)),
+    async (request) => service.rotateSecret(request.caller, request.params.id, auditMeta(request)),
   );
 }
 
@@ -229,6 +220,6 @@ export async function visitorRoutes(app: FastifyInstance, ctx: AppContext): Prom
         response: { 200: EmbeddedConfigSchema, ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => visitors.config(callerOf(request, 'visitor'), request.params.id),
+    async (request) => visitors.config(request.caller, request.params.id),
   );
 }

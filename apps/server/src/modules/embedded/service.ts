@@ -8,7 +8,7 @@ import type {
 } from '@assistente/contracts';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import type { Caller } from '../../lib/caller.ts';
+import type { UserCaller } from '../../lib/caller.ts';
 import { invalidField } from '../../lib/errors.ts';
 import { type SecretBox, secretBoxFor } from '../../lib/secrets.ts';
 import { existingActingDomain } from '../accounts/index.ts';
@@ -79,13 +79,13 @@ export function virtualAccountsService(
   box: SecretBox = secretBoxFor(ctx.config),
 ) {
   /** The domain the caller acts on: their own, or (SuperAdmin) the one asked for. */
-  async function adminDomain(caller: Caller, requested?: string): Promise<string> {
+  async function adminDomain(caller: UserCaller, requested?: string): Promise<string> {
     authorize(caller, 'manage', caller.domain.id, 'Only Admins manage embeds');
     return existingActingDomain(ctx.db, caller, requested);
   }
 
   /** The embed and its domain if the caller manages it; 404 otherwise (another domain's are invisible). */
-  async function managed(caller: Caller, id: string): Promise<VirtualAccountRow> {
+  async function managed(caller: UserCaller, id: string): Promise<VirtualAccountRow> {
     authorize(caller, 'manage', caller.domain.id, 'Only Admins manage embeds');
     const domainId = await store.domainOf(id);
     if (!domainId || !can(caller, 'manage', domainId)) throw virtualAccountNotFound();
@@ -106,7 +106,7 @@ export function virtualAccountsService(
 
   /** Runs a change and writes its audit entry in one transaction: both happen, or neither. */
   function inTransaction<T>(
-    caller: Caller,
+    caller: UserCaller,
     meta: AuditMeta,
     run: (s: VirtualAccountsStore) => Promise<{ result: T; audit: AuditRecord }>,
   ): Promise<T> {
@@ -122,19 +122,19 @@ export function virtualAccountsService(
   }
 
   return {
-    async list(caller: Caller, query: VirtualAccountListQuery): Promise<VirtualAccount[]> {
+    async list(caller: UserCaller, query: VirtualAccountListQuery): Promise<VirtualAccount[]> {
       const domainId = await adminDomain(caller, query.domain);
       const rows = await store.list(domainId);
       const usage = await store.usage(rows.map((r) => r.id));
       return rows.map((r) => toVirtualAccount(r, usage.get(r.id)));
     },
 
-    async get(caller: Caller, id: string): Promise<VirtualAccount> {
+    async get(caller: UserCaller, id: string): Promise<VirtualAccount> {
       return withStats(await managed(caller, id));
     },
 
     async create(
-      caller: Caller,
+      caller: UserCaller,
       body: CreateBody,
       meta: AuditMeta,
       domain?: string,
@@ -173,7 +173,7 @@ export function virtualAccountsService(
     },
 
     async update(
-      caller: Caller,
+      caller: UserCaller,
       id: string,
       body: VirtualAccountUpdate,
       meta: AuditMeta,
@@ -213,7 +213,7 @@ export function virtualAccountsService(
       return withStats(row);
     },
 
-    async remove(caller: Caller, id: string, meta: AuditMeta): Promise<void> {
+    async remove(caller: UserCaller, id: string, meta: AuditMeta): Promise<void> {
       const current = await managed(caller, id);
       await inTransaction(caller, meta, async (s) => {
         // Its visitors' chats go with it: they exist for this embed alone.
@@ -237,7 +237,7 @@ export function virtualAccountsService(
     },
 
     /** A new signing secret, answered once; signatures made with the old one stop working at once. */
-    async rotateSecret(caller: Caller, id: string, meta: AuditMeta): Promise<VirtualAccountWithSecret> {
+    async rotateSecret(caller: UserCaller, id: string, meta: AuditMeta): Promise<VirtualAccountWithSecret> {
       const current = await managed(caller, id);
       const secret = newSecret();
       const row = await inTransaction(caller, meta, async (s) => {

@@ -10,13 +10,7 @@ import {
 import { eq } from 'drizzle-orm';
 import { type AppContext, Channels } from '../../context.ts';
 import { agents, domains, users } from '../../db/schema/index.ts';
-import type {
-  AuthInvalidateMessage,
-  DomainRow,
-  UserCaller,
-  UserRow,
-  VisitorCaller,
-} from '../../lib/caller.ts';
+import type { AuthInvalidateMessage, DomainRow, UserRow, VisitorCaller } from '../../lib/caller.ts';
 import { invalidIdToken } from '../../lib/errors.ts';
 import { randomBase62 } from '../../lib/random-id.ts';
 import { isPremiumDomain } from '../accounts/caller-state.ts';
@@ -415,20 +409,3 @@ export function visitorsService(ctx: AppContext) {
 }
 
 export type VisitorsService = ReturnType<typeof visitorsService>;
-
-/**
- * A visitor as the chats manager's owner of chats: their stored row, with the least role. The chats
- * and agents services scope everything by that row, so a visitor reaches their own chats only.
- */
-export function visitorAsChatOwner(visitor: VisitorCaller): UserCaller {
-  return {
-    kind: 'user',
-    uid: visitor.uid,
-    sessionId: visitor.sessionId,
-    email: visitor.user.id,
-    user: visitor.user,
-    domain: visitor.domain,
-    role: 'Viewer',
-    premium: visitor.premium,
-  };
-}

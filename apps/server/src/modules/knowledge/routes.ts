@@ -14,7 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type AppContext, Channels } from '../../context.ts';
-import { type AuthInvalidateMessage, type Caller, callerOf, checkRouteNeeds } from '../../lib/caller.ts';
+import { type AuthInvalidateMessage, checkRouteNeeds, type UserCaller } from '../../lib/caller.ts';
 import { sendPage } from '../../lib/paging.ts';
 import { type EventStream, EventStreams } from '../../lib/sse.ts';
 import { bearerToken } from '../../plugins/auth.ts';
@@ -29,7 +29,7 @@ const DocumentParams = z.object({ id: z.string().min(1).max(100), documentId: z.
 
 /** Who holds an open event stream, to check again when their account changes. */
 interface Watcher {
-  caller: Caller;
+  caller: UserCaller;
   token: string;
   /** `?domain=` as asked, and the domain it resolved to. */
   requested: string | undefined;
@@ -102,7 +102,7 @@ export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Pr
         response: { 200: z.array(KnowledgeSourceSchema), ...errorResponses('DOMAIN_NOT_FOUND') },
       },
     },
-    async (request) => service.list(callerOf(request, 'user'), request.query.domain),
+    async (request) => service.list(request.caller, request.query.domain),
   );
 
   r.get(
@@ -129,7 +129,7 @@ export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Pr
       },
     },
     async (request, reply) => {
-      const caller = callerOf(request, 'user');
+      const caller = request.caller;
       // Authorized as the list is: the domain's Admins, a SuperAdmin any domain.
       const domainId = await service.adminDomain(caller, request.query.domain);
       const stream = streams.start(reply);
@@ -157,7 +157,7 @@ export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Pr
       },
     },
     async (request, reply) => {
-      const caller = callerOf(request, 'user');
+      const caller = request.caller;
       const made = await service.create(caller, request.body, auditMeta(request), request.query.domain);
       return reply.status(201).send(made);
     },
@@ -175,7 +175,7 @@ export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Pr
         response: { 200: ConfluenceTestResultSchema, ...errorResponses('DOMAIN_NOT_FOUND') },
       },
     },
-    async (request) => service.testConnection(callerOf(request, 'user'), request.body, request.query.domain),
+    async (request) => service.testConnection(request.caller, request.body, request.query.domain),
   );
 
   r.post(
@@ -191,7 +191,7 @@ export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Pr
       },
     },
     async (request, reply) => {
-      const made = await service.syncNow(callerOf(request, 'user'), request.params.id, request.query.domain);
+      const made = await service.syncNow(request.caller, request.params.id, request.query.domain);
       return reply.status(202).send(made);
     },
   );
@@ -206,7 +206,7 @@ export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Pr
         response: { 200: z.array(KnowledgeSourceChoiceSchema) },
       },
     },
-    async (request) => service.choices(callerOf(request, 'user')),
+    async (request) => service.choices(request.caller),
   );
 
   r.get(
@@ -221,7 +221,7 @@ export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Pr
         response: { 200: KnowledgeSourceSchema, ...errorResponses('NOT_FOUND', 'DOMAIN_NOT_FOUND') },
       },
     },
-    async (request) => service.get(callerOf(request, 'user'), request.params.id, request.query.domain),
+    async (request) => service.get(request.caller, request.params.id, request.query.domain),
   );
 
   r.put(
@@ -239,7 +239,7 @@ export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Pr
     },
     async (request) =>
       service.update(
-        callerOf(request, 'user'),
+        request.caller,
         request.params.id,
         request.body,
         auditMeta(request),
@@ -260,7 +260,7 @@ export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Pr
       },
     },
     async (request, reply) => {
-      const caller = callerOf(request, 'user');
+      const caller = request.caller;
       const keys = await service.remove(caller, request.params.id, auditMeta(request), request.query.domain);
       await deleteStored(ctx, 'knowledge', keys);
       return reply.status(204).send(null);
@@ -285,12 +285,7 @@ export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Pr
     async (request, reply) =>
       sendPage(
         reply,
-        await service.documents(
-          callerOf(request, 'user'),
-          request.params.id,
-          request.query,
-          request.query.domain,
-        ),
+        await service.documents(request.caller, request.params.id, request.query, request.query.domain),
       ),
   );
 
@@ -318,7 +313,7 @@ export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Pr
       },
     },
     async (request, reply) => {
-      const caller = callerOf(request, 'user');
+      const caller = request.caller;
       // Who may upload is checked before the body is read.
       const domain = await service.adminDomain(caller, request.query.domain);
       await service.get(caller, request.params.id, domain);
@@ -344,7 +339,7 @@ export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Pr
       },
     },
     async (request, reply) => {
-      const caller = callerOf(request, 'user', 'visitor');
+      const caller = request.caller;
       const { object, fileName } = await service.file(
         caller,
         request.params.id,
@@ -368,7 +363,7 @@ export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Pr
       },
     },
     async (request, reply) => {
-      const caller = callerOf(request, 'user');
+      const caller = request.caller;
       const key = await service.removeDocument(
         caller,
         request.params.id,

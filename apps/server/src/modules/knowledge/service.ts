@@ -9,7 +9,7 @@ import {
 } from '@assistente/contracts';
 import type { AppContext } from '../../context.ts';
 import type { ConfluenceConfig } from '../../db/schema/index.ts';
-import type { Caller, VisitorCaller } from '../../lib/caller.ts';
+import type { UserCaller, VisitorCaller } from '../../lib/caller.ts';
 import { invalidField } from '../../lib/errors.ts';
 import { cursorsFor, type Page } from '../../lib/paging.ts';
 import { type SecretBox, secretBoxFor } from '../../lib/secrets.ts';
@@ -131,7 +131,7 @@ export function knowledgeService(
   const syncs = new Set<Promise<unknown>>();
 
   /** The domain an Admin acts on: their own, or any for a SuperAdmin (`?domain=`). */
-  async function adminDomain(caller: Caller, requested?: string): Promise<string> {
+  async function adminDomain(caller: UserCaller, requested?: string): Promise<string> {
     authorize(caller, 'manage', caller.domain.id, 'Only Admins manage knowledge sources');
     return existingActingDomain(ctx.db, caller, requested);
   }
@@ -143,7 +143,7 @@ export function knowledgeService(
 
   /** Runs a change and writes its audit entry in one transaction: both happen, or neither. */
   function inTransaction<T>(
-    caller: Caller,
+    caller: UserCaller,
     meta: AuditMeta,
     run: (s: KnowledgeStore) => Promise<{ result: T; audit: AuditRecord }>,
   ): Promise<T> {
@@ -151,7 +151,7 @@ export function knowledgeService(
   }
 
   /** Whether the caller may use some santito of their domain that lists the source. */
-  async function usesSource(caller: Caller, sourceId: string): Promise<boolean> {
+  async function usesSource(caller: UserCaller, sourceId: string): Promise<boolean> {
     for (const agentId of await store.santitosListing(caller.domain.id, sourceId)) {
       if (await ctx.services.santitos.findUsable(caller, agentId)) return true;
     }
@@ -203,7 +203,7 @@ export function knowledgeService(
      * "Sync now": a Confluence source syncs at once (in the background; its status and progress
      * tell how it goes); a files source retries its documents that failed.
      */
-    async syncNow(caller: Caller, id: string, domain?: string): Promise<KnowledgeSource> {
+    async syncNow(caller: UserCaller, id: string, domain?: string): Promise<KnowledgeSource> {
       const domainId = await adminDomain(caller, domain);
       const row = await sourceOf(domainId, id);
       if (row.status !== 'syncing') {
@@ -215,7 +215,7 @@ export function knowledgeService(
 
     /** Tries Confluence settings before they are saved: which spaces, how many pages each. */
     async testConnection(
-      caller: Caller,
+      caller: UserCaller,
       body: { baseUrl: string; email: string; apiToken: string; spaces: string[] },
       domain?: string,
     ): Promise<ConfluenceTestResult> {
@@ -240,18 +240,18 @@ export function knowledgeService(
       });
     },
 
-    async list(caller: Caller, domain?: string): Promise<KnowledgeSource[]> {
+    async list(caller: UserCaller, domain?: string): Promise<KnowledgeSource[]> {
       const domainId = await adminDomain(caller, domain);
       return (await store.list(domainId)).map(toSource);
     },
 
-    async get(caller: Caller, id: string, domain?: string): Promise<KnowledgeSource> {
+    async get(caller: UserCaller, id: string, domain?: string): Promise<KnowledgeSource> {
       const domainId = await adminDomain(caller, domain);
       return toSource(await sourceOf(domainId, id));
     },
 
     async create(
-      caller: Caller,
+      caller: UserCaller,
       body: KnowledgeSourceCreate,
       meta: AuditMeta,
       domain?: string,
@@ -301,7 +301,7 @@ export function knowledgeService(
     },
 
     async update(
-      caller: Caller,
+      caller: UserCaller,
       id: string,
       body: KnowledgeSourceUpdate,
       meta: AuditMeta,
@@ -355,7 +355,7 @@ export function knowledgeService(
       });
     },
 
-    async remove(caller: Caller, id: string, meta: AuditMeta, domain?: string): Promise<string[]> {
+    async remove(caller: UserCaller, id: string, meta: AuditMeta, domain?: string): Promise<string[]> {
       const domainId = await adminDomain(caller, domain);
       const current = await sourceOf(domainId, id);
       const keys = await store.storageKeys(domainId, id);
@@ -377,7 +377,7 @@ export function knowledgeService(
     },
 
     async documents(
-      caller: Caller,
+      caller: UserCaller,
       id: string,
       query: { limit?: number | undefined; cursor?: string | undefined },
       domain?: string,
@@ -395,7 +395,7 @@ export function knowledgeService(
      * the background; its status tells how far that got.
      */
     async upload(
-      caller: Caller,
+      caller: UserCaller,
       id: string,
       file: ReadUpload,
       meta: AuditMeta,
@@ -453,7 +453,7 @@ export function knowledgeService(
     },
 
     /** The caller's domain's sources, for the santito editor (Editors and above). */
-    async choices(caller: Caller): Promise<KnowledgeSourceChoice[]> {
+    async choices(caller: UserCaller): Promise<KnowledgeSourceChoice[]> {
       authorize(caller, 'attach', null, 'Only Editors and Admins attach knowledge to santitos');
       return (await store.list(caller.domain.id)).map((r) => ({
         sourceId: r.id,
@@ -469,7 +469,7 @@ export function knowledgeService(
      * it (a citation's link must open for them all).
      */
     async file(
-      caller: Caller | VisitorCaller,
+      caller: UserCaller | VisitorCaller,
       id: string,
       documentId: string,
       domain?: string,
@@ -500,7 +500,7 @@ export function knowledgeService(
 
     /** Removes one document and its chunks; answers the stored file's key for the caller to delete. */
     async removeDocument(
-      caller: Caller,
+      caller: UserCaller,
       id: string,
       documentId: string,
       meta: AuditMeta,

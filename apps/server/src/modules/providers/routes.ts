@@ -12,8 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { callerOf } from '../../lib/caller.ts';
-import { errorResponses } from '../../plugins/routes.ts';
+import { errorResponses, RouteNeeds } from '../../plugins/routes.ts';
 import { noStore } from '../../plugins/security.ts';
 import { auditMeta } from '../audit/index.ts';
 
@@ -28,7 +27,7 @@ export async function providersRoutes(app: FastifyInstance, ctx: AppContext): Pr
   app.addHook('onSend', noStore);
 
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const admin = { auth: 'user', role: 'Admin' } as const;
+  const { admin } = RouteNeeds;
   const tags = ['providers'];
   const query = ProviderSettingsQuerySchema;
 
@@ -42,7 +41,7 @@ export async function providersRoutes(app: FastifyInstance, ctx: AppContext): Pr
         response: { 200: ModelListSchema },
       },
     },
-    async (request) => service.models(callerOf(request, 'user')),
+    async (request) => service.models(request.caller),
   );
 
   r.get(
@@ -56,7 +55,7 @@ export async function providersRoutes(app: FastifyInstance, ctx: AppContext): Pr
         response: { 200: z.array(ProviderConfigSchema), ...errorResponses('DOMAIN_NOT_FOUND') },
       },
     },
-    async (request) => service.list(callerOf(request, 'user'), request.query.domain),
+    async (request) => service.list(request.caller, request.query.domain),
   );
 
   r.post(
@@ -72,7 +71,7 @@ export async function providersRoutes(app: FastifyInstance, ctx: AppContext): Pr
       },
     },
     async (request, reply) => {
-      const caller = callerOf(request, 'user');
+      const caller = request.caller;
       const made = await service.create(caller, request.body, auditMeta(request), request.query.domain);
       return reply.status(201).send(made);
     },
@@ -93,7 +92,7 @@ export async function providersRoutes(app: FastifyInstance, ctx: AppContext): Pr
     },
     async (request) =>
       service.update(
-        callerOf(request, 'user'),
+        request.caller,
         request.params.id,
         request.body,
         auditMeta(request),
@@ -114,7 +113,7 @@ export async function providersRoutes(app: FastifyInstance, ctx: AppContext): Pr
       },
     },
     async (request, reply) => {
-      const caller = callerOf(request, 'user');
+      const caller = request.caller;
       await service.remove(caller, request.params.id, auditMeta(request), request.query.domain);
       return reply.status(204).send(null);
     },
@@ -132,7 +131,7 @@ export async function providersRoutes(app: FastifyInstance, ctx: AppContext): Pr
         response: { 200: ProviderTestResultSchema, ...errorResponses('NOT_FOUND', 'DOMAIN_NOT_FOUND') },
       },
     },
-    async (request) => service.test(callerOf(request, 'user'), request.params.id, request.query.domain),
+    async (request) => service.test(request.caller, request.params.id, request.query.domain),
   );
 
   r.get(
@@ -146,7 +145,7 @@ export async function providersRoutes(app: FastifyInstance, ctx: AppContext): Pr
         response: { 200: AiSettingsSchema, ...errorResponses('DOMAIN_NOT_FOUND') },
       },
     },
-    async (request) => service.getAiSettings(callerOf(request, 'user'), request.query.domain),
+    async (request) => service.getAiSettings(request.caller, request.query.domain),
   );
 
   r.put(
@@ -162,11 +161,6 @@ export async function providersRoutes(app: FastifyInstance, ctx: AppContext): Pr
       },
     },
     async (request) =>
-      service.putAiSettings(
-        callerOf(request, 'user'),
-        request.body,
-        auditMeta(request),
-        request.query.domain,
-      ),
+      service.putAiSettings(request.caller, request.body, auditMeta(request), request.query.domain),
   );
 }

@@ -13,7 +13,7 @@ import {
   type ProviderTestResult,
 } from '@assistente/contracts';
 import type { AppContext } from '../../context.ts';
-import type { Caller } from '../../lib/caller.ts';
+import type { Caller, UserCaller } from '../../lib/caller.ts';
 import { invalidField } from '../../lib/errors.ts';
 import type { AccountCaller } from '../../lib/policy.ts';
 import { type SecretBox, secretBoxFor } from '../../lib/secrets.ts';
@@ -179,7 +179,7 @@ export function createProvidersService(
   }
 
   /** The domain an Admin acts on: their own, or any for a SuperAdmin (`?domain=`). */
-  async function adminDomain(caller: Caller, requested?: string): Promise<string> {
+  async function adminDomain(caller: UserCaller, requested?: string): Promise<string> {
     authorize(caller, 'manage', caller.domain.id, 'Only Admins manage AI providers');
     return existingActingDomain(ctx.db, caller, requested);
   }
@@ -290,7 +290,7 @@ export function createProvidersService(
 
   /** Runs a change and writes its audit entry in one transaction: both happen, or neither. */
   function inTransaction<T>(
-    caller: Caller,
+    caller: UserCaller,
     meta: AuditMeta,
     run: (s: ProvidersStore) => Promise<{ result: T; audit: AuditRecord }>,
   ): Promise<T> {
@@ -327,13 +327,13 @@ export function createProvidersService(
   }
 
   return {
-    async list(caller: Caller, domain?: string): Promise<ProviderConfig[]> {
+    async list(caller: UserCaller, domain?: string): Promise<ProviderConfig[]> {
       const domainId = await adminDomain(caller, domain);
       return (await store.list(domainId)).map(toDto);
     },
 
     async create(
-      caller: Caller,
+      caller: UserCaller,
       body: ProviderConfigCreate,
       meta: AuditMeta,
       domain?: string,
@@ -370,7 +370,7 @@ export function createProvidersService(
     },
 
     async update(
-      caller: Caller,
+      caller: UserCaller,
       id: string,
       body: ProviderConfigUpdate,
       meta: AuditMeta,
@@ -424,7 +424,7 @@ export function createProvidersService(
       return toDto(row);
     },
 
-    async remove(caller: Caller, id: string, meta: AuditMeta, domain?: string): Promise<void> {
+    async remove(caller: UserCaller, id: string, meta: AuditMeta, domain?: string): Promise<void> {
       const domainId = await adminDomain(caller, domain);
       const current = await store.find(domainId, id);
       if (!current) throw providerNotFound();
@@ -451,7 +451,7 @@ export function createProvidersService(
     },
 
     /** Lists the provider's models with the stored settings: proves the URL and key work. */
-    async test(caller: Caller, id: string, domain?: string): Promise<ProviderTestResult> {
+    async test(caller: UserCaller, id: string, domain?: string): Promise<ProviderTestResult> {
       const domainId = await adminDomain(caller, domain);
       const row = await store.find(domainId, id);
       if (!row) throw providerNotFound();
@@ -495,7 +495,7 @@ export function createProvidersService(
       return { models, defaultModel: (await defaultModelOf(caller.domain.id, entries))?.modelId ?? null };
     },
 
-    async getAiSettings(caller: Caller, domain?: string): Promise<AiSettings> {
+    async getAiSettings(caller: UserCaller, domain?: string): Promise<AiSettings> {
       const domainId = await adminDomain(caller, domain);
       const own = await store.defaultModel(domainId);
       const entries = await entriesFor(domainId);
@@ -507,7 +507,7 @@ export function createProvidersService(
     },
 
     async putAiSettings(
-      caller: Caller,
+      caller: UserCaller,
       body: AiSettingsUpdate,
       meta: AuditMeta,
       domain?: string,
@@ -537,7 +537,7 @@ export function createProvidersService(
     },
 
     /** Whether a configured provider of the caller's domain offers `modelId` (santitos check theirs). */
-    async offers(caller: Caller, modelId: string): Promise<boolean> {
+    async offers(caller: UserCaller, modelId: string): Promise<boolean> {
       return pick(await entriesFor(caller.domain.id), modelId) !== undefined;
     },
 
@@ -547,11 +547,7 @@ export function createProvidersService(
      * `orDefault` gets the default instead (a santito whose model was removed stays usable).
      * Throws NO_PROVIDER when nothing is configured.
      */
-    async resolveModel(
-      caller: AccountCaller,
-      modelId?: string | null,
-      orDefault = false,
-    ): Promise<ResolvedModel> {
+    async resolveModel(caller: Caller, modelId?: string | null, orDefault = false): Promise<ResolvedModel> {
       const entries = await entriesFor(caller.domain.id);
       if (entries.length === 0) throw noProvider();
       if (modelId) {

@@ -1,6 +1,6 @@
 import type { Santito } from '@assistente/contracts';
 import type { agents } from '../../db/schema/index.ts';
-import type { Caller } from '../../lib/caller.ts';
+import type { UserCaller } from '../../lib/caller.ts';
 import { can } from './policy.ts';
 
 export type SantitoRow = typeof agents.$inferSelect;
@@ -8,7 +8,7 @@ export type SantitoRow = typeof agents.$inferSelect;
 /** Whether `avatar` holds the storage key of an uploaded image rather than an emoji. */
 export const hasAvatarImage = (row: SantitoRow) => row.avatarContentType !== null && row.avatar !== null;
 
-export function toSantito(row: SantitoRow, caller: Caller): Santito {
+export function toSantito(row: SantitoRow, caller: UserCaller): Santito {
   const image = hasAvatarImage(row);
   return {
     _id: row.id,

@@ -10,9 +10,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { callerOf } from '../../lib/caller.ts';
 import { sendPage } from '../../lib/paging.ts';
-import { BinaryBody, errorResponses } from '../../plugins/routes.ts';
+import { BinaryBody, errorResponses, RouteNeeds } from '../../plugins/routes.ts';
 import { noStore } from '../../plugins/security.ts';
 import { auditMeta } from '../audit/index.ts';
 import { readSingleUpload, sendStoredObject } from '../storage/index.ts';
@@ -28,7 +27,7 @@ export async function santitosRoutes(app: FastifyInstance, ctx: AppContext): Pro
   app.addHook('onSend', noStore);
 
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const user = { auth: 'user' } as const;
+  const { user } = RouteNeeds;
   const tags = ['santitos'];
 
   r.get(
@@ -42,7 +41,7 @@ export async function santitosRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: z.array(SantitoSchema), ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request, reply) => sendPage(reply, await service.list(callerOf(request, 'user'), request.query)),
+    async (request, reply) => sendPage(reply, await service.list(request.caller, request.query)),
   );
 
   r.post(
@@ -57,9 +56,7 @@ export async function santitosRoutes(app: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request, reply) =>
-      reply
-        .status(201)
-        .send(await service.create(callerOf(request, 'user'), request.body, auditMeta(request))),
+      reply.status(201).send(await service.create(request.caller, request.body, auditMeta(request))),
   );
 
   r.get(
@@ -73,7 +70,7 @@ export async function santitosRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: SantitoSchema, ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) => service.get(callerOf(request, 'user'), request.params.id),
+    async (request) => service.get(request.caller, request.params.id),
   );
 
   r.put(
@@ -88,8 +85,7 @@ export async function santitosRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: SantitoSchema, ...errorResponses('NOT_FOUND', 'CONFLICT') },
       },
     },
-    async (request) =>
-      service.update(callerOf(request, 'user'), request.params.id, request.body, auditMeta(request)),
+    async (request) => service.update(request.caller, request.params.id, request.body, auditMeta(request)),
   );
 
   r.delete(
@@ -104,7 +100,7 @@ export async function santitosRoutes(app: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request, reply) => {
-      await service.remove(callerOf(request, 'user'), request.params.id, auditMeta(request));
+      await service.remove(request.caller, request.params.id, auditMeta(request));
       return reply.status(204).send(null);
     },
   );
@@ -125,7 +121,7 @@ export async function santitosRoutes(app: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request) => {
-      const caller = callerOf(request, 'user');
+      const caller = request.caller;
       await service.checkAvatarUpload(caller, request.params.id);
       const file = await readSingleUpload(request, avatarMax);
       return service.setAvatarImage(caller, request.params.id, file);
@@ -144,7 +140,7 @@ export async function santitosRoutes(app: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request, reply) => {
-      const { object, fileName } = await service.openAvatar(callerOf(request, 'user'), request.params.id);
+      const { object, fileName } = await service.openAvatar(request.caller, request.params.id);
       return sendStoredObject(reply, object, fileName);
     },
   );

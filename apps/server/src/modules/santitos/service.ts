@@ -11,7 +11,7 @@ import {
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
-import type { Caller } from '../../lib/caller.ts';
+import type { Caller, UserCaller } from '../../lib/caller.ts';
 import { forbidden, invalidField } from '../../lib/errors.ts';
 import { cursorsFor, type Page } from '../../lib/paging.ts';
 import type { AccountCaller } from '../../lib/policy.ts';
@@ -49,11 +49,11 @@ export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) 
   const avatars = () => ctx.services.storage.bucket('agents');
   const cursors = cursorsFor(ctx.config);
 
-  function assertPremium(caller: Caller): void {
+  function assertPremium(caller: UserCaller): void {
     if (!caller.premium) throw santitoNotFound();
   }
 
-  async function visible(caller: Caller, id: string): Promise<SantitoRow> {
+  async function visible(caller: UserCaller, id: string): Promise<SantitoRow> {
     assertPremium(caller);
     const row = await store.find(caller, id);
     if (!row) throw santitoNotFound();
@@ -61,21 +61,21 @@ export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) 
   }
 
   /** The santito if the caller may change it: 404 when they cannot see it, 403 when they only see it. */
-  async function editable(caller: Caller, id: string): Promise<SantitoRow> {
+  async function editable(caller: UserCaller, id: string): Promise<SantitoRow> {
     const row = await visible(caller, id);
     if (!can(caller, 'edit', row)) throw forbidden('Only its author or an Admin can change this santito');
     return row;
   }
 
   /** A santito's model must be one a provider of the domain offers, as the default model must. */
-  async function checkModel(caller: Caller, model: string): Promise<void> {
+  async function checkModel(caller: UserCaller, model: string): Promise<void> {
     if (!(await ctx.services.providers.offers(caller, model))) {
       throw invalidField('model', 'No configured provider offers this model');
     }
   }
 
   /** Knowledge sources a santito lists must be its domain's (docs/ARCHITECTURE.md#knowledge): another domain's id is refused. */
-  async function checkKnowledge(caller: Caller, knowledge: ReadonlyArray<{ kind: string; ref: string }>) {
+  async function checkKnowledge(caller: UserCaller, knowledge: ReadonlyArray<{ kind: string; ref: string }>) {
     const refs = sourceRefs(knowledge);
     if (refs.length === 0) return;
     const found = await ctx.services.knowledge.sourceNames(caller.domain.id, refs);
@@ -84,7 +84,7 @@ export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) 
     }
   }
 
-  async function checkDepartment(caller: Caller, departmentId: string): Promise<void> {
+  async function checkDepartment(caller: UserCaller, departmentId: string): Promise<void> {
     if ((await store.departmentName(caller, departmentId)) === undefined) {
       throw invalidField('departmentId', 'No such department in your organisation');
     }
@@ -95,7 +95,7 @@ export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) 
    * it) and the rest of what steers an answer, with sources and department by name, as a reader
    * knows them. Read before the change's transaction opens, so it takes no second connection.
    */
-  async function audited(caller: Caller, santito: AuditedSantito): Promise<Record<string, unknown>> {
+  async function audited(caller: UserCaller, santito: AuditedSantito): Promise<Record<string, unknown>> {
     const refs = sourceRefs(santito.knowledge);
     const sources = refs.length > 0 ? await ctx.services.knowledge.sourceNames(caller.domain.id, refs) : null;
     const department = santito.departmentId ? await store.departmentName(caller, santito.departmentId) : null;
@@ -116,7 +116,7 @@ export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) 
    * neither. A santito gone meanwhile (`run` finds none) is a 404 and logs nothing.
    */
   function change(
-    caller: Caller,
+    caller: UserCaller,
     meta: AuditMeta,
     action: Extract<AuditAction, `santito.${string}`>,
     id: string,
@@ -144,7 +144,7 @@ export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) 
 
   return {
     /** A santito the caller may chat with, or undefined (also when the domain is not premium). */
-    async findUsable(caller: AccountCaller, id: string): Promise<SantitoRow | undefined> {
+    async findUsable(caller: Caller, id: string): Promise<SantitoRow | undefined> {
       if (!caller.premium) return undefined;
       return store.find(caller, id);
     },
@@ -155,7 +155,7 @@ export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) 
       return (await store.list(caller, { limit })).items;
     },
 
-    async list(caller: Caller, query: SantitoListQuery): Promise<Page<Santito>> {
+    async list(caller: UserCaller, query: SantitoListQuery): Promise<Page<Santito>> {
       assertPremium(caller);
       const after = cursors.parse(SANTITO_CURSOR_TAG, query.cursor, 2);
       const page = await store.list(caller, {
@@ -166,11 +166,11 @@ export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) 
       return cursors.page(SANTITO_CURSOR_TAG, page, (r) => toSantito(r, caller));
     },
 
-    async get(caller: Caller, id: string): Promise<Santito> {
+    async get(caller: UserCaller, id: string): Promise<Santito> {
       return toSantito(await visible(caller, id), caller);
     },
 
-    async create(caller: Caller, body: SantitoCreateBody, meta: AuditMeta): Promise<Santito> {
+    async create(caller: UserCaller, body: SantitoCreateBody, meta: AuditMeta): Promise<Santito> {
       assertPremium(caller);
       authorize(caller, 'create', null, 'Only Editors and Admins can create santitos');
       const departmentId = body.visibility === 'department' ? (body.departmentId ?? null) : null;
@@ -199,7 +199,7 @@ export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) 
       return toSantito(row, caller);
     },
 
-    async update(caller: Caller, id: string, body: SantitoUpdate, meta: AuditMeta): Promise<Santito> {
+    async update(caller: UserCaller, id: string, body: SantitoUpdate, meta: AuditMeta): Promise<Santito> {
       const current = await editable(caller, id);
       const patch: SantitoPatch = {};
       if (body.name !== undefined) patch.name = body.name;
@@ -256,7 +256,7 @@ export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) 
       return toSantito(row, caller);
     },
 
-    async remove(caller: Caller, id: string, meta: AuditMeta): Promise<void> {
+    async remove(caller: UserCaller, id: string, meta: AuditMeta): Promise<void> {
       const current = await editable(caller, id);
       const before = await audited(caller, current);
       const row = await change(caller, meta, 'santito.delete', id, { before }, (tx) =>
@@ -266,13 +266,13 @@ export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) 
     },
 
     /** Before reading an upload: 404/403 unless the caller may edit it, 402 when the domain is out of room. */
-    async checkAvatarUpload(caller: Caller, id: string): Promise<void> {
+    async checkAvatarUpload(caller: UserCaller, id: string): Promise<void> {
       await editable(caller, id);
       await assertRoomLeft(ctx, caller.domain.id);
     },
 
     /** Stores an uploaded avatar image (PNG, JPEG, GIF, WebP; ≤ 1 MiB) in the agents bucket. */
-    async setAvatarImage(caller: Caller, id: string, file: ReadUpload): Promise<Santito> {
+    async setAvatarImage(caller: UserCaller, id: string, file: ReadUpload): Promise<Santito> {
       const current = await editable(caller, id);
       const row = await storeUpload(ctx, {
         bucket: 'agents',
@@ -297,7 +297,7 @@ export function santitosService(ctx: AppContext, store = santitosStore(ctx.db)) 
     },
 
     /** The uploaded avatar of a santito the caller can see. */
-    async openAvatar(caller: Caller, id: string): Promise<{ object: StoredObject; fileName: string }> {
+    async openAvatar(caller: UserCaller, id: string): Promise<{ object: StoredObject; fileName: string }> {
       const row = await visible(caller, id);
       if (!hasAvatarImage(row) || !row.avatar) throw objectNotFound();
       const object = await avatars().get(row.avatar);

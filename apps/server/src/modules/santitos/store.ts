@@ -1,7 +1,7 @@
 import { and, asc, count, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { agents, departments } from '../../db/schema/index.ts';
-import type { Caller } from '../../lib/caller.ts';
+import type { Caller, UserCaller } from '../../lib/caller.ts';
 import { escapeLike, type KeyedPage, keyedPage } from '../../lib/paging.ts';
 import type { AccountCaller } from '../../lib/policy.ts';
 import type { SantitoRow } from './dto.ts';
@@ -11,8 +11,10 @@ import { can } from './policy.ts';
  * Santitos a caller may see: in their domain, and visible to the whole domain, to their department,
  * or written by them; an Admin (or above) sees every santito of their domain.
  */
-function visibleTo(caller: AccountCaller): SQL {
+function visibleTo(caller: Caller): SQL {
   const inDomain = eq(agents.domainId, caller.domain.id);
+  // A visitor of an embed belongs to no department and writes nothing: what the whole domain sees.
+  if (caller.kind === 'visitor') return and(inDomain, eq(agents.visibility, 'domain'))!;
   if (can(caller, 'seeAll', null)) return inDomain;
   return and(
     inDomain,
@@ -25,7 +27,7 @@ function visibleTo(caller: AccountCaller): SQL {
 }
 
 /** Santitos the caller may change: visible, and theirs unless they are an Admin. */
-function editableBy(caller: Caller): SQL {
+function editableBy(caller: UserCaller): SQL {
   return can(caller, 'seeAll', null)
     ? visibleTo(caller)
     : and(visibleTo(caller), eq(agents.authorId, caller.user.id))!;
@@ -50,7 +52,7 @@ export type SantitoPatch = Partial<
 
 export function santitosStore(db: Db) {
   return {
-    async find(caller: AccountCaller, id: string): Promise<SantitoRow | undefined> {
+    async find(caller: Caller, id: string): Promise<SantitoRow | undefined> {
       const [row] = await db
         .select()
         .from(agents)
@@ -94,7 +96,7 @@ export function santitosStore(db: Db) {
     },
 
     async insert(
-      caller: Caller,
+      caller: UserCaller,
       values: Omit<SantitoRow, 'domainId' | 'authorId' | 'active' | 'avatarSize' | 'avatarContentType'>,
       tx: Db | Tx = db,
     ): Promise<SantitoRow> {
@@ -106,7 +108,7 @@ export function santitosStore(db: Db) {
     },
 
     async update(
-      caller: Caller,
+      caller: UserCaller,
       id: string,
       patch: SantitoPatch,
       tx: Db | Tx = db,
@@ -119,7 +121,7 @@ export function santitosStore(db: Db) {
       return row;
     },
 
-    async remove(caller: Caller, id: string, tx: Db | Tx = db): Promise<SantitoRow | undefined> {
+    async remove(caller: UserCaller, id: string, tx: Db | Tx = db): Promise<SantitoRow | undefined> {
       const [row] = await tx
         .delete(agents)
         .where(and(eq(agents.id, id), editableBy(caller)))
@@ -128,7 +130,7 @@ export function santitosStore(db: Db) {
     },
 
     /** The department's name, or undefined when it is not one of the caller's domain. */
-    async departmentName(caller: Caller, departmentId: string): Promise<string | undefined> {
+    async departmentName(caller: UserCaller, departmentId: string): Promise<string | undefined> {
       const [row] = await db
         .select({ name: departments.displayName })
         .from(departments)

@@ -14,8 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { callerOf } from '../../lib/caller.ts';
-import { errorResponses } from '../../plugins/routes.ts';
+import { errorResponses, RouteNeeds } from '../../plugins/routes.ts';
 import { auditMeta } from '../audit/index.ts';
 
 const SessionParams = z.object({ id: z.string().min(1).max(128) });
@@ -26,8 +25,7 @@ export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Pro
   const service = ctx.services.settings;
 
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const user = { auth: 'user' } as const;
-  const admin = { auth: 'user', role: 'Admin' } as const;
+  const { user, admin } = RouteNeeds;
   const tags = ['settings'];
 
   r.get(
@@ -40,7 +38,7 @@ export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: ProfileSchema, ...errorResponses('USER_NOT_FOUND') },
       },
     },
-    async (request) => service.getProfile(callerOf(request, 'user')),
+    async (request) => service.getProfile(request.caller),
   );
 
   r.put(
@@ -54,7 +52,7 @@ export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: ProfileSchema, ...errorResponses('USER_NOT_FOUND') },
       },
     },
-    async (request) => service.updateProfile(callerOf(request, 'user'), request.body),
+    async (request) => service.updateProfile(request.caller, request.body),
   );
 
   r.get(
@@ -67,7 +65,7 @@ export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: z.array(SessionSchema) },
       },
     },
-    async (request) => service.listSessions(callerOf(request, 'user')),
+    async (request) => service.listSessions(request.caller),
   );
 
   r.delete(
@@ -82,7 +80,7 @@ export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request, reply) => {
-      await service.revokeSession(callerOf(request, 'user'), request.params.id);
+      await service.revokeSession(request.caller, request.params.id);
       return reply.status(204).send(null);
     },
   );
@@ -98,7 +96,7 @@ export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: SessionsRevokedSchema },
       },
     },
-    async (request) => service.revokeAllSessions(callerOf(request, 'user'), request.body),
+    async (request) => service.revokeAllSessions(request.caller, request.body),
   );
 
   r.get(
@@ -111,7 +109,7 @@ export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: EulaStatusSchema, ...errorResponses('USER_NOT_FOUND') },
       },
     },
-    async (request) => service.getEula(callerOf(request, 'user')),
+    async (request) => service.getEula(request.caller),
   );
 
   r.post(
@@ -125,7 +123,7 @@ export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: EulaStatusSchema, ...errorResponses('USER_NOT_FOUND', 'CONFLICT') },
       },
     },
-    async (request) => service.acceptEula(callerOf(request, 'user'), request.body),
+    async (request) => service.acceptEula(request.caller, request.body),
   );
 
   r.get(
@@ -139,7 +137,7 @@ export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: DomainSettingsSchema, ...errorResponses('DOMAIN_NOT_FOUND') },
       },
     },
-    async (request) => service.getDomainSettings(callerOf(request, 'user'), request.query.domain),
+    async (request) => service.getDomainSettings(request.caller, request.query.domain),
   );
 
   r.put(
@@ -155,11 +153,6 @@ export async function settingsRoutes(app: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request) =>
-      service.updateDomainSettings(
-        callerOf(request, 'user'),
-        request.query.domain,
-        request.body,
-        auditMeta(request),
-      ),
+      service.updateDomainSettings(request.caller, request.query.domain, request.body, auditMeta(request)),
   );
 }

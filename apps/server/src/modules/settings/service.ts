@@ -11,7 +11,7 @@ import type {
 } from '@assistente/contracts';
 import { Locales } from '@assistente/contracts';
 import type { AppContext } from '../../context.ts';
-import type { Caller, UserRow } from '../../lib/caller.ts';
+import type { UserCaller, UserRow } from '../../lib/caller.ts';
 import { notFound } from '../../lib/errors.ts';
 import { type OwnAccountService, ownAccountService } from '../accounts/index.ts';
 import type { AuditMeta } from '../audit/index.ts';
@@ -33,11 +33,11 @@ function toProfile(row: UserRow): Profile {
 /** The caller's own settings (everyone) and their domain's settings (Admin+), docs/ARCHITECTURE.md#organisations-domains-departments-premium. */
 export function settingsService(ctx: AppContext, account: OwnAccountService = ownAccountService(ctx)) {
   return {
-    async getProfile(caller: Caller): Promise<Profile> {
+    async getProfile(caller: UserCaller): Promise<Profile> {
       return toProfile(await account.user(caller));
     },
 
-    async updateProfile(caller: Caller, body: ProfileUpdate): Promise<Profile> {
+    async updateProfile(caller: UserCaller, body: ProfileUpdate): Promise<Profile> {
       const row = await account.updateProfile(caller, {
         ...(body.displayName === undefined ? {} : { displayName: body.displayName }),
         ...(body.locale === undefined ? {} : { locale: body.locale }),
@@ -46,7 +46,7 @@ export function settingsService(ctx: AppContext, account: OwnAccountService = ow
     },
 
     /** Live sessions of the caller's account, browsers and editors alike, most recently used first. */
-    async listSessions(caller: Caller): Promise<Session[]> {
+    async listSessions(caller: UserCaller): Promise<Session[]> {
       const sessions = await ctx.identity.listSessions(caller.uid);
       return sessions.map((s) => ({
         id: s.id,
@@ -61,14 +61,14 @@ export function settingsService(ctx: AppContext, account: OwnAccountService = ow
     },
 
     /** Ends one of the caller's own sessions (the current one too: that is signing out). */
-    async revokeSession(caller: Caller, id: string): Promise<void> {
+    async revokeSession(caller: UserCaller, id: string): Promise<void> {
       const sessions = await ctx.identity.listSessions(caller.uid);
       if (!sessions.some((s) => s.id === id)) throw notFound('Session not found');
       await ctx.identity.revokeSession(id, 'revoked_from_settings');
     },
 
     /** Signs the caller out everywhere, or everywhere but this session. */
-    async revokeAllSessions(caller: Caller, body: RevokeAllSessions): Promise<SessionsRevoked> {
+    async revokeAllSessions(caller: UserCaller, body: RevokeAllSessions): Promise<SessionsRevoked> {
       const sessions = await ctx.identity.listSessions(caller.uid);
       const ending = sessions.filter((s) => !(body.keepCurrent && s.id === caller.sessionId));
       await ctx.identity.revokeAllSessions(
@@ -79,13 +79,13 @@ export function settingsService(ctx: AppContext, account: OwnAccountService = ow
       return { revoked: ending.length };
     },
 
-    async getEula(caller: Caller): Promise<EulaStatus> {
+    async getEula(caller: UserCaller): Promise<EulaStatus> {
       const [row, version] = await Promise.all([account.user(caller), account.domainEulaVersion(caller)]);
       return { eula: row.eula, currentVersion: version ?? row.eula.version };
     },
 
     /** Accepts the version the dialog showed; a version bumped meanwhile must be read first (409). */
-    async acceptEula(caller: Caller, body: EulaAccept): Promise<EulaStatus> {
+    async acceptEula(caller: UserCaller, body: EulaAccept): Promise<EulaStatus> {
       const [row, version] = await Promise.all([account.user(caller), account.domainEulaVersion(caller)]);
       const currentVersion = version ?? row.eula.version;
       if (body.version !== currentVersion) {
@@ -101,7 +101,7 @@ export function settingsService(ctx: AppContext, account: OwnAccountService = ow
       return { eula: updated.eula, currentVersion };
     },
 
-    async getDomainSettings(caller: Caller, hint: string | undefined): Promise<DomainSettings> {
+    async getDomainSettings(caller: UserCaller, hint: string | undefined): Promise<DomainSettings> {
       authorize(caller, 'manageDomain', caller.domain.id);
       const domain = await account.settingsDomain(caller, hint);
       return { domain: domain.id, eulaVersion: domain.eulaVersion };
@@ -109,7 +109,7 @@ export function settingsService(ctx: AppContext, account: OwnAccountService = ow
 
     /** A new EULA version asks every user of the domain to accept it again. */
     async updateDomainSettings(
-      caller: Caller,
+      caller: UserCaller,
       hint: string | undefined,
       body: DomainSettingsUpdate,
       meta: AuditMeta,

@@ -3,8 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { callerOf } from '../../lib/caller.ts';
-import { errorResponses } from '../../plugins/routes.ts';
+import { errorResponses, RouteNeeds } from '../../plugins/routes.ts';
 import { noStore } from '../../plugins/security.ts';
 import { auditMeta } from '../audit/index.ts';
 
@@ -16,7 +15,7 @@ export async function ssoAdminRoutes(app: FastifyInstance, ctx: AppContext): Pro
   app.addHook('onSend', noStore);
 
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const superAdmin = { auth: 'user', role: 'SuperAdmin' } as const;
+  const { superAdmin } = RouteNeeds;
   const tags = ['sso'];
 
   r.get(
@@ -29,7 +28,7 @@ export async function ssoAdminRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: z.array(SsoProviderSchema) },
       },
     },
-    async (request) => service.list(callerOf(request, 'user')),
+    async (request) => service.list(request.caller),
   );
 
   r.post(
@@ -44,9 +43,7 @@ export async function ssoAdminRoutes(app: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request, reply) =>
-      reply
-        .status(201)
-        .send(await service.create(callerOf(request, 'user'), request.body, auditMeta(request))),
+      reply.status(201).send(await service.create(request.caller, request.body, auditMeta(request))),
   );
 
   r.put(
@@ -61,8 +58,7 @@ export async function ssoAdminRoutes(app: FastifyInstance, ctx: AppContext): Pro
         response: { 200: SsoProviderSchema, ...errorResponses('NOT_FOUND') },
       },
     },
-    async (request) =>
-      service.update(callerOf(request, 'user'), request.params.id, request.body, auditMeta(request)),
+    async (request) => service.update(request.caller, request.params.id, request.body, auditMeta(request)),
   );
 
   r.delete(
@@ -77,7 +73,7 @@ export async function ssoAdminRoutes(app: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request, reply) => {
-      await service.remove(callerOf(request, 'user'), request.params.id, auditMeta(request));
+      await service.remove(request.caller, request.params.id, auditMeta(request));
       return reply.status(204).send(null);
     },
   );

@@ -11,7 +11,7 @@ import {
 } from '@assistente/contracts';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import type { Caller } from '../../lib/caller.ts';
+import type { UserCaller } from '../../lib/caller.ts';
 import { invalidField } from '../../lib/errors.ts';
 import { type SecretBox, secretBoxFor } from '../../lib/secrets.ts';
 import {
@@ -166,21 +166,21 @@ export function ssoService(
     }
   }
 
-  function manage(caller: Caller): void {
+  function manage(caller: UserCaller): void {
     authorize(caller, 'manage', null, 'Only SuperAdmins manage single sign-on');
   }
 
   return {
     redirectUri,
 
-    async list(caller: Caller): Promise<SsoProvider[]> {
+    async list(caller: UserCaller): Promise<SsoProvider[]> {
       manage(caller);
       const env = envProvider();
       const rows = await store.list();
       return [...(env ? [envDto(env)] : []), ...rows.map(toDto)];
     },
 
-    async create(caller: Caller, body: Create, meta: AuditMeta): Promise<SsoProvider> {
+    async create(caller: UserCaller, body: Create, meta: AuditMeta): Promise<SsoProvider> {
       manage(caller);
       const id = body.id ?? newSsoProviderId();
       // An id the client chose is its redirect URI, maybe already registered: never a second provider's.
@@ -211,7 +211,7 @@ export function ssoService(
       return toDto(row);
     },
 
-    async update(caller: Caller, id: string, body: Update, meta: AuditMeta): Promise<SsoProvider> {
+    async update(caller: UserCaller, id: string, body: Update, meta: AuditMeta): Promise<SsoProvider> {
       manage(caller);
       if (id === ENV_SSO_PROVIDER_ID) {
         throw invalidField('id', 'This provider comes from the server’s OIDC_* environment; change it there');
@@ -248,7 +248,7 @@ export function ssoService(
       return toDto(row);
     },
 
-    async remove(caller: Caller, id: string, meta: AuditMeta): Promise<void> {
+    async remove(caller: UserCaller, id: string, meta: AuditMeta): Promise<void> {
       manage(caller);
       if (id === ENV_SSO_PROVIDER_ID) {
         throw invalidField('id', 'This provider comes from the server’s OIDC_* environment; remove it there');
