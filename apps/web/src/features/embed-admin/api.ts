@@ -6,22 +6,22 @@ import {
   type VirtualAccountWithSecret,
   VirtualAccountWithSecretSchema,
 } from '@assistente/contracts';
-import type { HttpClient } from '../../lib/http/client.ts';
-import { arrayOf } from '../../lib/http/schemas.ts';
+import type { ApiClient } from '../../lib/http/client.ts';
+import { arrayOf, done, parsed } from '../../lib/http/schemas.ts';
 
-const BASE = '/api/v1/virtual_account';
-const path = (id: string) => `${BASE}/${encodeURIComponent(id)}`;
+const byId = (id: string) => ({ params: { path: { id } } });
 
 /** The domain's embeds (virtual accounts, docs/ARCHITECTURE.md#embedded-chat), for its Admins. */
-export function createEmbedsApi(http: HttpClient) {
+export function createEmbedsApi(client: ApiClient) {
   return {
-    list: (): Promise<VirtualAccount[]> => http.get(BASE, { schema: arrayOf(VirtualAccountSchema) }),
+    list: (): Promise<VirtualAccount[]> =>
+      parsed(arrayOf(VirtualAccountSchema), client.GET('/api/v1/virtual_account/')),
     create: (body: VirtualAccountCreate): Promise<VirtualAccountWithSecret> =>
-      http.post(BASE, { body, schema: VirtualAccountWithSecretSchema }),
+      parsed(VirtualAccountWithSecretSchema, client.POST('/api/v1/virtual_account/', { body })),
     update: (id: string, body: VirtualAccountUpdate): Promise<VirtualAccount> =>
-      http.put(path(id), { body, schema: VirtualAccountSchema }),
-    remove: (id: string): Promise<void> => http.delete(path(id)),
+      parsed(VirtualAccountSchema, client.PUT('/api/v1/virtual_account/{id}', { ...byId(id), body })),
+    remove: (id: string): Promise<void> => done(client.DELETE('/api/v1/virtual_account/{id}', byId(id))),
     rotateSecret: (id: string): Promise<VirtualAccountWithSecret> =>
-      http.post(`${path(id)}/secret`, { schema: VirtualAccountWithSecretSchema }),
+      parsed(VirtualAccountWithSecretSchema, client.POST('/api/v1/virtual_account/{id}/secret', byId(id))),
   };
 }
