@@ -70,11 +70,11 @@ export function fakeApi(): FakeApi {
 }
 
 /** What a fake route answers: a body (and paging headers), or an error status with the services' error body. */
-export type FakeAnswer =
+type FakeAnswer =
   | { body?: unknown; headers?: Record<string, string | undefined> }
   | { status: number; code: string; message: string; details?: unknown };
 
-export type FakeRoute = (request: FakeRequest) => FakeAnswer | Promise<FakeAnswer>;
+type FakeRoute = (request: FakeRequest) => FakeAnswer | Promise<FakeAnswer>;
 
 /**
  * Answers a fake API's calls by `"METHOD /path"` (no query): paging headers handed back, errors
