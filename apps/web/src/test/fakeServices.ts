@@ -2,9 +2,9 @@ import type { RuntimeConfig, SsoLoginOption, User } from '@assistente/contracts'
 import { vi } from 'vitest';
 import { type AuthServices, accountCaller, setAuthServices } from '../features/auth/services.ts';
 import { accountSession, emptyAccountSession } from '../features/auth/session.ts';
-import type { HttpClient } from '../lib/http/client.ts';
 import type { IdentityAuth } from '../lib/identity/auth.ts';
 import type { IdentityUser } from '../lib/identity/user.ts';
+import { fakeApi } from './fakeHttp.ts';
 
 export const testConfig: RuntimeConfig = {
   appUrl: 'http://localhost:3000',
@@ -55,18 +55,6 @@ export const testApiUser: User = {
   },
 };
 
-function fakeHttp(): HttpClient & { post: ReturnType<typeof vi.fn> } {
-  const request = vi.fn(async () => undefined);
-  return {
-    request,
-    get: vi.fn(async () => undefined),
-    post: vi.fn(async () => undefined),
-    put: vi.fn(async () => undefined),
-    patch: vi.fn(async () => undefined),
-    delete: vi.fn(async () => undefined),
-  } as HttpClient & { post: ReturnType<typeof vi.fn> };
-}
-
 /** Installs stand-in services; `signIn` decides what a sign-in does. */
 export function installFakeServices() {
   const auth = {
@@ -109,7 +97,7 @@ export function installFakeServices() {
     listDepartments: vi.fn(async () => []),
     updateUser: vi.fn(async (user: User) => user),
   };
-  const codeAssistHttp = fakeHttp();
+  const codeAssistHttp = fakeApi();
   const services = {
     config: testConfig,
     identity,
@@ -117,9 +105,9 @@ export function installFakeServices() {
     auth,
     machine,
     accountApi,
-    accountHttp: fakeHttp(),
+    accountHttp: fakeApi(),
     codeAssistHttp,
-    chatsHttp: fakeHttp(),
+    chatsHttp: fakeApi(),
   };
   setAuthServices(services as unknown as AuthServices);
   return services;

@@ -8,7 +8,7 @@ beforeAll(async () => {
   await loadTestTexts();
   // The page's code is loaded the first time a test opens it: transforming it takes seconds on a
   // busy machine, which the tests should not wait on.
-  await import('../../features/embedded/EmbeddedChatsPage.tsx');
+  await import('../../features/embed-visitor/EmbeddedChatsPage.tsx');
 }, 60_000);
 
 /** The embed's allowed sites, as the server writes them into the page of a known embed. */

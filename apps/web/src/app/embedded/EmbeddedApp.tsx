@@ -46,10 +46,10 @@ function pageLoader(load: () => Promise<PageModule>): () => Promise<PageModule> 
 
 const loaders: Record<EmbeddedPath, () => Promise<PageModule>> = {
   '/embedded/:virtualAccountId/chats': pageLoader(
-    () => import('../../features/embedded/EmbeddedChatsPage.tsx'),
+    () => import('../../features/embed-visitor/EmbeddedChatsPage.tsx'),
   ),
   '/embedded/:virtualAccountId/chats/:chatId': pageLoader(
-    () => import('../../features/embedded/EmbeddedChatPage.tsx'),
+    () => import('../../features/embed-visitor/EmbeddedChatPage.tsx'),
   ),
 };
 const pages = Object.entries(loaders).map(([path, load]) => ({ path, Page: lazy(load) }));

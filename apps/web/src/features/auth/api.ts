@@ -7,9 +7,9 @@ import {
   UserSchema,
   type UserUpdate,
 } from '@assistente/contracts';
-import type { HttpClient, RequestUser } from '../../lib/http/client.ts';
+import type { ApiClient, RequestUser } from '../../lib/http/client.ts';
 import { HttpError } from '../../lib/http/errors.ts';
-import { arrayOf, nullable } from '../../lib/http/schemas.ts';
+import { arrayOf, nullable, parsed } from '../../lib/http/schemas.ts';
 
 export interface AccountApi {
   /** The user fetch by email: the user id is the lowercased email (docs/ARCHITECTURE.md#organisations-domains-departments-premium). */
@@ -40,17 +40,17 @@ function updateBody(user: User): UserUpdate {
 }
 
 /** Account manager calls (docs/ARCHITECTURE.md#calling-the-api). */
-export function createAccountApi(http: HttpClient): AccountApi {
+export function createAccountApi(client: ApiClient): AccountApi {
   return {
     async getUserByEmail(email) {
       const id = userIdFromEmail(email);
-      const url = `/api/v1/user/${encodeURIComponent(id)}`;
       // No account hints yet: the session may still hold a previous user.
-      const user = await http.get(url, { schema: nullable(UserSchema), user: null });
+      const call = client.GET('/api/v1/user/{id}', { params: { path: { id } }, as: null });
+      const user = await parsed(nullable(UserSchema), call);
       if (!user) {
         // A lookup returning nothing is a not-found, status 404, "User not found".
         throw new HttpError({
-          url,
+          url: (await call).response.url.split('?')[0] ?? '',
           method: 'GET',
           status: 404,
           data: { error: { status: 404, code: 'USER_NOT_FOUND', message: 'User not found' } },
@@ -59,15 +59,18 @@ export function createAccountApi(http: HttpClient): AccountApi {
       return user;
     },
     getDomain: (domainId, as) =>
-      http.get(`/api/v1/domain/${encodeURIComponent(domainId)}`, {
-        schema: DomainSchema,
-        ...(as === undefined ? {} : { user: as }),
-      }),
-    listDepartments: () => http.get('/api/v1/department', { schema: arrayOf(DepartmentSchema) }),
+      parsed(
+        DomainSchema,
+        client.GET('/api/v1/domain/{id}', {
+          params: { path: { id: domainId } },
+          ...(as === undefined ? {} : { as }),
+        }),
+      ),
+    listDepartments: () => parsed(arrayOf(DepartmentSchema), client.GET('/api/v1/department')),
     updateUser: (user) =>
-      http.put(`/api/v1/user/${encodeURIComponent(user._id)}`, {
-        body: updateBody(user),
-        schema: UserSchema,
-      }),
+      parsed(
+        UserSchema,
+        client.PUT('/api/v1/user/{id}', { params: { path: { id: user._id } }, body: updateBody(user) }),
+      ),
   };
 }

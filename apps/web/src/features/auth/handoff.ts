@@ -12,8 +12,6 @@ export {
   readHandoffQuery,
 } from './handoffQuery.ts';
 
-export const LOGIN_SUBMIT_PATH = '/api/v1/user_management/login_submit';
-
 /** The login page itself, under the current locale prefix, is the redirect address. */
 export function loginRedirectUri(origin: string, prefix: Locale | null): string {
   return `${origin}${localizePath('/auth/login', prefix)}`;

@@ -13,13 +13,13 @@ afterEach(() => {
 
 function capture() {
   const fetch = vi.fn(
-    async (_input: RequestInfo | URL, _init?: RequestInit) =>
+    async (_request: Request) =>
       new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } }),
   );
   vi.stubGlobal('fetch', fetch);
   return () => {
-    const [url, init] = fetch.mock.calls[0] ?? [];
-    return { url: new URL(String(url), window.location.origin), headers: new Headers(init?.headers) };
+    const request = fetch.mock.calls[0]?.[0] as Request;
+    return { url: new URL(request.url), headers: request.headers };
   };
 }
 
@@ -30,7 +30,7 @@ describe('product calls', () => {
     const last = capture();
     accountSession.setState({ ...emptyAccountSession, apiUser: testApiUser });
     embeddedSession.setState({ idToken: 'visitor-token', apiUser: null, domain: null });
-    await productClient(() => '', accountCaller(auth)).get('/api/v1/chats');
+    await productClient('', accountCaller(auth)).GET('/api/v1/chats/');
     const { url, headers } = last();
     expect(headers.get('authorization')).toBe('Bearer account-token');
     expect(headers.get('domain')).toBe('acme.com');
@@ -43,7 +43,7 @@ describe('product calls', () => {
     const last = capture();
     accountSession.setState({ ...emptyAccountSession, apiUser: testApiUser });
     embeddedSession.setState({ idToken: 'visitor-token', apiUser: null, domain: null });
-    await productClient(() => '', visitorCaller).get('/api/v1/chats');
+    await productClient('', visitorCaller).GET('/api/v1/chats/');
     const { url, headers } = last();
     expect(headers.get('authorization')).toBe('Bearer visitor-token');
     expect(headers.has('domain')).toBe(false);
@@ -54,20 +54,20 @@ describe('product calls', () => {
     vi.stubGlobal('fetch', async () => new Response('{}', { status: 401 }));
     const refused = vi.fn();
     const caller = { ...accountCaller(auth), refused };
-    await expect(productClient(() => '', caller).get('/api/v1/chats')).rejects.toThrow();
+    await expect(productClient('', caller).GET('/api/v1/chats/')).rejects.toThrow();
     expect(refused).toHaveBeenCalledWith('unauthenticated');
   });
 
   it('fetch the user by lowercased email through the lazily loaded account API', async () => {
     const last = capture();
-    const api = lazyAccountApi(productClient(() => 'http://api.test', accountCaller(auth)));
+    const api = lazyAccountApi(productClient('http://api.test', accountCaller(auth)));
     await expect(api.getUserByEmail(' Ana@Acme.COM ')).rejects.toThrow(); // `{}` is not a user
     expect(last().url.pathname).toBe('/api/v1/user/ana%40acme.com');
   });
 
   it("raise not-found, 404 'User not found', when the lookup answers nothing", async () => {
     vi.stubGlobal('fetch', async () => new Response(null, { status: 200 }));
-    const api = lazyAccountApi(productClient(() => 'http://api.test', accountCaller(auth)));
+    const api = lazyAccountApi(productClient('http://api.test', accountCaller(auth)));
     await expect(api.getUserByEmail('ana@acme.com')).rejects.toMatchObject({
       status: 404,
       message: 'User not found',

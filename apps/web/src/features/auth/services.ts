@@ -1,8 +1,7 @@
 import type { RuntimeConfig } from '@assistente/contracts';
 import type { MantineStore } from '@mantine/store';
-import type { HttpClient, RequestContext } from '../../lib/http/client.ts';
+import { type ApiClient, createApiClient, type RequestContext } from '../../lib/http/client.ts';
 import { HttpError } from '../../lib/http/errors.ts';
-import { lazyHttpClient } from '../../lib/http/lazyClient.ts';
 import { IdentityAuth } from '../../lib/identity/auth.ts';
 import { createIdentityClient, type IdentityClient } from '../../lib/identity/client.ts';
 import { IdentityError } from '../../lib/identity/errors.ts';
@@ -34,11 +33,11 @@ export interface ProductServices {
   identity: IdentityClient;
   caller: PageCaller;
   /** Account manager (`accountManagerUrl`). */
-  accountHttp: HttpClient;
+  accountHttp: ApiClient;
   /** Code assist (`codeAssistUrl`). */
-  codeAssistHttp: HttpClient;
+  codeAssistHttp: ApiClient;
   /** Chats manager (`chatsManagerUrl`). */
-  chatsHttp: HttpClient;
+  chatsHttp: ApiClient;
 }
 
 /** The app's pages' services: the product's, and the signed-in account's own. */
@@ -58,9 +57,9 @@ function safeLocalStorage(): Storage | null {
   }
 }
 
-/** An HTTP client for one product service, whose calls go as the page's caller. */
-export function productClient(baseUrl: () => string, caller: PageCaller): HttpClient {
-  return lazyHttpClient({
+/** The API client of one product service, whose calls go as the page's caller. */
+export function productClient(baseUrl: string, caller: PageCaller): ApiClient {
+  return createApiClient({
     baseUrl,
     onUnauthorized: () => caller.refused('unauthenticated'),
     context: () => caller.context(),
@@ -87,10 +86,10 @@ async function accountContext(auth: IdentityAuth): Promise<RequestContext> {
  * The account API, loaded with its response schemas on first use: a signed-out visit (the login
  * page) never downloads the schema library.
  */
-export function lazyAccountApi(http: HttpClient): AccountApi {
+export function lazyAccountApi(client: ApiClient): AccountApi {
   let api: Promise<AccountApi> | null = null;
   const load = () => {
-    api ??= import('./api.ts').then((module) => module.createAccountApi(http));
+    api ??= import('./api.ts').then((module) => module.createAccountApi(client));
     return api;
   };
   return {
@@ -123,8 +122,8 @@ export function initAuthServices(
   // The account session's own calls always carry the account token, whatever page is open: with
   // an embedded page's (absent) token its user fetch got a 401 and signed the account out.
   const accountApi = lazyAccountApi(
-    lazyHttpClient({
-      baseUrl: () => config.accountManagerUrl,
+    createApiClient({
+      baseUrl: config.accountManagerUrl,
       context: () => accountContext(auth),
       onUnauthorized: () => accessDenied('unauthenticated'),
     }),
@@ -143,9 +142,9 @@ export function initAuthServices(
     auth,
     machine,
     accountApi,
-    accountHttp: productClient(() => config.accountManagerUrl, caller),
-    codeAssistHttp: productClient(() => config.codeAssistUrl, caller),
-    chatsHttp: productClient(() => config.chatsManagerUrl, caller),
+    accountHttp: productClient(config.accountManagerUrl, caller),
+    codeAssistHttp: productClient(config.codeAssistUrl, caller),
+    chatsHttp: productClient(config.chatsManagerUrl, caller),
   };
   services = account;
   return account;
@@ -165,9 +164,9 @@ export function initVisitorServices(config: RuntimeConfig): ProductServices {
       apiKey: () => config.identity.apiKey,
     }),
     caller,
-    accountHttp: productClient(() => config.accountManagerUrl, caller),
-    codeAssistHttp: productClient(() => config.codeAssistUrl, caller),
-    chatsHttp: productClient(() => config.chatsManagerUrl, caller),
+    accountHttp: productClient(config.accountManagerUrl, caller),
+    codeAssistHttp: productClient(config.codeAssistUrl, caller),
+    chatsHttp: productClient(config.chatsManagerUrl, caller),
   };
   return services;
 }

@@ -7,8 +7,9 @@ import {
   type Message,
   MessageSchema,
 } from '@assistente/contracts';
-import type { HttpClient } from '../../lib/http/client.ts';
-import { getPage, type Page } from '../../lib/http/paging.ts';
+import type { ApiClient } from '../../lib/http/client.ts';
+import { type Page, page } from '../../lib/http/paging.ts';
+import { done, parsed } from '../../lib/http/schemas.ts';
 import { currentLanguage } from '../../lib/i18n/index.ts';
 import { shownLeafId } from './hooks/useAgents.ts';
 
@@ -19,30 +20,48 @@ const MESSAGES_PAGE_SIZE = 100;
 
 const chatPath = (chatId: string) => `/api/v1/chats/${encodeURIComponent(chatId)}`;
 
+const byChat = (chatId: string) => ({ params: { path: { chatId } } });
+
 /** The chats manager calls (docs/ARCHITECTURE.md#chat-message-data-path). */
-export function createChatsApi(http: HttpClient) {
+export function createChatsApi(client: ApiClient) {
   return {
     listChats: (query: { cursor?: string | null; q?: string; limit?: number }): Promise<Page<Chat>> =>
-      getPage(http, '/api/v1/chats', ChatSchema, {
-        limit: query.limit ?? CHATS_PAGE_SIZE,
-        cursor: query.cursor ?? undefined,
-        q: query.q?.trim() || undefined,
-      }),
-    getChat: (chatId: string): Promise<Chat> => http.get(chatPath(chatId), { schema: ChatSchema }),
-    createChat: (body: ChatCreate): Promise<Chat> => http.post('/api/v1/chats', { body, schema: ChatSchema }),
+      page(
+        ChatSchema,
+        client.GET('/api/v1/chats/', {
+          params: {
+            query: {
+              limit: query.limit ?? CHATS_PAGE_SIZE,
+              cursor: query.cursor ?? undefined,
+              q: query.q?.trim() || undefined,
+            },
+          },
+        }),
+      ),
+    getChat: (chatId: string): Promise<Chat> =>
+      parsed(ChatSchema, client.GET('/api/v1/chats/{chatId}', byChat(chatId))),
+    createChat: (body: ChatCreate): Promise<Chat> =>
+      parsed(ChatSchema, client.POST('/api/v1/chats/', { body })),
     updateChat: (chatId: string, body: ChatUpdate): Promise<Chat> =>
-      http.put(chatPath(chatId), { body, schema: ChatSchema }),
-    deleteChat: (chatId: string): Promise<void> => http.delete(chatPath(chatId)),
+      parsed(ChatSchema, client.PUT('/api/v1/chats/{chatId}', { ...byChat(chatId), body })),
+    deleteChat: (chatId: string): Promise<void> =>
+      done(client.DELETE('/api/v1/chats/{chatId}', byChat(chatId))),
     restoreChat: (chatId: string): Promise<Chat> =>
-      http.post(`${chatPath(chatId)}/restore`, { schema: ChatSchema }),
+      parsed(ChatSchema, client.POST('/api/v1/chats/{chatId}/restore', byChat(chatId))),
     /** The newest `MESSAGES_PAGE_SIZE` messages older than `before`, oldest first. */
     listMessages: (chatId: string, before?: string | null): Promise<Page<Message>> =>
-      getPage(http, `${chatPath(chatId)}/messages`, MessageSchema, {
-        limit: MESSAGES_PAGE_SIZE,
-        before: before ?? undefined,
-      }),
+      page(
+        MessageSchema,
+        client.GET('/api/v1/chats/{chatId}/messages', {
+          params: { path: { chatId }, query: { limit: MESSAGES_PAGE_SIZE, before: before ?? undefined } },
+        }),
+      ),
     deleteAttachment: (chatId: string, attachmentId: string): Promise<void> =>
-      http.delete(`${chatPath(chatId)}/attachments/${encodeURIComponent(attachmentId)}`),
+      done(
+        client.DELETE('/api/v1/chats/{chatId}/attachments/{attachmentId}', {
+          params: { path: { chatId, attachmentId } },
+        }),
+      ),
   };
 }
 

@@ -1,6 +1,7 @@
 import { type Domain, type DomainCreate, DomainSchema, type DomainUpdate } from '@assistente/contracts';
-import { getPage, type Page } from '../../lib/http/paging.ts';
-import { authServices } from '../auth/index.ts';
+import type { ApiClient } from '../../lib/http/client.ts';
+import { type Page, page } from '../../lib/http/paging.ts';
+import { done, parsed } from '../../lib/http/schemas.ts';
 
 export interface DomainListParams {
   q?: string;
@@ -8,24 +9,25 @@ export interface DomainListParams {
   limit?: number;
 }
 
-const http = () => authServices().accountHttp;
-const path = (id: string) => `/api/v1/domain/${encodeURIComponent(id)}`;
+const byId = (id: string) => ({ params: { path: { id } } });
 
 /** Account manager: domains (docs/ARCHITECTURE.md#organisations-domains-departments-premium; writes are a SuperAdmin's). */
-export const domainsApi = {
-  list: (params: DomainListParams): Promise<Page<Domain>> =>
-    getPage(http(), '/api/v1/domain', DomainSchema, {
-      q: params.q || undefined,
-      cursor: params.cursor,
-      limit: params.limit,
-    }),
-  get: (id: string): Promise<Domain> => http().get(path(id), { schema: DomainSchema }),
-  create: (body: DomainCreate): Promise<Domain> =>
-    http().post('/api/v1/domain', { body, schema: DomainSchema }),
-  update: (id: string, body: DomainUpdate): Promise<Domain> =>
-    http().put(path(id), { body, schema: DomainSchema }),
-  // A 409 (users left) is an answer, not a glitch: shown at once, not retried.
-  remove: async (id: string): Promise<void> => {
-    await http().delete(path(id), { retry: 0 });
-  },
-};
+export function createDomainsApi(client: ApiClient) {
+  return {
+    list: (params: DomainListParams): Promise<Page<Domain>> =>
+      page(
+        DomainSchema,
+        client.GET('/api/v1/domain', {
+          params: { query: { q: params.q || undefined, cursor: params.cursor, limit: params.limit } },
+        }),
+      ),
+    get: (id: string): Promise<Domain> => parsed(DomainSchema, client.GET('/api/v1/domain/{id}', byId(id))),
+    create: (body: DomainCreate): Promise<Domain> =>
+      parsed(DomainSchema, client.POST('/api/v1/domain', { body })),
+    update: (id: string, body: DomainUpdate): Promise<Domain> =>
+      parsed(DomainSchema, client.PUT('/api/v1/domain/{id}', { ...byId(id), body })),
+    // A 409 (users left) is an answer, not a glitch: shown at once, not retried.
+    remove: (id: string): Promise<void> =>
+      done(client.DELETE('/api/v1/domain/{id}', { ...byId(id), retry: 0 })),
+  };
+}

@@ -1,4 +1,6 @@
 import { type Eula, type EulaStatus, EulaStatusSchema, type User } from '@assistente/contracts';
+import type { ApiClient } from '../../lib/http/client.ts';
+import { parsed } from '../../lib/http/schemas.ts';
 import { authServices } from '../auth/index.ts';
 
 /**
@@ -26,6 +28,6 @@ export function acceptEula(user: User, version?: string): Promise<User> {
 }
 
 /** The terms the domain asks for now and whether the user has accepted them. */
-export function getEulaStatus(): Promise<EulaStatus> {
-  return authServices().accountHttp.get('/api/v1/settings/eula', { schema: EulaStatusSchema });
+export function createEulaApi(client: ApiClient) {
+  return { status: (): Promise<EulaStatus> => parsed(EulaStatusSchema, client.GET('/api/v1/settings/eula')) };
 }

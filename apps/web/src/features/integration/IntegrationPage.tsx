@@ -7,7 +7,7 @@ import { PageHeader } from '../../ui/PageHeader.tsx';
 import { TabStrip } from '../../ui/TabStrip.tsx';
 import { DomainApiKeys } from '../apikeys/index.ts';
 import { useAccountSession } from '../auth/index.ts';
-import { EmbedsTab } from '../embeds/index.ts';
+import { EmbedsTab } from '../embed-admin/index.ts';
 import { KnowledgePanel } from '../knowledge/index.ts';
 import { SsoSettings } from '../sso/index.ts';
 

@@ -1,6 +1,6 @@
 import type { KnowledgeDocument } from '@assistente/contracts';
 import { describe, expect, it, vi } from 'vitest';
-import { createHttpClient } from '../../lib/http/client.ts';
+import { createApiClient } from '../../lib/http/client.ts';
 import { createKnowledgeApi } from './api.ts';
 
 const doc = (n: number): KnowledgeDocument => ({
@@ -23,8 +23,8 @@ describe('a source’s documents', () => {
       { items: [doc(400)], next: null },
     ];
     const asked: URL[] = [];
-    const fetch = vi.fn(async (input: RequestInfo | URL) => {
-      const url = new URL(String(input));
+    const fetch = vi.fn(async (request: Request) => {
+      const url = new URL(request.url);
       asked.push(url);
       const page = pages[asked.length - 1];
       return new Response(JSON.stringify(page?.items ?? []), {
@@ -35,10 +35,10 @@ describe('a source’s documents', () => {
         },
       });
     });
-    const http = createHttpClient({
-      baseUrl: () => 'https://api.test',
+    const http = createApiClient({
+      baseUrl: 'https://api.test',
       context: () => ({ idToken: 't', user: null }),
-      fetch: fetch as unknown as typeof globalThis.fetch,
+      fetch,
       readCookie: () => null,
     });
     const all = await createKnowledgeApi(http).documents('ks1');

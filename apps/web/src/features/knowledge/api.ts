@@ -11,49 +11,58 @@ import {
   KnowledgeSourceSchema,
   type KnowledgeSourceUpdate,
 } from '@assistente/contracts';
-import type { HttpClient } from '../../lib/http/client.ts';
-import { getPage, type Page } from '../../lib/http/paging.ts';
-import { arrayOf } from '../../lib/http/schemas.ts';
+import type { ApiClient } from '../../lib/http/client.ts';
+import { type Page, page } from '../../lib/http/paging.ts';
+import { arrayOf, done, parsed } from '../../lib/http/schemas.ts';
 
 export const KNOWLEDGE_PATH = '/api/v1/integration/knowledge';
 /** The most documents the API answers at once. */
 const DOCUMENTS_PAGE = 200;
 
 export const sourcePath = (id: string) => `${KNOWLEDGE_PATH}/${encodeURIComponent(id)}`;
+const byId = (id: string) => ({ params: { path: { id } } });
 
 /** The domain's knowledge sources (Admin) and the list Editors attach to santitos. */
-export function createKnowledgeApi(http: HttpClient) {
+export function createKnowledgeApi(client: ApiClient) {
   return {
     list: (): Promise<KnowledgeSource[]> =>
-      http.get(KNOWLEDGE_PATH, { schema: arrayOf(KnowledgeSourceSchema) }),
+      parsed(arrayOf(KnowledgeSourceSchema), client.GET('/api/v1/integration/knowledge/')),
     create: (body: KnowledgeSourceCreate): Promise<KnowledgeSource> =>
-      http.post(KNOWLEDGE_PATH, { body, schema: KnowledgeSourceSchema }),
+      parsed(KnowledgeSourceSchema, client.POST('/api/v1/integration/knowledge/', { body })),
     update: (id: string, body: KnowledgeSourceUpdate): Promise<KnowledgeSource> =>
-      http.put(sourcePath(id), { body, schema: KnowledgeSourceSchema }),
-    remove: (id: string): Promise<void> => http.delete(sourcePath(id)),
+      parsed(KnowledgeSourceSchema, client.PUT('/api/v1/integration/knowledge/{id}', { ...byId(id), body })),
+    remove: (id: string): Promise<void> =>
+      done(client.DELETE('/api/v1/integration/knowledge/{id}', byId(id))),
     sync: (id: string): Promise<KnowledgeSource> =>
-      http.post(`${sourcePath(id)}/sync`, { schema: KnowledgeSourceSchema }),
+      parsed(KnowledgeSourceSchema, client.POST('/api/v1/integration/knowledge/{id}/sync', byId(id))),
     testConnection: (body: ConfluenceSettings): Promise<ConfluenceTestResult> =>
-      http.post(`${KNOWLEDGE_PATH}/test-connection`, { body, schema: ConfluenceTestResultSchema }),
+      parsed(
+        ConfluenceTestResultSchema,
+        client.POST('/api/v1/integration/knowledge/test-connection', { body }),
+      ),
     /** Every document of a source, page after page (a Confluence space can hold thousands). */
     documents: async (id: string): Promise<KnowledgeDocument[]> => {
       const all: KnowledgeDocument[] = [];
-      let cursor: string | null = null;
+      let cursor: string | undefined;
       do {
-        const page: Page<KnowledgeDocument> = await getPage(
-          http,
-          `${sourcePath(id)}/documents`,
+        const next: Page<KnowledgeDocument> = await page(
           KnowledgeDocumentSchema,
-          { limit: DOCUMENTS_PAGE, ...(cursor ? { cursor } : {}) },
+          client.GET('/api/v1/integration/knowledge/{id}/documents', {
+            params: { path: { id }, query: { limit: DOCUMENTS_PAGE, ...(cursor ? { cursor } : {}) } },
+          }),
         );
-        all.push(...page.items);
-        cursor = page.nextCursor;
+        all.push(...next.items);
+        cursor = next.nextCursor ?? undefined;
       } while (cursor);
       return all;
     },
     removeDocument: (id: string, documentId: string): Promise<void> =>
-      http.delete(`${sourcePath(id)}/documents/${encodeURIComponent(documentId)}`),
+      done(
+        client.DELETE('/api/v1/integration/knowledge/{id}/documents/{documentId}', {
+          params: { path: { id, documentId } },
+        }),
+      ),
     choices: (): Promise<KnowledgeSourceChoice[]> =>
-      http.get(`${KNOWLEDGE_PATH}/choices`, { schema: arrayOf(KnowledgeSourceChoiceSchema) }),
+      parsed(arrayOf(KnowledgeSourceChoiceSchema), client.GET('/api/v1/integration/knowledge/choices')),
   };
 }

@@ -10,27 +10,27 @@ import {
   type ProviderTestResult,
   ProviderTestResultSchema,
 } from '@assistente/contracts';
-import type { HttpClient } from '../../lib/http/client.ts';
-import { arrayOf } from '../../lib/http/schemas.ts';
+import type { ApiClient } from '../../lib/http/client.ts';
+import { arrayOf, done, parsed } from '../../lib/http/schemas.ts';
 
-const path = (id: string) => `/api/v1/settings/providers/${encodeURIComponent(id)}`;
+const byId = (id: string) => ({ params: { path: { id } } });
 
 /** The domain's AI providers (Admin) and its default model. */
-export function createProvidersApi(http: HttpClient) {
+export function createProvidersApi(client: ApiClient) {
   return {
     list: (): Promise<ProviderConfig[]> =>
-      http.get('/api/v1/settings/providers', { schema: arrayOf(ProviderConfigSchema) }),
+      parsed(arrayOf(ProviderConfigSchema), client.GET('/api/v1/settings/providers')),
     create: (body: ProviderConfigCreate): Promise<ProviderConfig> =>
-      http.post('/api/v1/settings/providers', { body, schema: ProviderConfigSchema }),
+      parsed(ProviderConfigSchema, client.POST('/api/v1/settings/providers', { body })),
     update: (id: string, body: ProviderConfigUpdate): Promise<ProviderConfig> =>
-      http.put(path(id), { body, schema: ProviderConfigSchema }),
-    remove: (id: string): Promise<void> => http.delete(path(id)),
+      parsed(ProviderConfigSchema, client.PUT('/api/v1/settings/providers/{id}', { ...byId(id), body })),
+    remove: (id: string): Promise<void> => done(client.DELETE('/api/v1/settings/providers/{id}', byId(id))),
     test: (id: string): Promise<ProviderTestResult> =>
-      http.post(`${path(id)}/test`, { schema: ProviderTestResultSchema }),
-    getAi: (): Promise<AiSettings> => http.get('/api/v1/settings/ai', { schema: AiSettingsSchema }),
+      parsed(ProviderTestResultSchema, client.POST('/api/v1/settings/providers/{id}/test', byId(id))),
+    getAi: (): Promise<AiSettings> => parsed(AiSettingsSchema, client.GET('/api/v1/settings/ai')),
     putAi: (defaultModel: string | null): Promise<AiSettings> =>
-      http.put('/api/v1/settings/ai', { body: { defaultModel }, schema: AiSettingsSchema }),
+      parsed(AiSettingsSchema, client.PUT('/api/v1/settings/ai', { body: { defaultModel } })),
     /** What the user may pick: the domain's and the instance's models, and the default one. */
-    listModels: (): Promise<ModelList> => http.get('/api/v1/models', { schema: ModelListSchema }),
+    listModels: (): Promise<ModelList> => parsed(ModelListSchema, client.GET('/api/v1/models')),
   };
 }

@@ -1,26 +1,33 @@
 import { type Santito, type SantitoCreate, SantitoSchema, type SantitoUpdate } from '@assistente/contracts';
-import type { HttpClient } from '../../lib/http/client.ts';
-import { getPage, type Page } from '../../lib/http/paging.ts';
+import type { ApiClient } from '../../lib/http/client.ts';
+import { type Page, page } from '../../lib/http/paging.ts';
+import { done, parsed } from '../../lib/http/schemas.ts';
 
-const path = (id: string) => `/api/v1/agent/${encodeURIComponent(id)}`;
+const byId = (id: string) => ({ params: { path: { id } } });
 
 /** Santitos (docs/ARCHITECTURE.md#organisations-domains-departments-premium): `/api/v1/agent` on the account manager. */
-export function createSantitosApi(http: HttpClient) {
+export function createSantitosApi(client: ApiClient) {
   return {
     list: (query: { cursor?: string | null; q?: string; limit?: number }): Promise<Page<Santito>> =>
-      getPage(http, '/api/v1/agent', SantitoSchema, {
-        limit: query.limit ?? 50,
-        cursor: query.cursor ?? undefined,
-        q: query.q?.trim() || undefined,
-      }),
-    get: (id: string): Promise<Santito> => http.get(path(id), { schema: SantitoSchema }),
+      page(
+        SantitoSchema,
+        client.GET('/api/v1/agent/', {
+          params: {
+            query: {
+              limit: query.limit ?? 50,
+              cursor: query.cursor ?? undefined,
+              q: query.q?.trim() || undefined,
+            },
+          },
+        }),
+      ),
+    get: (id: string): Promise<Santito> => parsed(SantitoSchema, client.GET('/api/v1/agent/{id}', byId(id))),
     create: (body: SantitoCreate): Promise<Santito> =>
-      http.post('/api/v1/agent', { body, schema: SantitoSchema }),
+      parsed(SantitoSchema, client.POST('/api/v1/agent/', { body })),
     update: (id: string, body: SantitoUpdate): Promise<Santito> =>
-      http.put(path(id), { body, schema: SantitoSchema }),
-    remove: (id: string): Promise<void> => http.delete(path(id)),
+      parsed(SantitoSchema, client.PUT('/api/v1/agent/{id}', { ...byId(id), body })),
+    remove: (id: string): Promise<void> => done(client.DELETE('/api/v1/agent/{id}', byId(id))),
   };
 }
 
-export type SantitosApi = ReturnType<typeof createSantitosApi>;
-export const santitoAvatarPath = (id: string) => `${path(id)}/avatar`;
+export const santitoAvatarPath = (id: string) => `/api/v1/agent/${encodeURIComponent(id)}/avatar`;

@@ -13,9 +13,9 @@ import {
   type SessionsRevoked,
   SessionsRevokedSchema,
 } from '@assistente/contracts';
-import { getPage, type Page } from '../../lib/http/paging.ts';
-import { arrayOf } from '../../lib/http/schemas.ts';
-import { authServices } from '../auth/index.ts';
+import type { ApiClient } from '../../lib/http/client.ts';
+import { type Page, page } from '../../lib/http/paging.ts';
+import { arrayOf, done, parsed } from '../../lib/http/schemas.ts';
 
 export interface AuditListParams {
   action?: AuditAction;
@@ -32,38 +32,47 @@ export interface AuditListParams {
 
 const AUDIT_PAGE_SIZE = 20;
 
-const http = () => authServices().accountHttp;
-
 /** /api/v1/settings (own profile, sessions, EULA record; domain settings) and /api/v1/audit. */
-export const settingsApi = {
-  getProfile: (): Promise<Profile> => http().get('/api/v1/settings/profile', { schema: ProfileSchema }),
-  updateProfile: (body: ProfileUpdate): Promise<Profile> =>
-    http().put('/api/v1/settings/profile', { body, schema: ProfileSchema }),
+export function createSettingsApi(client: ApiClient) {
+  return {
+    getProfile: (): Promise<Profile> => parsed(ProfileSchema, client.GET('/api/v1/settings/profile')),
+    updateProfile: (body: ProfileUpdate): Promise<Profile> =>
+      parsed(ProfileSchema, client.PUT('/api/v1/settings/profile', { body })),
 
-  listSessions: (): Promise<Session[]> =>
-    http().get('/api/v1/settings/sessions', { schema: arrayOf(SessionSchema) }),
-  revokeSession: async (id: string): Promise<void> => {
-    await http().delete(`/api/v1/settings/sessions/${encodeURIComponent(id)}`);
-  },
-  revokeAllSessions: (keepCurrent: boolean): Promise<SessionsRevoked> =>
-    http().post('/api/v1/settings/sessions/revoke-all', {
-      body: { keepCurrent },
-      schema: SessionsRevokedSchema,
-    }),
+    listSessions: (): Promise<Session[]> =>
+      parsed(arrayOf(SessionSchema), client.GET('/api/v1/settings/sessions')),
+    revokeSession: (id: string): Promise<void> =>
+      done(client.DELETE('/api/v1/settings/sessions/{id}', { params: { path: { id } } })),
+    revokeAllSessions: (keepCurrent: boolean): Promise<SessionsRevoked> =>
+      parsed(
+        SessionsRevokedSchema,
+        client.POST('/api/v1/settings/sessions/revoke-all', { body: { keepCurrent } }),
+      ),
 
-  getDomainSettings: (domain: string): Promise<DomainSettings> =>
-    http().get('/api/v1/settings/domain', { query: { domain }, schema: DomainSettingsSchema }),
-  updateDomainSettings: (domain: string, body: DomainSettingsUpdate): Promise<DomainSettings> =>
-    http().put('/api/v1/settings/domain', { query: { domain }, body, schema: DomainSettingsSchema }),
+    getDomainSettings: (domain: string): Promise<DomainSettings> =>
+      parsed(DomainSettingsSchema, client.GET('/api/v1/settings/domain', { params: { query: { domain } } })),
+    updateDomainSettings: (domain: string, body: DomainSettingsUpdate): Promise<DomainSettings> =>
+      parsed(
+        DomainSettingsSchema,
+        client.PUT('/api/v1/settings/domain', { params: { query: { domain } }, body }),
+      ),
 
-  listAudit: (params: AuditListParams): Promise<Page<AuditEntry>> =>
-    getPage(http(), '/api/v1/audit', AuditEntrySchema, {
-      action: params.action,
-      actor: params.actor || undefined,
-      from: params.from,
-      to: params.to,
-      domain: params.domain ?? undefined,
-      cursor: params.cursor,
-      limit: params.limit ?? AUDIT_PAGE_SIZE,
-    }),
-};
+    listAudit: (params: AuditListParams): Promise<Page<AuditEntry>> =>
+      page(
+        AuditEntrySchema,
+        client.GET('/api/v1/audit', {
+          params: {
+            query: {
+              action: params.action,
+              actor: params.actor || undefined,
+              from: params.from,
+              to: params.to,
+              domain: params.domain ?? undefined,
+              cursor: params.cursor,
+              limit: params.limit ?? AUDIT_PAGE_SIZE,
+            },
+          },
+        }),
+      ),
+  };
+}

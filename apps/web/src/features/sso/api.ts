@@ -4,20 +4,20 @@ import {
   SsoProviderSchema,
   type SsoProviderUpdate,
 } from '@assistente/contracts';
-import type { HttpClient } from '../../lib/http/client.ts';
-import { arrayOf } from '../../lib/http/schemas.ts';
+import type { ApiClient } from '../../lib/http/client.ts';
+import { arrayOf, done, parsed } from '../../lib/http/schemas.ts';
 
-const BASE = '/api/v1/integration/sso';
-const path = (id: string) => `${BASE}/${encodeURIComponent(id)}`;
+const byId = (id: string) => ({ params: { path: { id } } });
 
 /** Single sign-on providers (SuperAdmin). */
-export function createSsoApi(http: HttpClient) {
+export function createSsoApi(client: ApiClient) {
   return {
-    list: (): Promise<SsoProvider[]> => http.get(BASE, { schema: arrayOf(SsoProviderSchema) }),
+    list: (): Promise<SsoProvider[]> =>
+      parsed(arrayOf(SsoProviderSchema), client.GET('/api/v1/integration/sso/')),
     create: (body: SsoProviderCreate): Promise<SsoProvider> =>
-      http.post(BASE, { body, schema: SsoProviderSchema }),
+      parsed(SsoProviderSchema, client.POST('/api/v1/integration/sso/', { body })),
     update: (id: string, body: SsoProviderUpdate): Promise<SsoProvider> =>
-      http.put(path(id), { body, schema: SsoProviderSchema }),
-    remove: (id: string): Promise<void> => http.delete(path(id)),
+      parsed(SsoProviderSchema, client.PUT('/api/v1/integration/sso/{id}', { ...byId(id), body })),
+    remove: (id: string): Promise<void> => done(client.DELETE('/api/v1/integration/sso/{id}', byId(id))),
   };
 }

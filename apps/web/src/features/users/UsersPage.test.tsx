@@ -2,7 +2,7 @@ import type { User } from '@assistente/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { RequestOptions } from '../../lib/http/client.ts';
+import type { FakeRequest } from '../../test/fakeHttp.ts';
 import { routeHttp } from '../../test/fakeHttp.ts';
 import { installFakeServices, resetSession, signInSession } from '../../test/fakeServices.ts';
 import { department, user } from '../../test/fixtures.ts';
@@ -20,7 +20,7 @@ const bia = user({ _id: 'bia@acme.com', email: 'bia@acme.com', displayName: 'Bia
 const caio = user({ _id: 'caio@acme.com', email: 'caio@acme.com', displayName: 'Caio Reis', role: 'Editor' });
 
 function setup(role: User['role'] = 'Admin') {
-  const lists: RequestOptions<unknown>[] = [];
+  const lists: FakeRequest[] = [];
   const services = installFakeServices();
   signInSession({ role });
   routeHttp(services.accountHttp, {

@@ -12,8 +12,9 @@ import {
   UserSchema,
   type UserSortField,
 } from '@assistente/contracts';
-import { getPage, type Page } from '../../lib/http/paging.ts';
-import { authServices } from '../auth/index.ts';
+import type { ApiClient } from '../../lib/http/client.ts';
+import { type Page, page } from '../../lib/http/paging.ts';
+import { done, parsed } from '../../lib/http/schemas.ts';
 
 export interface UserListParams {
   q?: string;
@@ -29,32 +30,39 @@ export interface UserListParams {
 
 const USERS_PAGE_SIZE = 25;
 
-const http = () => authServices().accountHttp;
-const path = (id: string) => `/api/v1/user/${encodeURIComponent(id)}`;
+const byId = (id: string) => ({ params: { path: { id } } });
 
-/** Account manager: users (docs/ARCHITECTURE.md#organisations-domains-departments-premium). `locale` is the inviter's screen language, for the mail. */
-export const usersApi = {
-  list: (params: UserListParams): Promise<Page<User>> =>
-    getPage(http(), '/api/v1/user', UserSchema, {
-      q: params.q || undefined,
-      sort: params.sort,
-      order: params.order,
-      role: params.role,
-      active: params.active === undefined ? undefined : String(params.active),
-      // Replaces the client's `domain` hint: for a SuperAdmin it is a filter, absent means all.
-      domain: params.domain ?? undefined,
-      cursor: params.cursor,
-      limit: params.limit ?? USERS_PAGE_SIZE,
-    }),
-  create: (body: UserCreate, locale: string): Promise<UserCreated> =>
-    http().post('/api/v1/user', { body, query: { locale }, schema: UserCreatedSchema }),
-  /** PUT with the full record (docs/ARCHITECTURE.md#organisations-domains-departments-premium). */
-  update: (user: User): Promise<User> => authServices().accountApi.updateUser(user),
-  remove: async (id: string): Promise<void> => {
-    await http().delete(path(id));
-  },
-  resendInvitation: (id: string, locale: string): Promise<InvitationSent> =>
-    http().post(`${path(id)}/invitation`, { query: { locale }, schema: InvitationSentSchema }),
-  revokeSessions: (id: string): Promise<SessionsRevoked> =>
-    http().post(`${path(id)}/sessions/revoke-all`, { schema: SessionsRevokedSchema }),
-};
+/**
+ * Account manager: users (docs/ARCHITECTURE.md#organisations-domains-departments-premium). `locale`
+ * is the inviter's screen language, for the mail; an update is the account API's full-record PUT.
+ */
+export function createUsersApi(client: ApiClient) {
+  return {
+    list: (params: UserListParams): Promise<Page<User>> =>
+      page(
+        UserSchema,
+        client.GET('/api/v1/user', {
+          params: {
+            query: {
+              q: params.q || undefined,
+              sort: params.sort,
+              order: params.order,
+              role: params.role,
+              active: params.active === undefined ? undefined : params.active ? 'true' : 'false',
+              // Replaces the client's `domain` hint: for a SuperAdmin it is a filter, absent means all.
+              domain: params.domain ?? undefined,
+              cursor: params.cursor,
+              limit: params.limit ?? USERS_PAGE_SIZE,
+            },
+          },
+        }),
+      ),
+    create: (body: UserCreate, locale: string): Promise<UserCreated> =>
+      parsed(UserCreatedSchema, client.POST('/api/v1/user', { body, locale })),
+    remove: (id: string): Promise<void> => done(client.DELETE('/api/v1/user/{id}', byId(id))),
+    resendInvitation: (id: string, locale: string): Promise<InvitationSent> =>
+      parsed(InvitationSentSchema, client.POST('/api/v1/user/{id}/invitation', { ...byId(id), locale })),
+    revokeSessions: (id: string): Promise<SessionsRevoked> =>
+      parsed(SessionsRevokedSchema, client.POST('/api/v1/user/{id}/sessions/revoke-all', byId(id))),
+  };
+}

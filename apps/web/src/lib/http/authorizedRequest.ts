@@ -1,4 +1,4 @@
-import type { RequestContext } from './client.ts';
+import { callerHeaders, type RequestContext, withUserHints } from './client.ts';
 
 /** Which product service a request goes to; each has its own base URL in the runtime config. */
 export type ProductService = 'chats' | 'accounts';
@@ -9,33 +9,22 @@ export interface AuthorizedRequest {
 }
 
 /** Where a service lives and who is calling, resolved per request (the token may have been refreshed). */
-export type RequestTarget = (
-  service: ProductService,
-) => Promise<{ baseUrl: string; context: RequestContext }>;
+type RequestTarget = (service: ProductService) => Promise<{ baseUrl: string; context: RequestContext }>;
 
 /**
- * The product-call headers and URL (docs/ARCHITECTURE.md#calling-the-api) for a request the JSON client does not make: uploads
- * with progress (XMLHttpRequest) and file downloads (blobs).
+ * The product-call headers and URL (docs/ARCHITECTURE.md#calling-the-api) for a request the API
+ * client does not make: uploads with progress (XMLHttpRequest) and file downloads (blobs).
  */
 export function authorizedRequestFor(
   baseUrl: string,
   path: string,
   context: RequestContext,
 ): AuthorizedRequest {
-  const url = new URL(`${baseUrl.replace(/\/+$/, '')}${path}`, window.location.origin);
-  const headers: Record<string, string> = { 'Cache-Control': 'no-cache' };
-  if (context.idToken) {
-    headers.Authorization = `Bearer ${context.idToken}`;
-    headers['x-endpoint-api-userinfo'] = context.idToken;
-  }
-  const { user } = context;
-  if (user) {
-    headers.Domain = user.domain;
-    headers.Department = user.department;
-    url.searchParams.set('domain', user.domain);
-    url.searchParams.set('department', user.department);
-  }
-  return { url: url.href, headers };
+  const url = withUserHints(
+    new URL(`${baseUrl.replace(/\/+$/, '')}${path}`, window.location.origin),
+    context.user,
+  );
+  return { url: url.href, headers: callerHeaders(context) };
 }
 
 /** The file name of a `Content-Disposition` header (RFC 6266 `filename*` first). */
@@ -51,6 +40,19 @@ function dispositionFileName(header: string | null, fallback: string): string {
   }
   const plain = /filename\s*=\s*"?([^";]+)"?/.exec(header);
   return plain?.[1]?.trim() || fallback;
+}
+
+/** Hands bytes the page fetched to the browser as a saved file named `name`. */
+export function saveBlob(blob: Blob, name: string): void {
+  const href = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = href;
+  link.download = name;
+  link.rel = 'noopener';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 10_000);
 }
 
 /** Authorized requests, blob reads and downloads bound to one way of finding the caller. */
@@ -77,16 +79,7 @@ export function createAuthorizedRequests(target: RequestTarget) {
   /** Downloads a protected file (attachment, export) and hands it to the browser as a save. */
   async function downloadFile(path: string, fallbackName: string): Promise<void> {
     const { blob, response } = await fetchBlob(path);
-    const name = dispositionFileName(response.headers.get('content-disposition'), fallbackName);
-    const href = URL.createObjectURL(blob);
-    const link = document.createElement('a');
-    link.href = href;
-    link.download = name;
-    link.rel = 'noopener';
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(href), 10_000);
+    saveBlob(blob, dispositionFileName(response.headers.get('content-disposition'), fallbackName));
   }
 
   return { authorizedRequest, fetchBlob, downloadFile };

@@ -1,10 +1,15 @@
+import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import { getCookie } from '../storage/cookies.ts';
-import { HttpError, type HttpMethod, ResponseValidationError } from './errors.ts';
+import { HttpError, type HttpMethod } from './errors.ts';
+import type { paths } from './openapi.gen.ts';
+
+/** A typed client of one product service: its paths and answers come from the OpenAPI document. */
+export type ApiClient = Client<paths>;
 
 /** Statuses worth another attempt (docs/ARCHITECTURE.md#calling-the-api). */
 export const RETRY_STATUSES: readonly number[] = [408, 409, 425, 429, 500, 502, 503, 504];
 /** Only these are retried: repeating them cannot apply a change twice. */
-const IDEMPOTENT_METHODS: readonly HttpMethod[] = ['GET', 'HEAD', 'PUT', 'DELETE'];
+const IDEMPOTENT_METHODS: readonly string[] = ['GET', 'HEAD', 'PUT', 'DELETE'];
 const DEFAULT_RETRIES = 2;
 const RETRY_BASE_DELAY_MS = 500;
 const RETRY_MAX_DELAY_MS = 8_000;
@@ -12,11 +17,6 @@ const RETRY_MAX_DELAY_MS = 8_000;
 const RETRY_AFTER_LIMIT_MS = 60_000;
 const XSRF_COOKIE = 'XSRF-TOKEN';
 const XSRF_HEADER = 'X-XSRF-TOKEN';
-
-/** Anything with zod's `parse`: the contracts' schemas. */
-export interface ResponseSchema<T> {
-  parse(data: unknown): T;
-}
 
 /**
  * The caller's account as requests show it: only the Domain/Department hints. Who is calling is
@@ -31,33 +31,27 @@ export interface RequestContext {
   user: RequestUser | null;
 }
 
-export type QueryValue = string | number | boolean | null | undefined;
-
-export interface RequestOptions<T> {
-  query?: Record<string, QueryValue>;
-  /** Sent as JSON. */
-  body?: unknown;
-  headers?: Record<string, string>;
-  /** Parses (and types) the response. */
-  schema?: ResponseSchema<T>;
-  /** Adds the `domain` and `department` query parameters; on by default. */
-  userParams?: boolean;
-  credentials?: RequestCredentials;
-  /** Extra attempts for idempotent requests failing with a retryable status or a network error. */
+/**
+ * What a call may add to openapi-fetch's options; openapi-fetch leaves such extra options on the
+ * `Request` the middleware sees.
+ */
+interface CallOptions {
+  /** The account the hints name instead of the session's (null: none), e.g. while a session is being established. */
+  as?: RequestUser | null;
+  /**
+   * The reader's screen language, sent as `?locale=` like the account hints: the server reads it
+   * leniently (the mails of an invitation) and its document does not declare it.
+   */
+  locale?: string;
+  /** Extra attempts for an idempotent request; 0 when a 409 is an answer to show at once. */
   retry?: number;
-  /** Milliseconds; no timeout by default (docs/ARCHITECTURE.md#calling-the-api). */
-  timeout?: number;
-  signal?: AbortSignal;
-  /** Overrides the session's account, e.g. while the session is being established. */
-  user?: RequestUser | null;
-  /** Sees the successful response's status and headers (e.g. the paging headers of a list). */
-  onResponse?: (response: { status: number; headers: Headers }) => void;
+  credentials?: RequestCredentials;
 }
 
-export interface HttpClientConfig {
-  baseUrl: () => string;
+export interface ApiClientConfig {
+  baseUrl: string;
   context: () => RequestContext | Promise<RequestContext>;
-  fetch?: typeof fetch;
+  fetch?: (request: Request) => Promise<Response>;
   sleep?: (ms: number) => Promise<void>;
   readCookie?: (name: string) => string | null;
   /** The page's origin; XSRF tokens are only sent to it. */
@@ -65,17 +59,6 @@ export interface HttpClientConfig {
   /** A 401 came back for a request that carried a token: the session may have ended elsewhere. */
   onUnauthorized?: () => void;
 }
-
-export interface HttpClient {
-  request<T = unknown>(method: HttpMethod, path: string, options?: RequestOptions<T>): Promise<T>;
-  get<T = unknown>(path: string, options?: RequestOptions<T>): Promise<T>;
-  post<T = unknown>(path: string, options?: RequestOptions<T>): Promise<T>;
-  put<T = unknown>(path: string, options?: RequestOptions<T>): Promise<T>;
-  patch<T = unknown>(path: string, options?: RequestOptions<T>): Promise<T>;
-  delete<T = unknown>(path: string, options?: RequestOptions<T>): Promise<T>;
-}
-
-const WRITE_METHODS: readonly HttpMethod[] = ['POST', 'PUT', 'PATCH', 'DELETE'];
 
 /** Seconds or an HTTP date, as milliseconds from `now`; null when absent or unreadable. */
 export function parseRetryAfter(value: string | null, now: number = Date.now()): number | null {
@@ -87,24 +70,36 @@ export function parseRetryAfter(value: string | null, now: number = Date.now()):
 }
 
 /** Exponential backoff for attempt 0, 1, 2…: 500 ms, 1 s, 2 s… capped at 8 s. */
-export function retryDelay(attempt: number): number {
+function retryDelay(attempt: number): number {
   return Math.min(RETRY_BASE_DELAY_MS * 2 ** attempt, RETRY_MAX_DELAY_MS);
 }
 
-function defaultSleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * The headers every product call carries (docs/ARCHITECTURE.md#calling-the-api): the bearer and
+ * userinfo token, the account's Domain/Department, no caching. Uploads and downloads send them too.
+ */
+export function callerHeaders(context: RequestContext): Record<string, string> {
+  const headers: Record<string, string> = { 'Cache-Control': 'no-cache' };
+  if (context.idToken) {
+    headers.Authorization = `Bearer ${context.idToken}`;
+    headers['x-endpoint-api-userinfo'] = context.idToken;
+  }
+  if (context.user) {
+    headers.Domain = context.user.domain;
+    headers.Department = context.user.department;
+  }
+  return headers;
 }
 
-function buildUrl(base: string, path: string, query: Record<string, QueryValue>): string {
-  const joined = /^https?:\/\//.test(path)
-    ? path
-    : `${base.replace(/\/+$/, '')}${path.startsWith('/') ? path : `/${path}`}`;
-  const params = Object.entries(query).filter(
-    (entry): entry is [string, string | number | boolean] => entry[1] !== undefined && entry[1] !== null,
-  );
-  if (params.length === 0) return joined;
-  const search = new URLSearchParams(params.map(([k, v]) => [k, String(v)]));
-  return `${joined}${joined.includes('?') ? '&' : '?'}${search.toString()}`;
+/** Adds the `domain`/`department` query hints a call did not set itself (an explicit `undefined` counts as set). */
+export function withUserHints(url: URL, user: RequestUser | null, own: Record<string, unknown> = {}): URL {
+  if (!user) return url;
+  const hints: [string, string][] = [
+    ['domain', user.domain],
+    ['department', user.department],
+  ];
+  for (const [name, value] of hints) if (!(name in own)) url.searchParams.set(name, value);
+  return url;
 }
 
 function isSameOrigin(url: string, origin: string): boolean {
@@ -115,121 +110,89 @@ function isSameOrigin(url: string, origin: string): boolean {
   }
 }
 
-async function readBody(response: Response, method: HttpMethod): Promise<unknown> {
-  if (method === 'HEAD' || response.status === 204 || response.status === 205) return undefined;
-  const text = await response.text();
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text().catch(() => '');
   if (text === '') return undefined;
-  const type = response.headers.get('content-type') ?? '';
-  if (type.includes('json')) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      return text;
-    }
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
   }
-  return text;
 }
 
-/**
- * The generic client of every product call (docs/ARCHITECTURE.md#calling-the-api): bearer and userinfo headers, the user's
- * Domain/Department hints, JSON bodies, bounded retries of idempotent requests, typed responses.
- */
-export function createHttpClient(config: HttpClientConfig): HttpClient {
-  const fetchImpl = config.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
-  const sleep = config.sleep ?? defaultSleep;
+const plainUrl = (request: Request) => request.url.split('?')[0] ?? request.url;
+/** How many retries each request may take (its call's `retry`), by the Request the transport sees. */
+const retriesOf = new WeakMap<Request, number>();
+
+/** Who is calling: token, hints, XSRF and the call's own options, on a fresh Request. */
+function callerMiddleware(config: ApiClientConfig): Middleware {
   const readCookie = config.readCookie ?? ((name: string) => getCookie(name));
   const origin = config.origin ?? (() => (typeof location === 'undefined' ? '' : location.origin));
+  return {
+    async onRequest({ request, params }) {
+      const call = request as Request & CallOptions;
+      const context = await config.context();
+      const user = call.as === undefined ? context.user : call.as;
+      const url = withUserHints(new URL(request.url), user, params.query);
+      // The document names a prefix's root with a trailing slash (`/api/v1/chats/`); the server
+      // serves both, and the web has always called it without (proxies and tests match on that).
+      url.pathname = url.pathname.replace(/(.)\/$/, '$1');
+      if (call.locale) url.searchParams.set('locale', call.locale);
+      const headers = new Headers(request.headers);
+      for (const [name, value] of Object.entries(callerHeaders({ idToken: context.idToken, user })))
+        headers.set(name, value);
+      headers.set('Accept', 'application/json');
+      const xsrf = readCookie(XSRF_COOKIE);
+      if (xsrf && isSameOrigin(url.href, origin())) headers.set(XSRF_HEADER, xsrf);
+      const body = request.body ? await request.text() : undefined;
+      const next = new Request(url, {
+        method: request.method,
+        headers,
+        body,
+        credentials: call.credentials ?? request.credentials,
+        signal: request.signal,
+      });
+      retriesOf.set(next, IDEMPOTENT_METHODS.includes(request.method) ? (call.retry ?? DEFAULT_RETRIES) : 0);
+      return next;
+    },
+    async onResponse({ request, response }) {
+      if (response.ok) return undefined;
+      if (response.status === 401 && request.headers.has('authorization')) config.onUnauthorized?.();
+      throw new HttpError({
+        url: plainUrl(request),
+        method: request.method as HttpMethod,
+        status: response.status,
+        data: await readBody(response),
+      });
+    },
+    onError({ request, error }) {
+      if (request.signal.aborted || error instanceof HttpError) return error as Error;
+      return new HttpError({
+        url: plainUrl(request),
+        method: request.method as HttpMethod,
+        status: null,
+        message: error instanceof Error && error.message ? error.message : undefined,
+        cause: error,
+      });
+    },
+  };
+}
 
-  async function request<T>(method: HttpMethod, path: string, options: RequestOptions<T> = {}): Promise<T> {
-    const context = await config.context();
-    const user = options.user === undefined ? context.user : options.user;
-    const base = config.baseUrl();
-    const plainUrl = buildUrl(base, path, {});
-    const query: Record<string, QueryValue> = {};
-    if (options.userParams !== false && user) {
-      query.domain = user.domain;
-      query.department = user.department;
-    }
-    Object.assign(query, options.query);
-    const url = buildUrl(base, path, query);
-
-    const headers = new Headers();
-    headers.set('Cache-Control', 'no-cache');
-    // A bodiless write with a JSON content type is refused by strict servers (an empty JSON body).
-    const hasBody = options.body !== undefined;
-    if (hasBody || !WRITE_METHODS.includes(method)) headers.set('Content-Type', 'application/json');
-    headers.set('Accept', 'application/json');
-    if (context.idToken) {
-      headers.set('Authorization', `Bearer ${context.idToken}`);
-      headers.set('x-endpoint-api-userinfo', context.idToken);
-    }
-    if (user) {
-      headers.set('Domain', user.domain);
-      headers.set('Department', user.department);
-    }
-    const xsrf = readCookie(XSRF_COOKIE);
-    if (xsrf && isSameOrigin(url, origin())) headers.set(XSRF_HEADER, xsrf);
-    for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
-
-    const body = hasBody && method !== 'GET' && method !== 'HEAD' ? JSON.stringify(options.body) : undefined;
-    const retries = IDEMPOTENT_METHODS.includes(method) ? (options.retry ?? DEFAULT_RETRIES) : 0;
-
+/** Bounded retries of idempotent requests on a network failure or a retryable status. */
+function retryingFetch(config: ApiClientConfig): (request: Request) => Promise<Response> {
+  const fetchImpl = config.fetch ?? ((request: Request) => fetch(request));
+  const sleep = config.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  return async (request) => {
+    const retries = retriesOf.get(request) ?? 0;
     for (let attempt = 0; ; attempt++) {
-      const controller = new AbortController();
-      const abortFromCaller = () => controller.abort(options.signal?.reason);
-      options.signal?.addEventListener('abort', abortFromCaller, { once: true });
-      let timedOut = false;
-      const timer =
-        options.timeout !== undefined
-          ? setTimeout(() => {
-              timedOut = true;
-              controller.abort();
-            }, options.timeout)
-          : undefined;
-
       let response: Response;
       try {
-        response = await fetchImpl(url, {
-          method,
-          headers,
-          body,
-          credentials: options.credentials,
-          signal: controller.signal,
-        });
+        response = await fetchImpl(attempt < retries ? request.clone() : request);
       } catch (cause) {
-        clearTimeout(timer);
-        options.signal?.removeEventListener('abort', abortFromCaller);
-        if (options.signal?.aborted) throw cause;
-        if (attempt < retries && !timedOut) {
-          await sleep(retryDelay(attempt));
-          continue;
-        }
-        throw new HttpError({
-          url: plainUrl,
-          method,
-          status: null,
-          message: timedOut
-            ? `Request to ${plainUrl} with method ${method} timed out after ${options.timeout} ms`
-            : cause instanceof Error && cause.message
-              ? cause.message
-              : undefined,
-          cause,
-        });
+        if (request.signal.aborted || attempt >= retries) throw cause;
+        await sleep(retryDelay(attempt));
+        continue;
       }
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', abortFromCaller);
-
-      if (response.status >= 200 && response.status <= 299) {
-        options.onResponse?.({ status: response.status, headers: response.headers });
-        const data = await readBody(response, method);
-        if (!options.schema) return data as T;
-        try {
-          return options.schema.parse(data);
-        } catch (cause) {
-          throw new ResponseValidationError(plainUrl, cause);
-        }
-      }
-
       if (attempt < retries && RETRY_STATUSES.includes(response.status)) {
         const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
         if (retryAfter === null || retryAfter <= RETRY_AFTER_LIMIT_MS) {
@@ -238,22 +201,26 @@ export function createHttpClient(config: HttpClientConfig): HttpClient {
           continue;
         }
       }
-      if (response.status === 401 && context.idToken) config.onUnauthorized?.();
-      throw new HttpError({
-        url: plainUrl,
-        method,
-        status: response.status,
-        data: await readBody(response, method),
-      });
+      return response;
     }
-  }
-
-  return {
-    request,
-    get: (path, options) => request('GET', path, options),
-    post: (path, options) => request('POST', path, options),
-    put: (path, options) => request('PUT', path, options),
-    patch: (path, options) => request('PATCH', path, options),
-    delete: (path, options) => request('DELETE', path, options),
   };
+}
+
+/**
+ * The one client of a product service (docs/ARCHITECTURE.md#calling-the-api): openapi-fetch typed
+ * by the server's OpenAPI document, with middleware that says who is calling, retries what may be
+ * retried and turns every failure into an `HttpError`.
+ */
+export function createApiClient(config: ApiClientConfig): ApiClient {
+  // Relative to the page when the service shares its origin (a Request needs an absolute URL).
+  const base =
+    typeof location === 'undefined' ? config.baseUrl : new URL(config.baseUrl || '/', location.origin).href;
+  const client = createClient<paths>({ baseUrl: base.replace(/\/+$/, ''), fetch: retryingFetch(config) });
+  client.use(callerMiddleware(config));
+  return client;
+}
+
+/** Anything with zod's `parse`: the contracts' schemas. */
+export interface ResponseSchema<T> {
+  parse(data: unknown): T;
 }

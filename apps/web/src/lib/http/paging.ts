@@ -1,5 +1,5 @@
-import type { HttpClient, QueryValue, ResponseSchema } from './client.ts';
-import { arrayOf } from './schemas.ts';
+import type { ResponseSchema } from './client.ts';
+import { type Answer, arrayOf, parsed } from './schemas.ts';
 
 /** One page of a keyset-paged list: the items, the total and the next page's cursor. */
 export interface Page<T> {
@@ -12,22 +12,11 @@ export interface Page<T> {
 const TOTAL_HEADER = 'X-Total-Count';
 const NEXT_CURSOR_HEADER = 'X-Next-Cursor';
 
-/** GETs one page of a list: the JSON array, with `X-Total-Count` and `X-Next-Cursor` read from the headers. */
-export async function getPage<T>(
-  http: HttpClient,
-  path: string,
-  item: ResponseSchema<T>,
-  query: Record<string, QueryValue>,
-): Promise<Page<T>> {
-  let headers: Headers | null = null;
-  const items = await http.get(path, {
-    query,
-    schema: arrayOf(item),
-    onResponse: (response) => {
-      headers = response.headers;
-    },
-  });
-  const read = (name: string): string | null => (headers as Headers | null)?.get(name) ?? null;
+/** One page of a list: the JSON array checked item by item, with `X-Total-Count` and `X-Next-Cursor`. */
+export async function page<T>(item: ResponseSchema<T>, call: Promise<Answer>): Promise<Page<T>> {
+  const answer = await call;
+  const items = await parsed(arrayOf(item), Promise.resolve(answer));
+  const read = (name: string): string | null => answer.response.headers.get(name);
   const total = Number(read(TOTAL_HEADER));
   return {
     items,

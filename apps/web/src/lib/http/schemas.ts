@@ -1,4 +1,26 @@
 import type { ResponseSchema } from './client.ts';
+import { ResponseValidationError } from './errors.ts';
+
+/** What an openapi-fetch call resolves to once the client's middleware let it through (a 2xx). */
+export interface Answer {
+  data?: unknown;
+  response: Response;
+}
+
+/** The answer's body checked with the contract's schema: the server's types are not taken on trust. */
+export async function parsed<T>(schema: ResponseSchema<T>, call: Promise<Answer>): Promise<T> {
+  const { data, response } = await call;
+  try {
+    return schema.parse(data);
+  } catch (cause) {
+    throw new ResponseValidationError(response.url.split('?')[0] ?? response.url, cause);
+  }
+}
+
+/** Waits for a call whose answer has no body worth reading (204, a deletion). */
+export async function done(call: Promise<Answer>): Promise<void> {
+  await call;
+}
 
 /** A JSON array whose items each pass `item`. */
 export function arrayOf<T>(item: ResponseSchema<T>): ResponseSchema<T[]> {

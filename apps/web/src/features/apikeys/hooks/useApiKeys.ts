@@ -1,6 +1,9 @@
 import type { ApiKeyCreate } from '@assistente/contracts';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import { type ApiKeyScope, apiKeysApi } from '../api.ts';
+import { authServices } from '../../auth/index.ts';
+import { type ApiKeyScope, createApiKeysApi } from '../api.ts';
+
+const apiKeysApi = () => createApiKeysApi(authServices().accountHttp);
 
 const apiKeyKeys = {
   all: ['api-keys'] as const,
@@ -10,7 +13,7 @@ const apiKeyKeys = {
 export function useApiKeys(scope: ApiKeyScope) {
   return useInfiniteQuery({
     queryKey: apiKeyKeys.list(scope),
-    queryFn: ({ pageParam }) => apiKeysApi.list(scope, pageParam),
+    queryFn: ({ pageParam }) => apiKeysApi().list(scope, pageParam),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
@@ -20,7 +23,7 @@ export function useApiKeys(scope: ApiKeyScope) {
 export function useCreateApiKey() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: ApiKeyCreate) => apiKeysApi.create(body),
+    mutationFn: (body: ApiKeyCreate) => apiKeysApi().create(body),
     onSuccess: () => client.invalidateQueries({ queryKey: apiKeyKeys.all }),
   });
 }
@@ -29,7 +32,7 @@ export function useCreateApiKey() {
 export function useRevokeApiKey() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiKeysApi.revoke(id),
+    mutationFn: (id: string) => apiKeysApi().revoke(id),
     onSuccess: () => client.invalidateQueries({ queryKey: apiKeyKeys.all }),
   });
 }

@@ -215,6 +215,7 @@ describe('LoginPage', () => {
       await openEditor();
       await waitFor(() => expect(openExternalUrl).toHaveBeenCalled());
       expect(services.codeAssistHttp.post).toHaveBeenCalledWith('/api/v1/user_management/login_submit', {
+        query: {},
         body: {
           idToken: 'id-1',
           refreshToken: 'refresh-1',
@@ -224,7 +225,7 @@ describe('LoginPage', () => {
           email: 'ana@acme.com',
         },
         credentials: 'include',
-        userParams: false,
+        onResponse: expect.any(Function),
       });
       expect(openExternalUrl).toHaveBeenCalledWith(
         'vscode://assistente.assistente-vscode/auth-callback?code=the-code&state=st-1',

@@ -32,16 +32,18 @@ export function useEditorHandoff(query: HandoffQuery | null, authenticated: bool
     const { auth, codeAssistHttp, config } = authServices();
     try {
       // Only editor sign-ins need this code; it loads when one starts.
-      const { LOGIN_SUBMIT_PATH, loginRedirectUri, runEditorHandoff } = await import('../handoff.ts');
+      const { loginRedirectUri, runEditorHandoff } = await import('../handoff.ts');
       const result = await runEditorHandoff(query, loginRedirectUri(window.location.origin, prefix), {
         currentUser: () => auth.currentUser,
         getIdToken: () => auth.getIdToken(),
-        submit: (payload) =>
-          codeAssistHttp.post(LOGIN_SUBMIT_PATH, {
-            body: payload,
-            credentials: 'include',
-            userParams: false,
-          }),
+        submit: async (payload) =>
+          (
+            await codeAssistHttp.POST('/api/v1/user_management/login_submit', {
+              body: payload,
+              credentials: 'include',
+              as: null,
+            })
+          ).data,
         deepLink: () => (target.kind === 'callback' ? target.url : config.editorDeepLink),
         open: openExternalUrl,
       });

@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { RequestOptions } from '../../../lib/http/client.ts';
+import type { FakeRequest } from '../../../test/fakeHttp.ts';
 import { installFakeServices, resetSession, signInSession } from '../../../test/fakeServices.ts';
 import { loadTestTexts, renderWithProviders } from '../../../test/render.tsx';
 import { virtualWindow } from '../hooks/useFixedVirtual.ts';
@@ -41,12 +41,11 @@ describe('ChatsSidebar', () => {
   it('keeps 10,000 chats cheap: only the visible rows are in the page', async () => {
     const services = installFakeServices();
     signInSession();
-    const get = vi.fn(async (_path: string, options?: RequestOptions<unknown>) => {
-      options?.onResponse?.({
-        status: 200,
+    const get = vi.fn(async (_path: string, options?: FakeRequest) => {
+      options?.onResponse({
         headers: new Headers({ 'x-total-count': '10000', 'x-next-cursor': 'c2' }),
       });
-      return options?.schema ? options.schema.parse(chats(200)) : chats(200);
+      return chats(200);
     });
     Object.assign(services.chatsHttp, { get });
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -73,7 +72,7 @@ describe('ChatsSidebar', () => {
     expect(screen.getAllByLabelText('Fixada')).toHaveLength(2);
     expect(get).toHaveBeenCalledWith(
       '/api/v1/chats',
-      expect.objectContaining({ query: expect.objectContaining({ limit: 50 }) }),
+      expect.objectContaining({ query: expect.objectContaining({ limit: '50' }) }),
     );
   });
 });

@@ -1,7 +1,7 @@
 import type { ModelInfo, ModelList } from '@assistente/contracts';
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { RequestOptions } from '../../../lib/http/client.ts';
+import type { FakeRequest } from '../../../test/fakeHttp.ts';
 import { installFakeServices, resetSession, signInSession } from '../../../test/fakeServices.ts';
 import { loadTestTexts } from '../../../test/render.tsx';
 import { renderFeature } from '../../../test/renderFeature.tsx';
@@ -26,9 +26,7 @@ function model(name: string): ModelInfo {
 function renderPanel(list: ModelList) {
   const services = installFakeServices();
   signInSession();
-  const get = vi.fn(async (_path: string, options?: RequestOptions<unknown>) =>
-    options?.schema ? options.schema.parse(list) : list,
-  );
+  const get = vi.fn(async (_path: string, _options?: FakeRequest) => list);
   Object.assign(services.chatsHttp, { get });
   renderFeature(<ParamsPanel chatId={null} params={{}} onClose={() => {}} />);
 }

@@ -7,7 +7,10 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
-import { ALL_DEPARTMENTS_LIMIT, type DepartmentListParams, departmentsApi } from '../api.ts';
+import { authServices } from '../../auth/index.ts';
+import { ALL_DEPARTMENTS_LIMIT, createDepartmentsApi, type DepartmentListParams } from '../api.ts';
+
+const departmentsApi = () => createDepartmentsApi(authServices().accountHttp);
 
 const departmentKeys = {
   all: ['departments'] as const,
@@ -21,7 +24,7 @@ const departmentKeys = {
 export function useDepartmentList(params: Omit<DepartmentListParams, 'cursor'>) {
   return useInfiniteQuery({
     queryKey: departmentKeys.list(params),
-    queryFn: ({ pageParam }) => departmentsApi.list({ ...params, cursor: pageParam }),
+    queryFn: ({ pageParam }) => departmentsApi().list({ ...params, cursor: pageParam }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     placeholderData: keepPreviousData,
@@ -29,7 +32,7 @@ export function useDepartmentList(params: Omit<DepartmentListParams, 'cursor'>) 
 }
 
 const loadOptions = async (domain: string | null) =>
-  (await departmentsApi.list({ domain, limit: ALL_DEPARTMENTS_LIMIT })).items;
+  (await departmentsApi().list({ domain, limit: ALL_DEPARTMENTS_LIMIT })).items;
 
 /** Every department of a domain (null: the caller's own). */
 export function useDepartmentOptions(domain: string | null, enabled = true) {
@@ -62,7 +65,7 @@ function useInvalidateDepartments() {
 export function useCreateDepartment() {
   const invalidate = useInvalidateDepartments();
   return useMutation({
-    mutationFn: (body: DepartmentCreate) => departmentsApi.create(body),
+    mutationFn: (body: DepartmentCreate) => departmentsApi().create(body),
     onSuccess: invalidate,
   });
 }
@@ -70,7 +73,7 @@ export function useCreateDepartment() {
 export function useUpdateDepartment() {
   const invalidate = useInvalidateDepartments();
   return useMutation({
-    mutationFn: ({ id, body }: { id: string; body: DepartmentUpdate }) => departmentsApi.update(id, body),
+    mutationFn: ({ id, body }: { id: string; body: DepartmentUpdate }) => departmentsApi().update(id, body),
     onSuccess: invalidate,
   });
 }
@@ -78,7 +81,7 @@ export function useUpdateDepartment() {
 export function useDeleteDepartment() {
   const invalidate = useInvalidateDepartments();
   return useMutation({
-    mutationFn: (department: Pick<Department, '_id'>) => departmentsApi.remove(department._id),
+    mutationFn: (department: Pick<Department, '_id'>) => departmentsApi().remove(department._id),
     onSuccess: invalidate,
   });
 }

@@ -6,8 +6,10 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
-import { accountSession } from '../../auth/index.ts';
-import { type DomainListParams, domainsApi } from '../api.ts';
+import { accountSession, authServices } from '../../auth/index.ts';
+import { createDomainsApi, type DomainListParams } from '../api.ts';
+
+const domainsApi = () => createDomainsApi(authServices().accountHttp);
 
 /** The most domains a filter select offers (the API's largest page). */
 const DOMAIN_OPTIONS_LIMIT = 200;
@@ -23,7 +25,7 @@ const domainKeys = {
 export function useDomainList(params: Omit<DomainListParams, 'cursor'>, enabled = true) {
   return useInfiniteQuery({
     queryKey: domainKeys.list(params),
-    queryFn: ({ pageParam }) => domainsApi.list({ ...params, cursor: pageParam }),
+    queryFn: ({ pageParam }) => domainsApi().list({ ...params, cursor: pageParam }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     placeholderData: keepPreviousData,
@@ -35,7 +37,7 @@ export function useDomainList(params: Omit<DomainListParams, 'cursor'>, enabled 
 export function useDomainOptions(enabled = true) {
   return useQuery({
     queryKey: domainKeys.options(),
-    queryFn: async () => (await domainsApi.list({ limit: DOMAIN_OPTIONS_LIMIT })).items,
+    queryFn: async () => (await domainsApi().list({ limit: DOMAIN_OPTIONS_LIMIT })).items,
     enabled,
   });
 }
@@ -43,7 +45,7 @@ export function useDomainOptions(enabled = true) {
 export function useDomain(id: string | null) {
   return useQuery({
     queryKey: domainKeys.detail(id ?? ''),
-    queryFn: () => domainsApi.get(id ?? ''),
+    queryFn: () => domainsApi().get(id ?? ''),
     enabled: id !== null,
   });
 }
@@ -57,7 +59,7 @@ function syncSessionDomain(domain: Domain): void {
 export function useCreateDomain() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: DomainCreate) => domainsApi.create(body),
+    mutationFn: (body: DomainCreate) => domainsApi().create(body),
     onSuccess: () => client.invalidateQueries({ queryKey: domainKeys.all }),
   });
 }
@@ -65,7 +67,7 @@ export function useCreateDomain() {
 export function useUpdateDomain() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, body }: { id: string; body: DomainUpdate }) => domainsApi.update(id, body),
+    mutationFn: ({ id, body }: { id: string; body: DomainUpdate }) => domainsApi().update(id, body),
     onSuccess: (domain) => {
       syncSessionDomain(domain);
       client.setQueryData(domainKeys.detail(domain._id), domain);
@@ -80,7 +82,7 @@ export function useUpdateDomain() {
 export function useDeleteDomain() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (domain: Pick<Domain, '_id'>) => domainsApi.remove(domain._id),
+    mutationFn: (domain: Pick<Domain, '_id'>) => domainsApi().remove(domain._id),
     onSuccess: (_void, domain) => {
       client.removeQueries({ queryKey: domainKeys.detail(domain._id) });
       return Promise.all([

@@ -1,6 +1,7 @@
 import type { Citation } from '@assistente/contracts';
 import { Anchor, Stack, Text } from '@mantine/core';
 import { IconExternalLink, IconFile } from '@tabler/icons-react';
+import { saveBlob } from '../../../lib/http/authorizedRequest.ts';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { reportError } from '../../../lib/reporting.ts';
 import { fetchBlob } from '../../auth/index.ts';
@@ -10,15 +11,7 @@ const isExternal = (url: string) => /^https?:\/\//i.test(url);
 /** An uploaded document is behind the bearer token: fetched, then handed to the browser. */
 async function openDocument(url: string, title: string): Promise<void> {
   const { blob } = await fetchBlob(url, 'accounts');
-  const href = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = href;
-  link.download = title;
-  link.rel = 'noopener';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(href), 10_000);
+  saveBlob(blob, title);
 }
 
 /**

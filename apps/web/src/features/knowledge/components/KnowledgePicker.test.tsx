@@ -2,7 +2,7 @@ import type { KnowledgeSourceChoice } from '@assistente/contracts';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { RequestOptions } from '../../../lib/http/client.ts';
+import type { FakeRequest } from '../../../test/fakeHttp.ts';
 import { installFakeServices, resetSession, signInSession } from '../../../test/fakeServices.ts';
 import { loadTestTexts } from '../../../test/render.tsx';
 import { renderFeature } from '../../../test/renderFeature.tsx';
@@ -16,9 +16,7 @@ afterEach(() => resetSession());
 function renderPicker(choices: KnowledgeSourceChoice[]) {
   const services = installFakeServices();
   signInSession({}, true);
-  const get = vi.fn(async (_path: string, options?: RequestOptions<unknown>) =>
-    options?.schema ? options.schema.parse(choices) : choices,
-  );
+  const get = vi.fn(async (_path: string, _options?: FakeRequest) => choices);
   Object.assign(services.accountHttp, { get });
   renderFeature(<KnowledgePicker value={[]} onChange={() => {}} />);
   return screen.getByLabelText('Conhecimento', { selector: 'input' });

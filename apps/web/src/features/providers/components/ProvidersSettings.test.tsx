@@ -3,8 +3,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { RequestOptions } from '../../../lib/http/client.ts';
 import { HttpError } from '../../../lib/http/errors.ts';
+import type { FakeRequest } from '../../../test/fakeHttp.ts';
 import { installFakeServices, resetSession, signInSession } from '../../../test/fakeServices.ts';
 import { loadTestTexts, renderWithProviders } from '../../../test/render.tsx';
 import { ProvidersSettings } from './ProvidersSettings.tsx';
@@ -44,19 +44,17 @@ function setup(
   const services = installFakeServices();
   signInSession({ role: 'Admin' });
   const http = services.chatsHttp;
-  const get = vi.fn(async (path: string, options?: RequestOptions<unknown>) => {
+  const get = vi.fn(async (path: string, _options?: FakeRequest) => {
     const data =
       path === '/api/v1/settings/providers'
         ? providers
         : path === '/api/v1/settings/ai'
           ? { domain: 'acme.com', defaultModel: null, effectiveDefaultModel: 'openai:gpt-4.1-mini' }
           : { models: answers.models ?? [instanceModel], defaultModel: null };
-    return options?.schema ? options.schema.parse(data) : data;
+    return data;
   });
-  const put = vi.fn(async (_path: string, options?: RequestOptions<unknown>) =>
-    options?.schema?.parse({ ...stored, label: 'Renamed' }),
-  );
-  const post = vi.fn(async (path: string, options?: RequestOptions<unknown>) => {
+  const put = vi.fn(async (_path: string, _options?: FakeRequest) => ({ ...stored, label: 'Renamed' }));
+  const post = vi.fn(async (path: string, _options?: FakeRequest) => {
     if (!path.endsWith('/test') && answers.create) answers.create();
     const data = path.endsWith('/test')
       ? (answers.test ?? { ok: true, models: ['gpt-4.1-mini', 'gpt-4.1'] })
@@ -69,7 +67,7 @@ function setup(
           hasApiKey: false,
           apiKeyHint: null,
         };
-    return options?.schema ? options.schema.parse(data) : data;
+    return data;
   });
   Object.assign(http, { get, put, post });
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -103,7 +101,7 @@ describe('ProvidersSettings', { timeout: 30_000 }, () => {
     await userEvent.type(label, 'Renamed');
     fireEvent.click(screen.getByRole('button', { name: 'Salvar' }));
     await waitFor(() => expect(put).toHaveBeenCalled());
-    const [path, options] = put.mock.calls[0] as [string, RequestOptions<unknown>];
+    const [path, options] = put.mock.calls[0] as [string, FakeRequest];
     expect(path).toBe('/api/v1/settings/providers/p1');
     expect(options.body).toMatchObject({ label: 'Renamed' });
     expect(options.body).not.toHaveProperty('apiKey');
@@ -123,7 +121,7 @@ describe('ProvidersSettings', { timeout: 30_000 }, () => {
     await userEvent.type(screen.getByRole('textbox', { name: /URL base/ }), 'http://ollama.test');
     fireEvent.click(screen.getByRole('button', { name: 'Adicionar' }));
     await waitFor(() => expect(post).toHaveBeenCalled());
-    const [, options] = post.mock.calls[0] as [string, RequestOptions<unknown>];
+    const [, options] = post.mock.calls[0] as [string, FakeRequest];
     expect(options.body).toMatchObject({ kind: 'ollama', label: 'Ollama', baseUrl: 'http://ollama.test' });
   });
 

@@ -2,7 +2,7 @@ import type { ModelList, Santito } from '@assistente/contracts';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { RequestOptions } from '../../../lib/http/client.ts';
+import type { FakeRequest } from '../../../test/fakeHttp.ts';
 import { installFakeServices, resetSession, signInSession } from '../../../test/fakeServices.ts';
 import { loadTestTexts } from '../../../test/render.tsx';
 import { renderFeature } from '../../../test/renderFeature.tsx';
@@ -49,9 +49,7 @@ const santito = (model: string | null): Santito => ({
 function renderForm(model: string | null) {
   const services = installFakeServices();
   signInSession({}, true);
-  const get = vi.fn(async (_path: string, options?: RequestOptions<unknown>) =>
-    options?.schema ? options.schema.parse(models) : models,
-  );
+  const get = vi.fn(async (_path: string, _options?: FakeRequest) => models);
   Object.assign(services.chatsHttp, { get });
   renderFeature(<SantitoForm santito={santito(model)} onDone={() => {}} onCancel={() => {}} />);
 }

@@ -8,7 +8,9 @@ import {
 } from '@tanstack/react-query';
 import { accountSession, authServices } from '../../auth/index.ts';
 import { eulaKeys } from '../../eula/index.ts';
-import { type AuditListParams, settingsApi } from '../api.ts';
+import { type AuditListParams, createSettingsApi } from '../api.ts';
+
+const settingsApi = () => createSettingsApi(authServices().accountHttp);
 
 const settingsKeys = {
   all: ['settings'] as const,
@@ -20,13 +22,13 @@ const settingsKeys = {
 };
 
 export function useProfile() {
-  return useQuery({ queryKey: settingsKeys.profile(), queryFn: settingsApi.getProfile });
+  return useQuery({ queryKey: settingsKeys.profile(), queryFn: () => settingsApi().getProfile() });
 }
 
 export function useUpdateProfile() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: ProfileUpdate) => settingsApi.updateProfile(body),
+    mutationFn: (body: ProfileUpdate) => settingsApi().updateProfile(body),
     onSuccess: (profile) => {
       client.setQueryData(settingsKeys.profile(), profile);
       // The name shows in the shell (menu, greeting) straight away.
@@ -61,13 +63,17 @@ export function useChangePassword() {
 }
 
 export function useSessions() {
-  return useQuery({ queryKey: settingsKeys.sessions(), queryFn: settingsApi.listSessions, staleTime: 0 });
+  return useQuery({
+    queryKey: settingsKeys.sessions(),
+    queryFn: () => settingsApi().listSessions(),
+    staleTime: 0,
+  });
 }
 
 export function useRevokeSession() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => settingsApi.revokeSession(id),
+    mutationFn: (id: string) => settingsApi().revokeSession(id),
     onSuccess: () => client.invalidateQueries({ queryKey: settingsKeys.sessions() }),
   });
 }
@@ -75,7 +81,7 @@ export function useRevokeSession() {
 export function useRevokeAllSessions() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (keepCurrent: boolean) => settingsApi.revokeAllSessions(keepCurrent),
+    mutationFn: (keepCurrent: boolean) => settingsApi().revokeAllSessions(keepCurrent),
     onSuccess: (_result, keepCurrent) =>
       keepCurrent ? client.invalidateQueries({ queryKey: settingsKeys.sessions() }) : undefined,
   });
@@ -84,7 +90,7 @@ export function useRevokeAllSessions() {
 export function useDomainSettings(domain: string) {
   return useQuery({
     queryKey: settingsKeys.domain(domain),
-    queryFn: () => settingsApi.getDomainSettings(domain),
+    queryFn: () => settingsApi().getDomainSettings(domain),
   });
 }
 
@@ -92,7 +98,7 @@ export function useUpdateDomainSettings() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ domain, body }: { domain: string; body: DomainSettingsUpdate }) =>
-      settingsApi.updateDomainSettings(domain, body),
+      settingsApi().updateDomainSettings(domain, body),
     onSuccess: (settings) => {
       client.setQueryData(settingsKeys.domain(settings.domain), settings);
       // A new version asks every user of the domain, the Admin included, to accept again.
@@ -107,7 +113,7 @@ export function useUpdateDomainSettings() {
 export function useAuditLog(params: Omit<AuditListParams, 'cursor'>) {
   return useInfiniteQuery({
     queryKey: settingsKeys.audit(params),
-    queryFn: ({ pageParam }) => settingsApi.listAudit({ ...params, cursor: pageParam }),
+    queryFn: ({ pageParam }) => settingsApi().listAudit({ ...params, cursor: pageParam }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     placeholderData: keepPreviousData,

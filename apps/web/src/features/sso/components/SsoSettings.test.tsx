@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { RequestOptions } from '../../../lib/http/client.ts';
+import type { FakeRequest } from '../../../test/fakeHttp.ts';
 import { installFakeServices, resetSession, signInSession } from '../../../test/fakeServices.ts';
 import { loadTestTexts, renderWithProviders } from '../../../test/render.tsx';
 import { SsoSettings } from './SsoSettings.tsx';
@@ -46,15 +46,15 @@ const fromEnv: SsoProvider = {
 function setup(providers: SsoProvider[]) {
   const services = installFakeServices();
   signInSession({ role: 'SuperAdmin' });
-  const get = vi.fn(async (_path: string, options?: RequestOptions<unknown>) =>
-    options?.schema ? options.schema.parse(providers) : providers,
-  );
-  const put = vi.fn(async (_path: string, options?: RequestOptions<unknown>) =>
-    options?.schema?.parse({ ...configured, displayName: 'Renamed' }),
-  );
-  const post = vi.fn(async (_path: string, options?: RequestOptions<unknown>) =>
-    options?.schema?.parse({ ...configured, id: (options.body as { id: string }).id }),
-  );
+  const get = vi.fn(async (_path: string, _options?: FakeRequest) => providers);
+  const put = vi.fn(async (_path: string, _options?: FakeRequest) => ({
+    ...configured,
+    displayName: 'Renamed',
+  }));
+  const post = vi.fn(async (_path: string, options?: FakeRequest) => ({
+    ...configured,
+    id: ((options?.body ?? {}) as { id: string }).id,
+  }));
   Object.assign(services.accountHttp, { get, put, post });
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   renderWithProviders(

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { RequestOptions } from '../../../lib/http/client.ts';
+import type { FakeRequest } from '../../../test/fakeHttp.ts';
 import { routeHttp } from '../../../test/fakeHttp.ts';
 import { installFakeServices, resetSession, signInSession } from '../../../test/fakeServices.ts';
 import { department, user } from '../../../test/fixtures.ts';
@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterEach(() => resetSession());
 
-let posted: RequestOptions<unknown>[] = [];
+let posted: FakeRequest[] = [];
 let conflict = false;
 
 beforeEach(() => {

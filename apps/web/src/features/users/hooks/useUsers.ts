@@ -7,8 +7,10 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import type { Page } from '../../../lib/http/paging.ts';
-import { accountSession } from '../../auth/index.ts';
-import { type UserListParams, usersApi } from '../api.ts';
+import { accountSession, authServices } from '../../auth/index.ts';
+import { createUsersApi, type UserListParams } from '../api.ts';
+
+const usersApi = () => createUsersApi(authServices().accountHttp);
 
 const userKeys = {
   all: ['users'] as const,
@@ -20,7 +22,7 @@ const userKeys = {
 export function useUserList(params: Omit<UserListParams, 'cursor'>) {
   return useInfiniteQuery({
     queryKey: userKeys.list(params),
-    queryFn: ({ pageParam }) => usersApi.list({ ...params, cursor: pageParam }),
+    queryFn: ({ pageParam }) => usersApi().list({ ...params, cursor: pageParam }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     placeholderData: keepPreviousData,
@@ -52,7 +54,7 @@ function useReplaceUser() {
 export function useCreateUser() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ body, locale }: { body: UserCreate; locale: string }) => usersApi.create(body, locale),
+    mutationFn: ({ body, locale }: { body: UserCreate; locale: string }) => usersApi().create(body, locale),
     onSuccess: () => client.invalidateQueries({ queryKey: userKeys.lists() }),
   });
 }
@@ -60,7 +62,7 @@ export function useCreateUser() {
 export function useUpdateUser() {
   const replace = useReplaceUser();
   return useMutation({
-    mutationFn: (user: User) => usersApi.update(user),
+    mutationFn: (user: User) => authServices().accountApi.updateUser(user),
     onSuccess: replace,
   });
 }
@@ -68,7 +70,7 @@ export function useUpdateUser() {
 export function useDeleteUser() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (user: Pick<User, '_id'>) => usersApi.remove(user._id),
+    mutationFn: (user: Pick<User, '_id'>) => usersApi().remove(user._id),
     onSuccess: () => client.invalidateQueries({ queryKey: userKeys.lists() }),
   });
 }
@@ -77,10 +79,10 @@ export function useDeleteUser() {
 export function useResendInvitation() {
   return useMutation({
     mutationFn: ({ user, locale }: { user: Pick<User, '_id'>; locale: string }) =>
-      usersApi.resendInvitation(user._id, locale),
+      usersApi().resendInvitation(user._id, locale),
   });
 }
 
 export function useRevokeUserSessions() {
-  return useMutation({ mutationFn: (user: Pick<User, '_id'>) => usersApi.revokeSessions(user._id) });
+  return useMutation({ mutationFn: (user: Pick<User, '_id'>) => usersApi().revokeSessions(user._id) });
 }

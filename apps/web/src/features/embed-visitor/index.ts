@@ -1,4 +1,4 @@
-// The feature's public surface: code outside features/embedded imports only from here. Only re-exports
+// The feature's public surface: code outside features/embed-visitor imports only from here. Only re-exports
 // (the build treats this file as free of side effects, so importing one name ships no other).
 
 // Pages, for the route table; the router loads each page's own file lazily (a chunk per page).

@@ -21,7 +21,7 @@ import { useEffect, useId } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { schemaErrors, validateWith } from '../../../lib/validation/schemaErrors.ts';
 import { FormDialog, useSubmitFailure } from '../../../ui/FormDialog.tsx';
-import { EmbeddedPreview } from '../../embedded/index.ts';
+import { EmbeddedPreview } from '../../embed-visitor/index.ts';
 import { useSantito, useSantitos } from '../../santitos/index.ts';
 import { useCreateEmbed, useUpdateEmbed } from '../hooks/useEmbeds.ts';
 
