@@ -3,9 +3,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Page, type Response } from 'playwright-core';
+import type { Page, Response } from 'playwright-core';
 import { startLlmFixture } from '../apps/server/src/test/llm-fixture.ts';
-import { CHROMIUM_ARGS } from '../playwright.config.ts';
+import { launchChromium, waitReady } from './browser.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -165,19 +165,8 @@ export async function measureChatsPage(): Promise<ChatsPageWeight> {
     stdio: 'ignore',
   });
   try {
-    for (let i = 0; ; i++) {
-      try {
-        if ((await fetch(`${base}/readyz`)).ok) break;
-      } catch {
-        // starting
-      }
-      if (i > 300) throw new Error('server for the chats bench did not start');
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: CHROMIUM_ARGS,
-    });
+    await waitReady(base, 'chats');
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage({ locale: 'pt-BR', viewport: { width: 1280, height: 800 } });
       await signIn(page, base);

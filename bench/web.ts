@@ -3,8 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS } from '../playwright.config.ts';
+import { launchChromium, waitReady } from './browser.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -34,19 +33,8 @@ export async function measureLoginPage(): Promise<PageWeight> {
     stdio: 'ignore',
   });
   try {
-    for (let i = 0; ; i++) {
-      try {
-        if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) break;
-      } catch {
-        // starting
-      }
-      if (i > 300) throw new Error('server for the web bench did not start');
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: CHROMIUM_ARGS,
-    });
+    await waitReady(`http://127.0.0.1:${port}`, 'web');
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage({ locale: 'pt-BR' });
       const cdp = await page.context().newCDPSession(page);

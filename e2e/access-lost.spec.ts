@@ -1,15 +1,7 @@
-import { type APIRequestContext, expect, test } from '@playwright/test';
-import { byProject, PASSWORD, type Person, people } from './fixtures/env.ts';
+import { expect, test } from '@playwright/test';
+import { apiSignIn } from './fixtures/api.ts';
+import { byProject, PASSWORD, people } from './fixtures/env.ts';
 import { signIn } from './pages/login.ts';
-
-/** A token pair for `person`, signed in through the identity API (another device). */
-async function apiSignIn(request: APIRequestContext, person: Person, password = PASSWORD) {
-  const res = await request.post('/identity/v1/accounts:signInWithPassword', {
-    data: { email: person.email, password, returnSecureToken: true },
-  });
-  expect(res.ok()).toBe(true);
-  return (await res.json()) as { idToken: string };
-}
 
 test('a tab whose session ended elsewhere is signed out at once, saying why', async ({
   page,
@@ -21,7 +13,7 @@ test('a tab whose session ended elsewhere is signed out at once, saying why', as
   await expect(page.getByRole('textbox').first()).toBeVisible();
 
   // The password is changed on another device: every other session of the account ends.
-  const { idToken } = await apiSignIn(request, person);
+  const { idToken } = await apiSignIn(request, person.email);
   const changed = await request.post('/identity/v1/accounts:update', {
     data: { idToken, password: `${PASSWORD}-new`, returnSecureToken: true },
   });
@@ -40,7 +32,7 @@ test('a tab of a user deactivated by an Admin is signed out at once, saying why'
   await page.goto('/chats');
   await expect(page.getByRole('textbox').first()).toBeVisible();
 
-  const admin = await apiSignIn(request, people.admin);
+  const admin = await apiSignIn(request, people.admin.email);
   const headers = { authorization: `Bearer ${admin.idToken}` };
   const user = await (await request.get(`/api/v1/user/${person.email}`, { headers })).json();
   const put = await request.put(`/api/v1/user/${person.email}`, {

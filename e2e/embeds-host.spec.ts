@@ -1,59 +1,27 @@
-import { createHmac } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { type APIRequestContext, expect, type Frame, type Page, test } from '@playwright/test';
+import { type APIRequestContext, expect, type Frame, test } from '@playwright/test';
+import { bearerOf } from './fixtures/api.ts';
 import { SLOW_ANSWER_MARK } from './fixtures/chat-people.ts';
-import { PASSWORD, people } from './fixtures/env.ts';
+import { people } from './fixtures/env.ts';
 import { runTag } from './pages/admin.ts';
+import { attachFile } from './pages/chats.ts';
+import {
+  hostPage,
+  launcherFocused,
+  launcherShown,
+  makeEmbed,
+  openEmbedOnHost,
+  openWithKeyboard,
+  snippet,
+  startHost,
+  withHost,
+} from './pages/embedHost.ts';
 
 // A visitor's journey on someone else's site (docs/ARCHITECTURE.md#embedded-chat): a page on another loopback origin carries
-// the one-line snippet; the launcher opens the embedded chat in an iframe of the app.
+// the one-line snippet; the launcher opens the embedded chat in an iframe of the app. How a host
+// page names its visitor is in embeds-host-identity.spec.ts.
 
-interface Host {
-  origin: string;
-  /** The page with the snippet (the server answers `/plain` without it). */
-  html: string;
-  close(): Promise<void>;
-}
-
-async function startHost(): Promise<Host> {
-  const host: Host = { origin: '', html: '', close: async () => {} };
-  const server: Server = createServer((req, res) => {
-    const plain = req.url === '/plain';
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-    res.end(plain ? host.html.replace(/<script[^>]*embed\.js[^>]*><\/script>/, '') : host.html);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  host.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  host.close = () => new Promise((resolve) => server.close(() => resolve()));
-  return host;
-}
-
-const page = (snippet: string) =>
-  `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Loja</title></head>
-<body style="font-family:serif;margin:24px"><h1>Loja de exemplo</h1><p>Produtos, preços e ofertas.</p><a href="#top">Início</a>
-${snippet}
-</body></html>`;
-
-/** The launcher sits in a closed shadow root: what is at its spot, and what has focus, is its host. */
-async function launcherShown(p: Page): Promise<boolean> {
-  return p.evaluate(() => {
-    const at = document.elementFromPoint(window.innerWidth - 40, window.innerHeight - 40);
-    return at?.matches('[data-assistente]') === true;
-  });
-}
-
-async function chatFrame(p: Page): Promise<Frame> {
-  let found: Frame | undefined;
-  await expect
-    .poll(() => {
-      found = p.frames().find((f) => f.url().includes('/embedded/'));
-      return Boolean(found);
-    })
-    .toBe(true);
-  return found as Frame;
-}
+test.describe.configure({ timeout: 120_000 });
 
 /**
  * The scripts an embedded chat page started loading before its message box appeared (recorded by
@@ -95,18 +63,6 @@ function recordCanSend(): void {
   }).observe(document, { subtree: true, childList: true, attributes: true });
 }
 
-async function openWithKeyboard(p: Page): Promise<Frame> {
-  await expect.poll(() => launcherShown(p)).toBe(true);
-  // The page's own link first, then the launcher.
-  for (let i = 0; i < 5; i++) {
-    await p.keyboard.press('Tab');
-    if (await p.evaluate(() => document.activeElement?.matches('[data-assistente]') === true)) break;
-  }
-  expect(await p.evaluate(() => document.activeElement?.matches('[data-assistente]') === true)).toBe(true);
-  await p.keyboard.press('Enter');
-  return chatFrame(p);
-}
-
 test('a visitor chats on an allowed site, keeps the conversation across reloads, and finds it in the history', async ({
   page: p,
   request,
@@ -126,8 +82,8 @@ test('a visitor chats on an allowed site, keeps the conversation across reloads,
       allowedOrigins: [host.origin],
       welcome,
     });
-    host.html = page(snippet(baseURL, virtualAccountId));
-    stranger.html = page(snippet(baseURL, virtualAccountId));
+    host.html = hostPage(snippet(baseURL, virtualAccountId));
+    stranger.html = hostPage(snippet(baseURL, virtualAccountId));
 
     // What the host page has without the snippet, to compare with.
     await p.goto(`${host.origin}/plain`);
@@ -204,9 +160,7 @@ test('a visitor chats on an allowed site, keeps the conversation across reloads,
 
     // Escape closes the panel and gives the focus back to the launcher.
     await p.keyboard.press('Escape');
-    await expect
-      .poll(() => p.evaluate(() => document.activeElement?.matches('[data-assistente]') === true))
-      .toBe(true);
+    await expect.poll(() => launcherFocused(p)).toBe(true);
 
     // A site the embed does not allow: no launcher, no session; its developer reads why in the console.
     const sessions: number[] = [];
@@ -239,206 +193,13 @@ test('a visitor chats on an allowed site, keeps the conversation across reloads,
   }
 });
 
-async function adminToken(request: APIRequestContext): Promise<string> {
-  const signedIn = await request.post('/identity/v1/accounts:signInWithPassword', {
-    data: { email: people.admin.email, password: PASSWORD, returnSecureToken: true },
-  });
-  return ((await signedIn.json()) as { idToken: string }).idToken;
-}
-
-/** A new embed of the Admin's domain, made through the API, with its id and (once) its secret. */
-async function makeEmbed(
-  request: APIRequestContext,
-  data: Record<string, unknown>,
-): Promise<{ virtualAccountId: string; secret: string }> {
-  const made = await request.post('/api/v1/virtual_account', {
-    headers: { authorization: `Bearer ${await adminToken(request)}` },
-    data,
-  });
-  expect(made.status(), await made.text()).toBe(201);
-  return (await made.json()) as { virtualAccountId: string; secret: string };
-}
-
-/** The one line a site pastes. */
-const snippet = (baseURL: string | undefined, id: string) =>
-  `<script src="${baseURL}/embed.js" data-virtual-account="${id}" async></script>`;
-
-/** An embed allowed on `host`, its snippet on the host's page, opened there from the keyboard. */
-async function openEmbedOnHost(
-  p: Page,
-  request: APIRequestContext,
-  baseURL: string | undefined,
-  host: Host,
-  data: Record<string, unknown>,
-): Promise<Frame> {
-  const { virtualAccountId } = await makeEmbed(request, { ...data, allowedOrigins: [host.origin] });
-  host.html = page(snippet(baseURL, virtualAccountId));
-  await p.goto(host.origin);
-  return openWithKeyboard(p);
-}
-
-/** The claims of a JWT (read, not verified: the server that issued it is the one checking). */
-const claimsOf = (jwt: string): Record<string, unknown> =>
-  JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
-
-test('a signed visitor: the host page identifies them with its HMAC; a tampered signature starts nothing', async ({
-  page: p,
-  request,
-  baseURL,
-}, info) => {
-  test.setTimeout(120_000);
-  const idToken = await adminToken(request);
-  const admin = { authorization: `Bearer ${idToken}` };
-  const host = await startHost();
-  try {
-    const welcome = 'Olá, cliente! Em que posso ajudar?';
-    const made = await request.post('/api/v1/virtual_account', {
-      headers: admin,
-      data: {
-        displayName: `Loja assinada ${runTag(info)}`,
-        allowedOrigins: [host.origin],
-        welcome,
-        identity: 'signed',
-      },
-    });
-    expect(made.status(), await made.text()).toBe(201);
-    const { virtualAccountId: id, secret } = (await made.json()) as {
-      virtualAccountId: string;
-      secret: string;
-    };
-    // What the site's own server does: HMAC-SHA256 of `${id}.${ts}` under the embed's secret.
-    const sign = (visitorId: string, ts: number) =>
-      createHmac('sha256', secret).update(`${visitorId}.${ts}`).digest('hex');
-    host.html = page(`<script src="${baseURL}/embed.js" data-virtual-account="${id}" async></script>`);
-    const visitors = async () => {
-      const res = await request.get(`/api/v1/virtual_account/${id}`, { headers: admin });
-      return ((await res.json()) as { stats: { visitors: number } }).stats.visitors;
-    };
-    const sessions: number[] = [];
-    p.on('response', (r) => {
-      if (r.url().endsWith(`/embedded/${id}/session`)) sessions.push(r.status());
-    });
-    type Identify = { id: string; name: string; email: string; ts: number; sig: string };
-    const identify = (v: Identify) =>
-      p.evaluate((visitor) => {
-        (window as unknown as { Assistente: { identify(v: Identify): void } }).Assistente.identify(visitor);
-      }, v);
-
-    await p.goto(host.origin);
-    await expect.poll(() => launcherShown(p)).toBe(true);
-    const ts = Math.floor(Date.now() / 1000);
-    const maria = { id: 'cliente-42', name: 'Maria Souza', email: 'maria@loja.test', ts };
-    const good = sign(maria.id, ts);
-    // One hex digit changed: the signature no longer matches.
-    const tampered = `${good[0] === '0' ? '1' : '0'}${good.slice(1)}`;
-
-    await identify({ ...maria, sig: tampered });
-    const frame = await openWithKeyboard(p);
-    await expect(frame.getByRole('alert')).toHaveText(/confirmar quem você é/);
-    await expect(frame.getByRole('textbox')).toHaveCount(0);
-    await p.screenshot({ path: info.outputPath(`embeds-host-signature-refused-${info.project.name}.png`) });
-    expect(sessions.length).toBeGreaterThan(0);
-    expect(sessions.every((s) => s === 401)).toBe(true);
-    // Nothing was made: no visitor, and no session kept by the host page.
-    expect(await visitors()).toBe(0);
-    expect(await p.evaluate((key) => localStorage.getItem(key), `assistente:${id}`)).toBeNull();
-
-    // The site signs the same visitor properly: the panel starts their chat at once.
-    await identify({ ...maria, sig: good });
-    await expect(frame.getByText(welcome)).toBeVisible();
-    await expect(frame.getByRole('alert')).toHaveCount(0);
-    const box = frame.getByRole('textbox');
-    await box.fill('Onde está o meu pedido?');
-    await box.press('Enter');
-    await expect(frame.getByText('Espero que ajude', { exact: false })).toBeVisible({ timeout: 30_000 });
-    expect(await visitors()).toBe(1);
-
-    // The chat is Maria's: her session names her, and her chats (and only hers) hold it.
-    const record = await p.evaluate((key) => localStorage.getItem(key), `assistente:${id}`);
-    expect(record).not.toBeNull();
-    const visitorToken = (JSON.parse(record ?? '{}') as { idToken: string }).idToken;
-    const claims = claimsOf(visitorToken);
-    expect(claims.name).toBe('Maria Souza');
-    expect(claims.sub).toBe(`va:${id}:cliente-42`);
-    const chats = await request.get('/api/v1/chats', {
-      headers: { authorization: `Bearer ${visitorToken}`, origin: host.origin },
-    });
-    expect(chats.status(), await chats.text()).toBe(200);
-    const list = (await chats.json()) as { chatId: string }[];
-    expect(list).toHaveLength(1);
-    expect(frame.url()).toContain(`/chats/${list[0]?.chatId}`);
-  } finally {
-    await host.close();
-  }
-});
-
-test('a host page identifies its visitor before embed.js has loaded: the call is queued and replayed', async ({
-  page: p,
-  request,
-  baseURL,
-}, info) => {
-  test.setTimeout(120_000);
-  const host = await startHost();
-  try {
-    const welcome = 'Olá, cliente da fila!';
-    const { virtualAccountId: id, secret } = await makeEmbed(request, {
-      displayName: `Loja fila ${runTag(info)}`,
-      allowedOrigins: [host.origin],
-      welcome,
-      identity: 'signed',
-    });
-    const ts = Math.floor(Date.now() / 1000);
-    const sig = createHmac('sha256', secret).update(`cliente-7.${ts}`).digest('hex');
-    const visitor = { id: 'cliente-7', name: 'João Lima', email: 'joao@loja.test', ts, sig };
-    // The README's snippet, as a site pastes it: the stub, the call, then the async script.
-    host.html = page(`<script>
-window.Assistente = window.Assistente || function () { (Assistente.q = Assistente.q || []).push(arguments) };
-Assistente('identify', ${JSON.stringify(visitor)});
-window.addEventListener('assistente:ready', function () { window.assistenteReady = typeof Assistente.identify; });
-</script>
-<script src="${baseURL}/embed.js" data-virtual-account="${id}" async></script>`);
-    // embed.js held back until the page has run its own script: the call is made before it loads.
-    let releaseScript: () => void = () => {};
-    const scriptHeld = new Promise<void>((resolve) => {
-      releaseScript = resolve;
-    });
-    await p.route('**/embed.js', async (route) => {
-      await scriptHeld;
-      await route.continue();
-    });
-    await p.goto(host.origin, { waitUntil: 'domcontentloaded' });
-    expect(await p.evaluate(() => (window as { Assistente?: { q?: unknown[] } }).Assistente?.q?.length)).toBe(
-      1,
-    );
-    releaseScript();
-
-    await expect
-      .poll(() => p.evaluate(() => (window as { assistenteReady?: string }).assistenteReady))
-      .toBe('function');
-    const frame = await openWithKeyboard(p);
-    await expect(frame.getByText(welcome)).toBeVisible();
-    await expect(frame.getByRole('alert')).toHaveCount(0);
-    const box = frame.getByRole('textbox');
-    await box.fill('Onde está o meu pedido?');
-    await box.press('Enter');
-    await expect(frame.getByText('Espero que ajude', { exact: false })).toBeVisible({ timeout: 30_000 });
-    // The chat is João's: the replayed identify made his session.
-    const record = await p.evaluate((key) => localStorage.getItem(key), `assistente:${id}`);
-    const claims = claimsOf((JSON.parse(record ?? '{}') as { idToken: string }).idToken);
-    expect(claims.sub).toBe(`va:${id}:cliente-7`);
-    expect(claims.name).toBe('João Lima');
-  } finally {
-    await host.close();
-  }
-});
-
 test('a visitor opens a source the answer cites: the document downloads', async ({
   page: p,
   request,
   baseURL,
 }, info) => {
   test.setTimeout(150_000);
-  const admin = { authorization: `Bearer ${await adminToken(request)}` };
+  const admin = await bearerOf(request, people.admin.email);
   const tag = runTag(info);
   const host = await startHost();
   let sourceId = '';
@@ -504,9 +265,7 @@ test('a visitor stops a streaming answer in the embedded chat, and the stopped a
   request,
   baseURL,
 }, info) => {
-  test.setTimeout(120_000);
-  const host = await startHost();
-  try {
+  await withHost(async (host) => {
     const frame = await openEmbedOnHost(p, request, baseURL, host, {
       displayName: `Loja pare ${runTag(info)}`,
     });
@@ -531,9 +290,7 @@ test('a visitor stops a streaming answer in the embedded chat, and the stopped a
     await expect(stored).toContainText('Claro!');
     await expect(stored).toContainText('Resposta interrompida');
     await expect(stored).not.toContainText('palavra por palavra');
-  } finally {
-    await host.close();
-  }
+  });
 });
 
 test('a visitor attaches a file when the embed allows it, and sends it with the message', async ({
@@ -541,31 +298,24 @@ test('a visitor attaches a file when the embed allows it, and sends it with the 
   request,
   baseURL,
 }, info) => {
-  test.setTimeout(120_000);
-  const host = await startHost();
-  try {
+  await withHost(async (host) => {
     const frame = await openEmbedOnHost(p, request, baseURL, host, {
       displayName: `Loja anexos ${runTag(info)}`,
       allowAttachments: true,
     });
     await expect(frame.getByRole('textbox')).toBeEditable();
     // The upload goes as the visitor (their token), the only caller the embedded page has.
-    await frame.getByTestId('file-input').setInputFiles({
+    await attachFile(frame, {
       name: 'pedido.txt',
       mimeType: 'text/plain',
       buffer: Buffer.from('Pedido 123: dois pares de sapatos.\n'),
     });
-    const chip = frame.getByTestId('upload-chip');
-    await expect(chip).toContainText('pedido.txt');
-    await expect(chip).toHaveAttribute('data-status', 'done');
     await frame.getByRole('textbox').fill('Onde está o meu pedido?');
     await frame.getByRole('textbox').press('Enter');
     const question = frame.locator('[data-testid="message"][data-role="user"]').last();
     await expect(question.getByRole('button', { name: /pedido\.txt/ })).toBeVisible();
     await expect(frame.getByText('Espero que ajude', { exact: false })).toBeVisible({ timeout: 30_000 });
-  } finally {
-    await host.close();
-  }
+  });
 });
 
 test('on a phone the open panel has one bar with one close control, which closes it', async ({
@@ -573,10 +323,8 @@ test('on a phone the open panel has one bar with one close control, which closes
   request,
   baseURL,
 }, info) => {
-  test.setTimeout(120_000);
   await p.setViewportSize({ width: 390, height: 844 });
-  const host = await startHost();
-  try {
+  await withHost(async (host) => {
     const name = `Loja celular ${runTag(info)}`;
     const frame = await openEmbedOnHost(p, request, baseURL, host, { displayName: name, color: '#00695c' });
     await expect(frame.getByTestId('embedded-name')).toHaveText(name);
@@ -591,12 +339,8 @@ test('on a phone the open panel has one bar with one close control, which closes
     await frame.getByRole('button', { name: 'Fechar' }).click();
     await expect.poll(async () => iframe.boundingBox()).toBeNull();
     await expect.poll(() => launcherShown(p)).toBe(true);
-    await expect
-      .poll(() => p.evaluate(() => document.activeElement?.matches('[data-assistente]') === true))
-      .toBe(true);
-  } finally {
-    await host.close();
-  }
+    await expect.poll(() => launcherFocused(p)).toBe(true);
+  });
 });
 
 test('/embed.js is at most 6 KB gzipped, one closure with no import', async ({ request }) => {

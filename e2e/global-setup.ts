@@ -1,12 +1,12 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SMTPServer } from 'smtp-server';
 import { startConfluenceStandin } from '../apps/server/src/test/confluence-standin.ts';
 import { startLlmFixture } from '../apps/server/src/test/llm-fixture.ts';
 import { startOidcProvider } from '../apps/server/src/test/oidc-provider.ts';
+import { startSmtpSink } from '../apps/server/src/test/smtp-sink.ts';
 import {
   chatPeople,
   FIXTURE_ANSWER,
@@ -73,23 +73,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   mkdirSync(mailDir, { recursive: true });
 
   let n = 0;
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        const to = session.envelope.rcptTo.map((r) => r.address);
-        writeFileSync(path.join(mailDir, `${Date.now()}-${n++}.json`), JSON.stringify({ to, raw }));
-        callback();
-      });
-    },
+  const smtp = await startSmtpSink({
+    onMail: ({ to, raw }) =>
+      writeFileSync(path.join(mailDir, `${Date.now()}-${n++}.json`), JSON.stringify({ to, raw })),
   });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const smtpPort = (smtp.server.address() as AddressInfo).port;
 
   // A real OpenAI-compatible streaming server stands in for the model provider (instance-wide env).
   const llm = await startLlmFixture({
@@ -132,7 +119,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     PORT: String(port),
     HOST: '127.0.0.1',
     PUBLIC_URL: baseUrl,
-    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    SMTP_URL: smtp.url,
     PREMIUM_DOMAINS: 'acme.test',
     EDITOR_DEEP_LINK: `${baseUrl}/editor-callback`,
     // The same server under another loopback origin plays a browser-hosted editor (code-server).
@@ -214,7 +201,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   return async () => {
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
-    await new Promise<void>((r) => smtp.close(() => r()));
+    await smtp.close();
     await llm.close();
     await oidc.close();
     await confluence.close();

@@ -2,7 +2,12 @@ import { expect, test } from '@playwright/test';
 import { CONFLUENCE_PAGES, confluenceSite, LARGE_SPACE_PAGES } from './fixtures/confluence.ts';
 import { people } from './fixtures/env.ts';
 import { ChatsPage, isMobile, shot, signInAs } from './pages/chats.ts';
-import { chatWithSantitoKnowing, deleteKnowledgeSource, recordSyncProgress } from './pages/knowledge.ts';
+import {
+  chatWithSantitoKnowing,
+  deleteKnowledgeSource,
+  openConfluenceDialog,
+  recordSyncProgress,
+} from './pages/knowledge.ts';
 
 test.describe.configure({ timeout: 150_000 });
 
@@ -13,12 +18,7 @@ test('an Admin connects a Confluence space, it syncs, and a santito answers citi
   const tag = `${info.project.name}-${Math.random().toString(36).slice(2, 7)}`;
   const sourceName = `Wiki RH ${tag}`;
   await signInAs(page, people.admin);
-  await page.goto('/integration?tab=knowledge');
-  await page.getByRole('button', { name: 'Conectar Confluence' }).first().click();
-  const dialog = page.getByRole('dialog', { name: 'Conectar um site do Confluence Cloud' });
-  await dialog.getByRole('textbox', { name: 'Nome' }).fill(sourceName);
-  await dialog.getByRole('textbox', { name: 'Endereço do site' }).fill(site.url);
-  await dialog.getByRole('textbox', { name: 'E-mail da conta' }).fill(site.email);
+  const dialog = await openConfluenceDialog(page, sourceName, site);
 
   // A wrong token: the test says so, and nothing is created.
   await dialog.getByLabel('Token de API').fill('not-the-token');
@@ -79,12 +79,7 @@ test('a large space’s sync shows its real page count from the start, not the p
   const site = confluenceSite();
   const sourceName = `Políticas ${info.project.name}-${Math.random().toString(36).slice(2, 7)}`;
   await signInAs(page, people.admin);
-  await page.goto('/integration?tab=knowledge');
-  await page.getByRole('button', { name: 'Conectar Confluence' }).first().click();
-  const dialog = page.getByRole('dialog', { name: 'Conectar um site do Confluence Cloud' });
-  await dialog.getByRole('textbox', { name: 'Nome' }).fill(sourceName);
-  await dialog.getByRole('textbox', { name: 'Endereço do site' }).fill(site.url);
-  await dialog.getByRole('textbox', { name: 'E-mail da conta' }).fill(site.email);
+  const dialog = await openConfluenceDialog(page, sourceName, site);
   await dialog.getByLabel('Token de API').fill(site.token);
   const spaces = dialog.getByRole('combobox', { name: 'Espaços' });
   await spaces.fill('POL');

@@ -1,4 +1,4 @@
-import { expect, type Locator, type Page, type TestInfo } from '@playwright/test';
+import { type Download, expect, type Frame, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { PASSWORD } from '../fixtures/env.ts';
 import { LoginPage } from './login.ts';
 
@@ -23,6 +23,53 @@ export async function shot(page: Page, info: TestInfo, name: string): Promise<vo
 }
 
 export const isMobile = (info: TestInfo) => info.project.name === 'mobile';
+
+/** A short random tag that keeps one run's chats apart from another's. */
+export const tag = () => Math.random().toString(36).slice(2, 8);
+
+/** A small text file for `setInputFiles`, its content its own name. */
+export const textFile = (name: string) => ({
+  name,
+  mimeType: 'text/plain',
+  buffer: Buffer.from(`${name}\n`),
+});
+
+/** A download's content as text. */
+export async function downloadedText(download: Download): Promise<string> {
+  return Buffer.concat(await (await download.createReadStream()).toArray()).toString('utf8');
+}
+
+/** Attaches one file through the composer of `scope` (a page, or an embedded chat's frame) and waits for its upload. */
+export async function attachFile(
+  scope: Page | Frame,
+  file: { name: string; mimeType: string; buffer: Buffer },
+): Promise<Locator> {
+  await scope.getByTestId('file-input').setInputFiles(file);
+  const chip = scope.getByTestId('upload-chip');
+  await expect(chip).toContainText(file.name);
+  await expect(chip).toHaveAttribute('data-status', 'done');
+  return chip;
+}
+
+/** Counts the chats the page makes and deletes. */
+export function watchChats(page: Page) {
+  const made: string[] = [];
+  const deleted: string[] = [];
+  page.on('request', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (r.method() === 'POST' && path === '/api/v1/chats') made.push(path);
+    if (r.method() === 'DELETE' && path.startsWith('/api/v1/chats/')) deleted.push(path);
+  });
+  return { made, deleted };
+}
+
+/** The home page's recent chats once loaded (or its "no chats yet" panel). */
+export async function loadedHome(page: Page): Promise<void> {
+  await page.goto('/');
+  await expect(
+    page.getByTestId('recent-chats').or(page.getByText('Escreva acima para começar sua primeira conversa.')),
+  ).toBeVisible();
+}
 
 /** The chat screens: sidebar list, messages, composer. */
 export class ChatsPage {
@@ -90,6 +137,22 @@ export class ChatsPage {
     }
     await expect(this.list).toBeVisible();
     return this.list;
+  }
+
+  /** The chats list once its first page is in (an empty list says nothing while it loads). */
+  async loadedList(): Promise<Locator> {
+    const list = await this.openList();
+    await expect(list).toHaveAttribute('data-total', /^\d+$/);
+    await expect(list).not.toHaveAttribute('aria-busy', 'true');
+    return list;
+  }
+
+  /** Edits a user message and resends it: a new branch beside the old one. */
+  async editAndResend(message: Locator, text: string): Promise<void> {
+    await message.hover();
+    await message.getByRole('button', { name: 'Editar e reenviar' }).click();
+    await this.page.getByRole('textbox', { name: 'Editar mensagem' }).fill(text);
+    await this.page.getByRole('button', { name: 'Salvar e enviar' }).click();
   }
 
   item(title: string | RegExp): Locator {

@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 /** A santito that consults the knowledge source picked as `option` (`Name (Kind)`), opened in a chat. */
 export async function chatWithSantitoKnowing(page: Page, santito: string, option: string): Promise<void> {
@@ -75,4 +75,19 @@ export async function recordSyncProgress(
       return [Number(done), Number(total)];
     });
   };
+}
+
+/** The knowledge tab's "connect Confluence" dialog, its name, site and account filled in (not its token). */
+export async function openConfluenceDialog(
+  page: Page,
+  sourceName: string,
+  site: { url: string; email: string },
+): Promise<Locator> {
+  await page.goto('/integration?tab=knowledge');
+  await page.getByRole('button', { name: 'Conectar Confluence' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'Conectar um site do Confluence Cloud' });
+  await dialog.getByRole('textbox', { name: 'Nome' }).fill(sourceName);
+  await dialog.getByRole('textbox', { name: 'Endereço do site' }).fill(site.url);
+  await dialog.getByRole('textbox', { name: 'E-mail da conta' }).fill(site.email);
+  return dialog;
 }

@@ -10,8 +10,11 @@ export interface SunkMail {
   text: string;
 }
 
-/** A real SMTP server on a random local port that keeps what it receives. */
-export async function startSmtpSink(): Promise<{
+/**
+ * A real SMTP server on a random local port that keeps what it receives, and hands each mail to
+ * `onMail` as it arrives (the e2e run writes them to files its specs read).
+ */
+export async function startSmtpSink(options: { onMail?: (mail: SunkMail) => void } = {}): Promise<{
   url: string;
   mails: SunkMail[];
   waitFor(pred: (m: SunkMail) => boolean, timeoutMs?: number): Promise<SunkMail>;
@@ -30,13 +33,15 @@ export async function startSmtpSink(): Promise<{
         const raw = Buffer.concat(chunks).toString('utf8');
         const subject = /^Subject: (.*)$/im.exec(raw)?.[1]?.trim() ?? '';
         const text = raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-        mails.push({
+        const mail: SunkMail = {
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
           raw,
           subject,
           text,
-        });
+        };
+        mails.push(mail);
+        options.onMail?.(mail);
         for (const w of waiters.splice(0)) w();
         callback();
       });

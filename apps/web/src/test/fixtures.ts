@@ -1,4 +1,12 @@
-import type { Chat, Department, Domain, Message, User } from '@assistente/contracts';
+import type {
+  Chat,
+  Department,
+  Domain,
+  EmbeddedSession,
+  Message,
+  Santito,
+  User,
+} from '@assistente/contracts';
 import { testApiUser } from './fakeServices.ts';
 
 export const department = (patch: Partial<Department> = {}): Department => ({
@@ -44,5 +52,44 @@ export const userMessage = (patch: Partial<Message> = {}): Message => ({
   content: 'Olá',
   status: 'complete',
   createdAt: '2026-01-01T00:00:01.000Z',
+  ...patch,
+});
+
+/** A visitor's session of the embed `va-1` ("Loja") of acme.com. */
+export const visitorSession = (patch: Partial<EmbeddedSession> = {}): EmbeddedSession => ({
+  idToken: 'id-1',
+  refreshToken: 'refresh-1',
+  expiresIn: '3600',
+  user: { _id: 'va:va-1:v1', displayName: 'Visitor' },
+  domain: { _id: 'acme.com', displayName: 'Acme' },
+  virtualAccount: {
+    virtualAccountId: 'va-1',
+    displayName: 'Loja',
+    color: '#aa0000',
+    welcome: 'Olá!',
+    allowAttachments: false,
+    agent: null,
+  },
+  ...patch,
+});
+
+/** A santito of acme.com that its reader may edit. */
+export const santito = (patch: Partial<Santito> = {}): Santito => ({
+  _id: 'santito-1',
+  domain: 'acme.com',
+  name: 'Tradutor Jurídico',
+  description: '',
+  avatar: null,
+  avatarUrl: null,
+  instructions: '',
+  model: null,
+  starters: [],
+  knowledge: [],
+  visibility: 'domain',
+  departmentId: null,
+  authorId: 'ana@acme.com',
+  canEdit: true,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
   ...patch,
 });

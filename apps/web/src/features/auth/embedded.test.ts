@@ -1,6 +1,6 @@
-import type { EmbeddedSession } from '@assistente/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { IdentityError } from '../../lib/identity/errors.ts';
+import { visitorSession } from '../../test/fixtures.ts';
 import {
   acceptEmbeddedSession,
   adoptEmbeddedSession,
@@ -14,21 +14,7 @@ import {
 import { type AuthServices, setAuthServices } from './services.ts';
 import { accountSession, embeddedSession, emptyAccountSession } from './session.ts';
 
-const session = (expiresIn = '3600'): EmbeddedSession => ({
-  idToken: 'id-1',
-  refreshToken: 'refresh-1',
-  expiresIn,
-  user: { _id: 'va:va-1:v1', displayName: 'Visitor' },
-  domain: { _id: 'acme.com', displayName: 'Acme' },
-  virtualAccount: {
-    virtualAccountId: 'va-1',
-    displayName: 'Loja',
-    color: '#aa0000',
-    welcome: 'Olá!',
-    allowAttachments: false,
-    agent: null,
-  },
-});
+const session = (expiresIn = '3600') => visitorSession({ expiresIn });
 
 function identity(refresh: (token: string) => Promise<unknown>) {
   const refreshIdToken = vi.fn(refresh);

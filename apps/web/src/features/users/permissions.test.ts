@@ -1,26 +1,15 @@
 import { managesUser as managesRule, userActions as rulesFor, type User } from '@assistente/contracts';
 import { describe, expect, it } from 'vitest';
+import { user } from '../../test/fixtures.ts';
 import { assignableRoles, editableRoles, managesUser, userActions } from './permissions.ts';
 
-const base: User = {
+const base = user({
   _id: 'x@acme.com',
-  active: true,
   displayName: 'X',
   email: 'x@acme.com',
-  domain: 'acme.com',
   department: 'd1',
-  role: 'Viewer',
-  type: 'user',
   creator: { name: '', email: '' },
-  eula: {
-    accept: true,
-    timestamp: null,
-    version: 'v1',
-    pendingRevision: false,
-    pendingTimestamp: null,
-    isPrivacyPolicy: true,
-  },
-};
+});
 const make = (patch: Partial<User>): User => ({ ...base, ...patch });
 const admin = make({ _id: 'admin@acme.com', email: 'admin@acme.com', role: 'Admin' });
 const superAdmin = make({ _id: 'root@acme.com', email: 'root@acme.com', role: 'SuperAdmin' });

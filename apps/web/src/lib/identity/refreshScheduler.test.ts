@@ -8,6 +8,17 @@ import {
 
 const MIN = 60_000;
 
+/** A running scheduler over `refresh` for a token that expires at `expiration()`. */
+function started(
+  refresh: () => Promise<unknown>,
+  expiration: () => number,
+  retryable = true,
+): ProactiveRefresh {
+  const scheduler = new ProactiveRefresh(refresh, expiration, () => retryable);
+  scheduler.start();
+  return scheduler;
+}
+
 beforeEach(() => {
   vi.useFakeTimers();
   vi.setSystemTime(0);
@@ -28,12 +39,7 @@ describe('proactive refresh', () => {
     const refresh = vi.fn(async () => {
       expiration = Date.now() + 60 * MIN;
     });
-    const scheduler = new ProactiveRefresh(
-      refresh,
-      () => expiration,
-      () => true,
-    );
-    scheduler.start();
+    const scheduler = started(refresh, () => expiration);
     await vi.advanceTimersByTimeAsync(55 * MIN - 1);
     expect(refresh).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(1);
@@ -46,12 +52,7 @@ describe('proactive refresh', () => {
 
   it('renews at once when the token is already within 5 min of expiry', async () => {
     const refresh = vi.fn(async () => {});
-    const scheduler = new ProactiveRefresh(
-      refresh,
-      () => 2 * MIN,
-      () => true,
-    );
-    scheduler.start();
+    const scheduler = started(refresh, () => 2 * MIN);
     await vi.advanceTimersByTimeAsync(0);
     expect(refresh).toHaveBeenCalledTimes(1);
     scheduler.stop();
@@ -76,12 +77,7 @@ describe('proactive refresh', () => {
       if (fail) throw new Error('offline');
       expiration = Date.now() + 60 * MIN;
     });
-    const scheduler = new ProactiveRefresh(
-      refresh,
-      () => expiration,
-      () => true,
-    );
-    scheduler.start();
+    const scheduler = started(refresh, () => expiration);
     await vi.advanceTimersByTimeAsync(0);
     expect(refresh).toHaveBeenCalledTimes(1);
     await vi.advanceTimersByTimeAsync(30_000);
@@ -102,12 +98,7 @@ describe('proactive refresh', () => {
     const refresh = vi.fn(async () => {
       throw new Error('revoked');
     });
-    const scheduler = new ProactiveRefresh(
-      refresh,
-      () => 0,
-      () => false,
-    );
-    scheduler.start();
+    const scheduler = started(refresh, () => 0, false);
     await vi.advanceTimersByTimeAsync(0);
     expect(scheduler.isRunning).toBe(false);
     await vi.advanceTimersByTimeAsync(REFRESH_RETRY_MAX_MS * 2);

@@ -5,6 +5,7 @@ import { HttpError } from '../../../lib/http/errors.ts';
 import type { AuthListener } from '../../../lib/identity/auth.ts';
 import { IdentityError } from '../../../lib/identity/errors.ts';
 import type { IdentityUser } from '../../../lib/identity/user.ts';
+import { user } from '../../../test/fixtures.ts';
 import { signOutReason } from '../accessLost.ts';
 import type { AccountApi } from '../api.ts';
 import { type AccountSession, emptyAccountSession, isAuthenticated } from '../session.ts';
@@ -24,26 +25,8 @@ const identityUser = (email: string | null = 'Ana@Acme.com'): IdentityUser => ({
   stsTokenManager: { accessToken: 'id-0', refreshToken: 'r0', expirationTime: 0 },
 });
 
-const apiUser = (patch: Partial<User> = {}): User => ({
-  _id: 'ana@acme.com',
-  active: true,
-  displayName: 'Ana',
-  email: 'ana@acme.com',
-  domain: 'acme.com',
-  department: 'dep-old',
-  role: 'Viewer',
-  type: 'user',
-  creator: { name: 'Op', email: 'op@acme.com' },
-  eula: {
-    accept: true,
-    timestamp: null,
-    version: 'v1',
-    pendingRevision: false,
-    pendingTimestamp: null,
-    isPrivacyPolicy: true,
-  },
-  ...patch,
-});
+const apiUser = (patch: Partial<User> = {}): User =>
+  user({ displayName: 'Ana', department: 'dep-old', ...patch });
 
 const domain: Domain = {
   _id: 'acme.com',

@@ -1,31 +1,13 @@
 import type { Chat, ChatParams, Santito } from '@assistente/contracts';
-import { ActionIcon, Button, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import {
-  IconAdjustmentsHorizontal,
-  IconDots,
-  IconFileTypeTxt,
-  IconJson,
-  IconLayoutSidebarLeftExpand,
-  IconUpload,
-} from '@tabler/icons-react';
+import { IconUpload } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import {
-  type DragEvent,
-  lazy,
-  type ReactNode,
-  Suspense,
-  useCallback,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-} from 'react';
+import { lazy, type ReactNode, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { chatPath } from '../../../lib/chatPaths.ts';
-import { HttpError } from '../../../lib/http/errors.ts';
 import { useTranslation } from '../../../lib/i18n/index.ts';
-import { Menu, Tooltip, useLoadFloatingAfterPaint } from '../../../ui/DeferredFloating.tsx';
+import { useLoadFloatingAfterPaint } from '../../../ui/DeferredFloating.tsx';
 import { ErrorPage } from '../../../ui/ErrorPage.tsx';
 import { useLocalePath } from '../../../ui/hooks/useLocalePath.ts';
 import { LazyDrawer } from '../../../ui/LazyDrawer.tsx';
@@ -36,14 +18,17 @@ import { exportPath } from '../api.ts';
 import { chatsApi } from '../hooks/chatsApi.ts';
 import { useAgents, useConnectionState, useThread } from '../hooks/useAgents.ts';
 import { useChatRecord } from '../hooks/useChat.ts';
+import { useOlderMessages, useOpenChat } from '../hooks/useChatMessages.ts';
 import { chatListCache } from '../hooks/useChatsList.ts';
+import { useDraftChat } from '../hooks/useDraftChat.ts';
+import { useFileDrop } from '../hooks/useFileDrop.ts';
 import { useUploads } from '../hooks/useUploads.ts';
 import { streamingIds } from '../lib/chatStore.ts';
 import { visibleThread } from '../lib/thread.ts';
+import { ChatHeader } from './ChatHeader.tsx';
 import classes from './ChatView.module.css';
-import { ChatWelcome, SantitoHeader } from './ChatWelcome.tsx';
+import { ChatWelcome } from './ChatWelcome.tsx';
 import { Composer, type ComposerHandle, ComposerHint } from './Composer.tsx';
-import { ConnectionBadge } from './ConnectionBadge.tsx';
 import { ErrorNotice } from './ErrorNotice.tsx';
 import type { MessageActions } from './MessageItem.tsx';
 import { MessageList } from './MessageList.tsx';
@@ -81,8 +66,6 @@ export interface EmbedChatOptions {
   home: string;
 }
 
-type LoadState = 'idle' | 'loading' | 'error' | 'not-found';
-
 /** A chat: header, messages streaming in, composer and the parameters panel. */
 export function ChatView({
   chatId,
@@ -103,8 +86,7 @@ export function ChatView({
   const paramsOpen = useUiFlag('customParamsSidebar');
   const { apiUser, identityUser, domain } = useAccountSession();
 
-  // A new chat gets its id from the server on the first message (or the first attachment).
-  const [draftChatId, setDraftChatId] = useState<string | null>(null);
+  const { draftChatId, ensureChat, keep: keepDraft } = useDraftChat(agents, chatId, agentId);
   const effectiveId = chatId ?? draftChatId;
   const thread = useThread(effectiveId);
   const record = useChatRecord(chatId);
@@ -116,61 +98,12 @@ export function ChatView({
   const pathOf = embed?.chatPath ?? chatPath;
   const welcomeText = embed ? embed.welcome : (ownSantito?.description ?? '');
 
-  const [load, setLoad] = useState<LoadState>('idle');
-  const [loadingOlder, setLoadingOlder] = useState(false);
   const [requestError, setRequestError] = useState<{ code: string; message: string } | null>(null);
   const [awaiting, setAwaiting] = useState(false);
   const [followSignal, setFollowSignal] = useState(0);
   const [draftParams, setDraftParams] = useState<ChatParams>({});
-  const [dragging, setDragging] = useState(false);
-  const dragDepth = useRef(0);
 
-  const loadLatest = useCallback(
-    async (id: string) => {
-      const page = await chatsApi().listMessages(id);
-      agents.store.dispatch({
-        type: 'page',
-        chatId: id,
-        messages: page.items,
-        cursor: page.nextCursor,
-        older: false,
-      });
-    },
-    [agents],
-  );
-
-  // Open the chat: keep its frames, load its newest messages, resume an answer in progress.
-  useEffect(() => {
-    if (!chatId) return;
-    const release = agents.openChat(chatId);
-    const known = agents.store.getState()[chatId];
-    let live = true;
-    if (known?.loaded) {
-      agents.subscribe(chatId);
-    } else {
-      setLoad('loading');
-      setUi({ loadingCurrentChat: true });
-      loadLatest(chatId)
-        .then(() => {
-          if (!live) return;
-          setLoad('idle');
-          agents.subscribe(chatId);
-        })
-        .catch((error: unknown) => {
-          if (!live) return;
-          setLoad(error instanceof HttpError && error.status === 404 ? 'not-found' : 'error');
-        })
-        .finally(() => setUi({ loadingCurrentChat: false }));
-    }
-    const unstale = agents.onStale((id) => {
-      if (id === chatId) void loadLatest(chatId).catch(() => undefined);
-    });
-    return () => {
-      live = false;
-      release();
-      unstale();
-    };
-  }, [chatId, agents, loadLatest]);
+  const load = useOpenChat(agents, chatId);
 
   const view = useMemo(
     () => (thread ? visibleThread(thread) : { path: [], siblings: {}, leafId: null }),
@@ -193,44 +126,6 @@ export function ChatView({
     return () => clearTimeout(timer);
   }, [awaiting]);
 
-  // A chat made for a new message's files is a draft: out of the lists until that message is
-  // stored, deleted if the user leaves without sending it (else every abandoned attachment left
-  // an empty "untitled" chat behind).
-  const draftKept = useRef(false);
-  // Files dropped together all ask for the chat before it exists: one creation serves them all
-  // (two made two chats, and the cleanup of the first deleted it under its own upload).
-  const creatingDraft = useRef<Promise<string> | null>(null);
-  const ensureChat = useCallback((): Promise<string> => {
-    if (effectiveId) return Promise.resolve(effectiveId);
-    if (!creatingDraft.current) {
-      const creating = chatsApi()
-        .createChat({ ...(agentId ? { agentId } : {}) })
-        .then((created) => {
-          agents.store.dispatch({ type: 'track-new', chatId: created.chatId });
-          draftKept.current = false;
-          setDraftChatId(created.chatId);
-          return created.chatId;
-        });
-      // A failed creation may be tried again by the next file.
-      creating.catch(() => {
-        if (creatingDraft.current === creating) creatingDraft.current = null;
-      });
-      creatingDraft.current = creating;
-    }
-    return creatingDraft.current;
-  }, [effectiveId, agentId, agents]);
-  useEffect(() => {
-    if (!draftChatId) return;
-    return () => {
-      if (draftKept.current) return;
-      chatsApi()
-        .deleteChat(draftChatId)
-        .catch(() => {
-          // Offline or already gone: nothing more to do here (out of the lists, the server
-          // purges it a day later).
-        });
-    };
-  }, [draftChatId]);
   const uploads = useUploads(ensureChat);
   const { items: uploadItems, restore: restoreUploads } = uploads;
   const composer = useRef<ComposerHandle>(null);
@@ -263,7 +158,7 @@ export function ChatView({
           // this view would drop what a refused send gives back. Now it is a chat of the lists,
           // with the title its first message gave it.
           if (!chatId && effectiveId) {
-            draftKept.current = true;
+            keepDraft();
             chatsApi()
               .getChat(effectiveId)
               .then((stored) => chatListCache.add(client, stored))
@@ -297,6 +192,7 @@ export function ChatView({
       uploadItems,
       restoreUploads,
       client,
+      keepDraft,
     ],
   );
 
@@ -349,23 +245,7 @@ export function ChatView({
   );
 
   const olderCursor = thread?.olderCursor ?? null;
-  const loadOlder = useCallback(() => {
-    if (!effectiveId || !olderCursor || loadingOlder) return;
-    setLoadingOlder(true);
-    chatsApi()
-      .listMessages(effectiveId, olderCursor)
-      .then((page) =>
-        agents.store.dispatch({
-          type: 'page',
-          chatId: effectiveId,
-          messages: page.items,
-          cursor: page.nextCursor,
-          older: true,
-        }),
-      )
-      .catch(() => undefined)
-      .finally(() => setLoadingOlder(false));
-  }, [agents, effectiveId, olderCursor, loadingOlder]);
+  const { loadingOlder, loadOlder } = useOlderMessages(agents, effectiveId, olderCursor);
 
   const stop = () => {
     if (effectiveId) agents.stop(effectiveId);
@@ -378,13 +258,9 @@ export function ChatView({
     );
   };
 
-  const onDrop = (event: DragEvent) => {
-    event.preventDefault();
-    dragDepth.current = 0;
-    setDragging(false);
-    const files = Array.from(event.dataTransfer.files);
+  const drop = useFileDrop((files) => {
     if (files.length > 0 && !offline && (!embed || embed.allowAttachments)) uploads.add(files);
-  };
+  });
 
   const title = chat?.title || (chatId ? t('chats.untitled') : t('chats.new_chat'));
   const error = requestError ?? lastError;
@@ -481,83 +357,16 @@ export function ChatView({
   }
 
   return (
-    // biome-ignore lint/a11y/noStaticElementInteractions: dropping files is a shortcut; the attach button is the accessible way
-    <div
-      className={classes.view}
-      onDragEnter={(e) => {
-        if (!e.dataTransfer.types.includes('Files')) return;
-        dragDepth.current += 1;
-        setDragging(true);
-      }}
-      onDragOver={(e) => {
-        if (e.dataTransfer.types.includes('Files')) e.preventDefault();
-      }}
-      onDragLeave={() => {
-        dragDepth.current = Math.max(0, dragDepth.current - 1);
-        if (dragDepth.current === 0) setDragging(false);
-      }}
-      onDrop={onDrop}
-      data-testid="chat-view"
-    >
-      <header className={classes.header}>
-        <Group gap="xs" wrap="nowrap" className={classes.headerTitle}>
-          {mobile && !embed ? (
-            <ActionIcon
-              variant="subtle"
-              color="neutral.7"
-              onClick={() => setUi({ chatSidebarModel: true })}
-              aria-label={t('pages.chats.show_list')}
-              data-testid="open-chats-list"
-            >
-              <IconLayoutSidebarLeftExpand size={20} />
-            </ActionIcon>
-          ) : null}
-          <Title order={1} size="h5" className={classes.title} data-testid="chat-title">
-            {title}
-          </Title>
-          {santito ? <SantitoHeader santito={santito} /> : null}
-        </Group>
-        <Group gap={4} wrap="nowrap">
-          <ConnectionBadge />
-          {embed ? null : (
-            <Tooltip label={t('chats.params.title')} withArrow>
-              <ActionIcon
-                variant={paramsOpen ? 'light' : 'subtle'}
-                color="neutral.7"
-                onClick={() => setUi({ customParamsSidebar: !paramsOpen })}
-                aria-label={t('chats.params.title')}
-                aria-pressed={paramsOpen}
-                data-testid="toggle-params"
-              >
-                <IconAdjustmentsHorizontal size={19} />
-              </ActionIcon>
-            </Tooltip>
-          )}
-          {chatId && !embed ? (
-            <Menu position="bottom-end" shadow="md" width={220}>
-              <Menu.Target>
-                <ActionIcon
-                  variant="subtle"
-                  color="neutral.7"
-                  aria-label={t('chats.menu')}
-                  data-testid="chat-menu"
-                >
-                  <IconDots size={19} />
-                </ActionIcon>
-              </Menu.Target>
-              <Menu.Dropdown>
-                <Menu.Label>{t('chats.export.title')}</Menu.Label>
-                <Menu.Item leftSection={<IconFileTypeTxt size={16} />} onClick={() => exportAs('md')}>
-                  {t('chats.export.markdown')}
-                </Menu.Item>
-                <Menu.Item leftSection={<IconJson size={16} />} onClick={() => exportAs('json')}>
-                  {t('chats.export.json')}
-                </Menu.Item>
-              </Menu.Dropdown>
-            </Menu>
-          ) : null}
-        </Group>
-      </header>
+    // Dropping files is a shortcut; the attach button is the accessible way.
+    <div className={classes.view} {...drop.handlers} data-testid="chat-view">
+      <ChatHeader
+        title={title}
+        santito={santito}
+        mobile={mobile}
+        embedded={embed !== undefined}
+        paramsOpen={paramsOpen}
+        onExport={chatId ? exportAs : null}
+      />
       <div className={classes.body}>
         <div className={classes.column}>
           {body}
@@ -601,7 +410,7 @@ export function ChatView({
           {paramsPanel}
         </LazyDrawer>
       ) : null}
-      {dragging ? (
+      {drop.dragging ? (
         <div className={classes.dropOverlay} aria-hidden>
           <IconUpload size={36} stroke={1.5} />
           <Text fw={600}>{t('chats.attachments.drop_here')}</Text>

@@ -29,6 +29,24 @@ function setup(props: Partial<Parameters<typeof Composer>[0]> = {}) {
   return { onSend, onStop, input };
 }
 
+/** An upload that finished: a.txt, stored as attachment att-1. */
+const done: UploadItem = {
+  key: 'u1',
+  name: 'a.txt',
+  size: 10,
+  progress: 1,
+  status: 'done',
+  attachment: {
+    attachmentId: 'att-1',
+    chatId: 'c',
+    name: 'a.txt',
+    contentType: 'text/plain',
+    size: 10,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    url: '/x',
+  },
+};
+
 describe('Composer', () => {
   it('sends with Enter and clears the box', async () => {
     const { onSend, input } = setup();
@@ -112,22 +130,6 @@ describe('Composer', () => {
   });
 
   it('waits for uploads and sends their attachment ids', async () => {
-    const done: UploadItem = {
-      key: 'u1',
-      name: 'a.txt',
-      size: 10,
-      progress: 1,
-      status: 'done',
-      attachment: {
-        attachmentId: 'att-1',
-        chatId: 'c',
-        name: 'a.txt',
-        contentType: 'text/plain',
-        size: 10,
-        createdAt: '2026-01-01T00:00:00.000Z',
-        url: '/x',
-      },
-    };
     const pending: UploadItem = { key: 'u2', name: 'b.pdf', size: 2048, progress: 0.4, status: 'uploading' };
     const first = setup({ uploads: uploads([done, pending]) });
     expect(screen.getByRole('progressbar', { name: 'Enviando b.pdf' })).toBeTruthy();
@@ -136,22 +138,6 @@ describe('Composer', () => {
   });
 
   it('sends a message with finished attachments only', async () => {
-    const done: UploadItem = {
-      key: 'u1',
-      name: 'a.txt',
-      size: 10,
-      progress: 1,
-      status: 'done',
-      attachment: {
-        attachmentId: 'att-1',
-        chatId: 'c',
-        name: 'a.txt',
-        contentType: 'text/plain',
-        size: 10,
-        createdAt: '2026-01-01T00:00:00.000Z',
-        url: '/x',
-      },
-    };
     const files = uploads([done]);
     const { onSend, input } = setup({ uploads: files });
     await userEvent.type(input, 'veja{Enter}');

@@ -246,13 +246,17 @@ export class AgentsSocket {
     }, this.options.authTimeoutMs ?? 10_000);
   }
 
-  private async authenticate(socket: SocketLike): Promise<void> {
-    let token: string | null = null;
+  /** The session's token now, or null when there is none or it cannot be had. */
+  private async currentToken(): Promise<string | null> {
     try {
-      token = await this.options.getToken();
+      return await this.options.getToken();
     } catch {
-      token = null;
+      return null;
     }
+  }
+
+  private async authenticate(socket: SocketLike): Promise<void> {
+    const token = await this.currentToken();
     if (this.socket !== socket) return;
     if (!token) {
       // Signed out meanwhile: nothing to connect for.
@@ -314,12 +318,7 @@ export class AgentsSocket {
   private async checkToken(): Promise<void> {
     const socket = this.socket;
     if (!socket || this.state !== 'ready') return;
-    let token: string | null = null;
-    try {
-      token = await this.options.getToken();
-    } catch {
-      token = null;
-    }
+    const token = await this.currentToken();
     if (this.socket !== socket) return;
     if (token && token !== this.sentToken && socket.readyState === OPEN) {
       this.sentToken = token;

@@ -1,4 +1,4 @@
-import type { Message } from '@assistente/contracts';
+import type { Message, ServerFrame } from '@assistente/contracts';
 import { describe, expect, it, vi } from 'vitest';
 import { type ChatsState, chatReducer, createDeltaBatcher, streamingIds } from './chatStore.ts';
 import { ROOT, visibleThread } from './thread.ts';
@@ -20,6 +20,10 @@ function msg(id: string, patch: Partial<Message> = {}): Message {
   };
 }
 
+/** The store after one websocket frame. */
+const onFrame = (state: ChatsState, frame: ServerFrame): ChatsState =>
+  chatReducer(state, { type: 'frame', frame });
+
 function loaded(messages: Message[], cursor: string | null = null): ChatsState {
   return chatReducer({}, { type: 'page', chatId: CHAT, messages, cursor, older: false });
 }
@@ -35,10 +39,7 @@ describe('chatReducer: streaming', () => {
     const q = msg('q');
     const a = msg('a', { role: 'assistant', parentId: 'q', content: '', status: 'streaming' });
     let state = loaded([q]);
-    state = chatReducer(state, {
-      type: 'frame',
-      frame: { type: 'message.created', chatId: CHAT, message: a },
-    });
+    state = onFrame(state, { type: 'message.created', chatId: CHAT, message: a });
     state = chatReducer(state, {
       type: 'deltas',
       deltas: [
@@ -49,17 +50,14 @@ describe('chatReducer: streaming', () => {
     });
     expect(thread(state).byId.a?.content).toBe('Hello');
     expect(streamingIds(thread(state))).toEqual(['a']);
-    state = chatReducer(state, {
-      type: 'frame',
-      frame: {
-        type: 'message.done',
-        chatId: CHAT,
-        messageId: 'a',
-        status: 'complete',
-        finishReason: 'stop',
-        usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5 },
-        attachmentReadings: [{ attachmentId: 'f', name: 'a.pdf', reading: 'unread' }],
-      },
+    state = onFrame(state, {
+      type: 'message.done',
+      chatId: CHAT,
+      messageId: 'a',
+      status: 'complete',
+      finishReason: 'stop',
+      usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5 },
+      attachmentReadings: [{ attachmentId: 'f', name: 'a.pdf', reading: 'unread' }],
     });
     expect(thread(state).byId.a).toMatchObject({
       status: 'complete',
@@ -78,10 +76,7 @@ describe('chatReducer: streaming', () => {
     const q = msg('q');
     const a = msg('a', { role: 'assistant', parentId: 'q', content: '', status: 'streaming' });
     let state = loaded([q, a]);
-    state = chatReducer(state, {
-      type: 'frame',
-      frame: { type: 'message.snapshot', chatId: CHAT, message: a },
-    });
+    state = onFrame(state, { type: 'message.snapshot', chatId: CHAT, message: a });
     const before = thread(state).byId.q;
     state = chatReducer(state, { type: 'deltas', deltas: [{ chatId: CHAT, messageId: 'a', text: 'x' }] });
     expect(thread(state).byId.q).toBe(before);
@@ -94,10 +89,7 @@ describe('chatReducer: streaming', () => {
     let state = loaded([q, a]);
     state = chatReducer(state, { type: 'deltas', deltas: [{ chatId: CHAT, messageId: 'a', text: 'p!' }] });
     expect(thread(state).byId.a?.content).toBe('Hel');
-    state = chatReducer(state, {
-      type: 'frame',
-      frame: { type: 'message.snapshot', chatId: CHAT, message: { ...a, content: 'Hello' } },
-    });
+    state = onFrame(state, { type: 'message.snapshot', chatId: CHAT, message: { ...a, content: 'Hello' } });
     state = chatReducer(state, {
       type: 'deltas',
       deltas: [{ chatId: CHAT, messageId: 'a', text: ', world' }],
@@ -109,14 +101,8 @@ describe('chatReducer: streaming', () => {
     const q = msg('q');
     const a = msg('a', { role: 'assistant', parentId: 'q', content: '', status: 'streaming' });
     let state = chatReducer({}, { type: 'track-new', chatId: CHAT });
-    state = chatReducer(state, {
-      type: 'frame',
-      frame: { type: 'message.created', chatId: CHAT, message: q },
-    });
-    state = chatReducer(state, {
-      type: 'frame',
-      frame: { type: 'message.created', chatId: CHAT, message: a },
-    });
+    state = onFrame(state, { type: 'message.created', chatId: CHAT, message: q });
+    state = onFrame(state, { type: 'message.created', chatId: CHAT, message: a });
     state = chatReducer(state, {
       type: 'deltas',
       deltas: [{ chatId: CHAT, messageId: 'a', text: 'Live text' }],
@@ -143,24 +129,18 @@ describe('chatReducer: streaming', () => {
   it('records an error answer with its code and an error frame about the chat', () => {
     const a = msg('a', { role: 'assistant', content: 'Part', status: 'streaming' });
     let state = loaded([a]);
-    state = chatReducer(state, {
-      type: 'frame',
-      frame: { type: 'message.snapshot', chatId: CHAT, message: a },
-    });
-    state = chatReducer(state, {
-      type: 'frame',
-      frame: {
-        type: 'message.done',
-        chatId: CHAT,
-        messageId: 'a',
-        status: 'error',
-        finishReason: 'error',
-        usage: null,
-        error: {
-          code: 'PROVIDER_ERROR',
-          message: 'The provider failed',
-          reason: { code: 'provider_failed', status: 500 },
-        },
+    state = onFrame(state, { type: 'message.snapshot', chatId: CHAT, message: a });
+    state = onFrame(state, {
+      type: 'message.done',
+      chatId: CHAT,
+      messageId: 'a',
+      status: 'error',
+      finishReason: 'error',
+      usage: null,
+      error: {
+        code: 'PROVIDER_ERROR',
+        message: 'The provider failed',
+        reason: { code: 'provider_failed', status: 500 },
       },
     });
     expect(thread(state).byId.a).toMatchObject({
@@ -170,10 +150,7 @@ describe('chatReducer: streaming', () => {
       errorReason: { code: 'provider_failed', status: 500 },
     });
     expect(thread(state).errorCodes.a).toBe('PROVIDER_ERROR');
-    state = chatReducer(state, {
-      type: 'frame',
-      frame: { type: 'error', chatId: CHAT, code: 'NO_PROVIDER', message: 'none' },
-    });
+    state = onFrame(state, { type: 'error', chatId: CHAT, code: 'NO_PROVIDER', message: 'none' });
     expect(thread(state).lastError).toEqual({ code: 'NO_PROVIDER', message: 'none' });
     state = chatReducer(state, { type: 'dismiss-error', chatId: CHAT });
     expect(thread(state).lastError).toBeNull();
@@ -181,9 +158,10 @@ describe('chatReducer: streaming', () => {
 
   it('ignores frames of chats that are not open', () => {
     const state = loaded([]);
-    const next = chatReducer(state, {
-      type: 'frame',
-      frame: { type: 'message.created', chatId: 'elsewhere', message: msg('z', { chatId: 'elsewhere' }) },
+    const next = onFrame(state, {
+      type: 'message.created',
+      chatId: 'elsewhere',
+      message: msg('z', { chatId: 'elsewhere' }),
     });
     expect(next).toBe(state);
   });
@@ -240,10 +218,7 @@ describe('visibleThread: branches', () => {
     state = chatReducer(state, { type: 'select', chatId: CHAT, parentKey: 'q', childId: 'a1' });
     expect(visibleThread(thread(state)).leafId).toBe('a1');
     const a3 = msg('a3', { role: 'assistant', parentId: 'q', status: 'streaming', content: '' });
-    state = chatReducer(state, {
-      type: 'frame',
-      frame: { type: 'message.created', chatId: CHAT, message: a3 },
-    });
+    state = onFrame(state, { type: 'message.created', chatId: CHAT, message: a3 });
     expect(visibleThread(thread(state)).leafId).toBe('a3');
   });
 

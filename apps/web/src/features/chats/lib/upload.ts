@@ -1,5 +1,6 @@
 import { type Attachment, AttachmentSchema } from '@assistente/contracts';
 import { serverErrorMessage } from '../../../lib/http/errors.ts';
+import { NoAnswer, postFile, type UploadAnswer, type XhrFactory } from '../../../lib/upload/postFile.ts';
 
 export class UploadError extends Error {
   override name = 'UploadError';
@@ -20,14 +21,11 @@ function errorCode(data: unknown): string | null {
   return typeof code === 'string' ? code : null;
 }
 
-/** Something with XMLHttpRequest's upload surface (a fake in tests). */
-export type XhrFactory = () => XMLHttpRequest;
-
 /**
  * Uploads one file as multipart with upload progress (fetch has no upload progress in
  * browsers yet). Resolves with the stored attachment; rejects with an `UploadError`.
  */
-export function uploadFile(options: {
+export async function uploadFile(options: {
   url: string;
   headers: Record<string, string>;
   file: File;
@@ -35,42 +33,23 @@ export function uploadFile(options: {
   signal?: AbortSignal;
   createXhr?: XhrFactory;
 }): Promise<Attachment> {
-  return new Promise((resolve, reject) => {
-    const xhr = (options.createXhr ?? (() => new XMLHttpRequest()))();
-    xhr.open('POST', options.url);
-    for (const [name, value] of Object.entries(options.headers)) xhr.setRequestHeader(name, value);
-    xhr.setRequestHeader('Accept', 'application/json');
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable && event.total > 0) options.onProgress?.(event.loaded / event.total);
-    };
-    xhr.onload = () => {
-      let data: unknown;
-      try {
-        data = xhr.responseText ? JSON.parse(xhr.responseText) : undefined;
-      } catch {
-        data = undefined;
-      }
-      if (xhr.status >= 200 && xhr.status <= 299) {
-        const parsed = AttachmentSchema.safeParse(data);
-        if (parsed.success) {
-          options.onProgress?.(1);
-          resolve(parsed.data);
-        } else reject(new UploadError('Unexpected answer to the upload', xhr.status, null));
-        return;
-      }
-      reject(
-        new UploadError(
-          serverErrorMessage(data) ?? `Upload failed with status ${xhr.status}`,
-          xhr.status,
-          errorCode(data),
-        ),
-      );
-    };
-    xhr.onerror = () => reject(new UploadError('Network error during the upload', null, null));
-    xhr.onabort = () => reject(new UploadError('Upload cancelled', null, 'ABORTED'));
-    options.signal?.addEventListener('abort', () => xhr.abort(), { once: true });
-    const form = new FormData();
-    form.append('file', options.file, options.file.name);
-    xhr.send(form);
-  });
+  let answer: UploadAnswer;
+  try {
+    answer = await postFile(options);
+  } catch (error) {
+    if (!(error instanceof NoAnswer)) throw error;
+    throw new UploadError(error.message, null, error.reason === 'aborted' ? 'ABORTED' : null);
+  }
+  const { status, data } = answer;
+  if (status >= 200 && status <= 299) {
+    const parsed = AttachmentSchema.safeParse(data);
+    if (!parsed.success) throw new UploadError('Unexpected answer to the upload', status, null);
+    options.onProgress?.(1);
+    return parsed.data;
+  }
+  throw new UploadError(
+    serverErrorMessage(data) ?? `Upload failed with status ${status}`,
+    status,
+    errorCode(data),
+  );
 }

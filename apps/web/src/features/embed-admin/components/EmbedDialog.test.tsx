@@ -1,8 +1,9 @@
-import type { Santito, VirtualAccount } from '@assistente/contracts';
+import type { VirtualAccount } from '@assistente/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { routeHttp } from '../../../test/fakeHttp.ts';
 import { installFakeServices, resetSession, signInSession } from '../../../test/fakeServices.ts';
+import { santito as santitoOf } from '../../../test/fixtures.ts';
 import { loadTestTexts } from '../../../test/render.tsx';
 import { renderFeature } from '../../../test/renderFeature.tsx';
 import { EmbedDialog } from './EmbedDialog.tsx';
@@ -12,24 +13,13 @@ beforeAll(async () => {
 });
 afterEach(() => resetSession());
 
-const santito: Santito = {
-  _id: 'santito-1',
-  domain: 'acme.com',
+const santito = santitoOf({
   name: 'Vendedor',
   description: 'Não é o texto de boas-vindas do embed.',
   avatar: '🛍️',
-  avatarUrl: null,
   instructions: 'Venda.',
-  model: null,
   starters: ['Qual o prazo de entrega?', 'Vocês têm loja física?'],
-  knowledge: [],
-  visibility: 'domain',
-  departmentId: null,
-  authorId: 'ana@acme.com',
-  canEdit: true,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-};
+});
 
 const embed: VirtualAccount = {
   virtualAccountId: 'va-1',

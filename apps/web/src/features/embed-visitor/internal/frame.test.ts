@@ -1,24 +1,14 @@
-import type { EmbeddedSession } from '@assistente/contracts';
 import { describe, expect, it } from 'vitest';
+import { visitorSession } from '../../../test/fixtures.ts';
 import { pageOrigins, readHostMessage } from './frame.ts';
 
 const SITE = 'https://shop.example.com';
 const parent = {};
-const session: EmbeddedSession = {
+const session = visitorSession({
   idToken: 'id',
   refreshToken: 'refresh',
-  expiresIn: '3600',
   user: { _id: 'va:1:v1', displayName: 'Visitor' },
-  domain: { _id: 'acme.com', displayName: 'Acme' },
-  virtualAccount: {
-    virtualAccountId: 'va-1',
-    displayName: 'Loja',
-    color: '#aa0000',
-    welcome: 'Olá!',
-    allowAttachments: false,
-    agent: null,
-  },
-};
+});
 
 describe('the host page’s messages', () => {
   const message = (over: Partial<{ origin: string; source: unknown; data: unknown }> = {}) => ({

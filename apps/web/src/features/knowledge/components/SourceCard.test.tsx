@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { screen } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadTestTexts, renderWithProviders } from '../../../test/render.tsx';
-import { SourceCard } from './KnowledgePanel.tsx';
+import { SourceCard } from './SourceCard.tsx';
 
 beforeAll(async () => {
   await loadTestTexts();

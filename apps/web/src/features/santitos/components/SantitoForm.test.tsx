@@ -1,9 +1,10 @@
-import type { ModelList, Santito } from '@assistente/contracts';
+import type { ModelList } from '@assistente/contracts';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FakeRequest } from '../../../test/fakeHttp.ts';
 import { installFakeServices, resetSession, signInSession } from '../../../test/fakeServices.ts';
+import { santito as santitoOf } from '../../../test/fixtures.ts';
 import { loadTestTexts } from '../../../test/render.tsx';
 import { renderFeature } from '../../../test/renderFeature.tsx';
 import SantitoForm from './SantitoForm.tsx';
@@ -27,24 +28,7 @@ const models: ModelList = {
   defaultModel: 'p4088f0b7e819:qa-fast',
 };
 
-const santito = (model: string | null): Santito => ({
-  _id: 'santito-1',
-  domain: 'acme.com',
-  name: 'Tradutor Jurídico',
-  description: '',
-  avatar: null,
-  avatarUrl: null,
-  instructions: 'Traduza.',
-  model,
-  starters: [],
-  knowledge: [],
-  visibility: 'domain',
-  departmentId: null,
-  authorId: 'ana@acme.com',
-  canEdit: true,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-});
+const santito = (model: string | null) => santitoOf({ instructions: 'Traduza.', model });
 
 function renderForm(model: string | null) {
   const services = installFakeServices();
