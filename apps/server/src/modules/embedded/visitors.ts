@@ -20,7 +20,7 @@ import type {
 import { invalidIdToken } from '../../lib/errors.ts';
 import { randomBase62 } from '../../lib/random-id.ts';
 import { isPremiumDomain } from '../accounts/caller-state.ts';
-import type { MintedVisitor, SessionMeta } from '../identity/types.ts';
+import type { SessionMeta } from '../identity/types.ts';
 import {
   anonymousVisitorsOnly,
   embedNoLongerAvailable,
@@ -34,6 +34,7 @@ import { createVisitorLimiter } from './limits.ts';
 import { VIRTUAL_ACCOUNT_CHANGED } from './service.ts';
 import { type VirtualAccountRow, virtualAccountsStore } from './store.ts';
 import { parseVisitorUid, visitorEmail, visitorUid } from './visitor-ids.ts';
+import { type MintedVisitor, mintVisitorSession } from './visitor-sessions.ts';
 
 /** The `aud` of a compact JWT, read without trusting it: it only picks which resolver verifies it. */
 function audienceOf(token: string): string | undefined {
@@ -302,7 +303,7 @@ export function visitorsService(ctx: AppContext) {
 
       const uid = visitorUid(s.row.id, visitorId);
       const subject = { uid, displayName };
-      const tokens = ctx.identity.mintVisitorSession(subject);
+      const tokens = mintVisitorSession(ctx.identity, subject);
       const meta = sessionMeta(s, client);
       // A signed visitor is stored at once, with what the site says of them; an anonymous one on
       // first use (`resolve`): this public call then writes nothing, however often it is made.
