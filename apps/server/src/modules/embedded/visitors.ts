@@ -9,7 +9,7 @@ import {
 } from '@assistente/contracts';
 import { eq } from 'drizzle-orm';
 import { type AppContext, Channels } from '../../context.ts';
-import { agents, domains, users } from '../../db/schema/index.ts';
+import { domains, santitos, users } from '../../db/schema/index.ts';
 import type {
   AuthInvalidateMessage,
   DomainRow,
@@ -106,7 +106,7 @@ export function visitorsService(ctx: AppContext) {
     if (!domain) return undefined;
     let agent: EmbeddedConfig['agent'] = null;
     if (row.agentId) {
-      const [a] = await ctx.db.select().from(agents).where(eq(agents.id, row.agentId)).limit(1);
+      const [a] = await ctx.db.select().from(santitos).where(eq(santitos.id, row.agentId)).limit(1);
       // An uploaded image needs a user's token to fetch: visitors get the emoji only.
       if (a?.active) {
         agent = {
