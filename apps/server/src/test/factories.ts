@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Role } from '@assistente/contracts';
 import type { AppContext } from '../context.ts';
-import { agents, chats, departments, domains, messages, users } from '../db/schema/index.ts';
+import { chats, departments, domains, messages, santitos, users } from '../db/schema/index.ts';
 import type { DomainRow, UserRow } from '../lib/caller.ts';
 import { eulaRecord, newDepartmentId } from '../modules/accounts/provision.ts';
 
@@ -172,10 +172,10 @@ export async function makeSantito(
   ctx: AppContext,
   author: TestUser,
   opts: { name?: string; visibility?: 'domain' | 'department'; departmentId?: string | null } = {},
-): Promise<typeof agents.$inferSelect> {
+): Promise<typeof santitos.$inferSelect> {
   const now = nextTime();
   const [row] = await ctx.db
-    .insert(agents)
+    .insert(santitos)
     .values({
       id: randomUUID(),
       domainId: author.user.domainId,

@@ -12,7 +12,8 @@ import {
   timestamp,
 } from 'drizzle-orm/pg-core';
 import { timestamps } from './_helpers.ts';
-import { departments, domains, users } from './accounts.ts';
+import { users } from './accounts.ts';
+import { santitos } from './santitos.ts';
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -35,37 +36,6 @@ export type ChatParams = {
 
 export type MessageUsage = { inputTokens: number; outputTokens: number; totalTokens: number };
 
-/** A santito: an assistant of a domain (docs/ARCHITECTURE.md#organisations-domains-departments-premium). */
-export const agents = pgTable(
-  'agents',
-  {
-    id: text('id').primaryKey(),
-    domainId: text('domain_id')
-      .notNull()
-      .references(() => domains.id, { onDelete: 'cascade' }),
-    authorId: text('author_id').notNull(),
-    name: text('name').notNull(),
-    description: text('description').notNull().default(''),
-    /** An emoji, or the storage key of an uploaded image. */
-    avatar: text('avatar'),
-    /** Set when `avatar` is an uploaded image: its size counts against the domain's storage quota. */
-    avatarSize: integer('avatar_size'),
-    avatarContentType: text('avatar_content_type'),
-    instructions: text('instructions').notNull().default(''),
-    model: text('model'),
-    starters: jsonb('starters').$type<string[]>().notNull().default([]),
-    knowledge: jsonb('knowledge')
-      .$type<Array<{ kind: string; ref: string; title: string }>>()
-      .notNull()
-      .default([]),
-    visibility: text('visibility').$type<'domain' | 'department'>().notNull().default('domain'),
-    departmentId: text('department_id').references(() => departments.id, { onDelete: 'set null' }),
-    active: boolean('active').notNull().default(true),
-    ...timestamps,
-  },
-  (t) => [index('agents_domain_name_idx').on(t.domainId, t.name, t.id)],
-);
-
 /**
  * New entries of the search indexes wait in a pending list that the insert which fills it merges
  * into the index. PGlite has no autovacuum to do it earlier, so with the default 4 MB one unlucky
@@ -82,7 +52,7 @@ export const chats = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     domainId: text('domain_id').notNull(),
-    agentId: text('agent_id').references(() => agents.id, { onDelete: 'set null' }),
+    agentId: text('agent_id').references(() => santitos.id, { onDelete: 'set null' }),
     title: text('title').notNull().default(''),
     pinned: boolean('pinned').notNull().default(false),
     params: jsonb('params').$type<ChatParams>().notNull().default({}),

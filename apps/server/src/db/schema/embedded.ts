@@ -2,7 +2,7 @@ import type { VisitorIdentity, VisitorLimits } from '@assistente/contracts';
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { timestamps } from './_helpers.ts';
 import { domains } from './accounts.ts';
-import { agents } from './chats.ts';
+import { santitos } from './santitos.ts';
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -16,7 +16,7 @@ export const virtualAccounts = pgTable(
       .references(() => domains.id, { onDelete: 'cascade' }),
     displayName: text('display_name').notNull(),
     color: text('color').notNull(),
-    agentId: text('agent_id').references(() => agents.id, { onDelete: 'set null' }),
+    agentId: text('agent_id').references(() => santitos.id, { onDelete: 'set null' }),
     allowedOrigins: jsonb('allowed_origins').$type<string[]>().notNull().default([]),
     welcome: text('welcome').notNull().default(''),
     identity: text('identity').$type<VisitorIdentity>().notNull().default('anonymous'),

@@ -7,4 +7,5 @@ export * from './identity.ts';
 export * from './jobs.ts';
 export * from './knowledge.ts';
 export * from './providers.ts';
+export * from './santitos.ts';
 export * from './sso.ts';

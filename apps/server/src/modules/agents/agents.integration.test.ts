@@ -11,7 +11,7 @@ import {
 } from '@assistente/contracts';
 import { eq, getTableColumns } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { chats, messages, agents as santitos, streamedContent, users } from '../../db/schema/index.ts';
+import { chats, messages, santitos, streamedContent, users } from '../../db/schema/index.ts';
 import { TestSocket } from '../../test/agents-client.ts';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
 import { multipartFile, TINY_PNG } from '../../test/chats.ts';

@@ -3,7 +3,7 @@ import { ApiKeyCreatedSchema, OpenAiErrorSchema, UserSchema } from '@assistente/
 import { eq } from 'drizzle-orm';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agents, apiUsage, domains } from '../../db/schema/index.ts';
+import { apiUsage, domains, santitos } from '../../db/schema/index.ts';
 import { type AgentsTestApp, startAgentsTestApp } from '../../test/agents-app.ts';
 import { makeDomain, makeSantito, makeUser, type TestUser } from '../../test/factories.ts';
 
@@ -117,7 +117,10 @@ describe('the OpenAI-compatible API with the official openai client', () => {
   it('applies a santito’s instructions and its model', async () => {
     s.fx.reset();
     const santito = await makeSantito(s.t.ctx, admin);
-    await s.t.ctx.db.update(agents).set({ instructions: 'You are Santo.' }).where(eq(agents.id, santito.id));
+    await s.t.ctx.db
+      .update(santitos)
+      .set({ instructions: 'You are Santo.' })
+      .where(eq(santitos.id, santito.id));
     const key = await newKey();
     const res = await client(key.secret).chat.completions.create({
       model: `santito:${santito.id}`,

@@ -1,6 +1,7 @@
 import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { authCodes, domains, users } from '../../db/schema/index.ts';
+import { authCodes } from '../../db/schema/index.ts';
+import { standingById } from '../accounts/directory.ts';
 
 export type AuthCodeRow = typeof authCodes.$inferSelect;
 
@@ -62,13 +63,8 @@ export function codeassistStore(db: Db) {
 
     /** The stored user behind an email with its domain's state (for the exchange-time check). */
     async findUserState(email: string): Promise<{ active: boolean; domainActive: boolean } | undefined> {
-      const [row] = await db
-        .select({ active: users.active, domainActive: domains.active })
-        .from(users)
-        .innerJoin(domains, eq(users.domainId, domains.id))
-        .where(eq(users.id, email.toLowerCase()))
-        .limit(1);
-      return row;
+      const row = await standingById(db, email);
+      return row && { active: row.active, domainActive: row.domainActive };
     },
   };
 }

@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
-import { agents, embeddedUsage, embeddedVisitors, users, virtualAccounts } from '../../db/schema/index.ts';
+import { embeddedUsage, embeddedVisitors, santitos, users, virtualAccounts } from '../../db/schema/index.ts';
 
 export type VirtualAccountRow = typeof virtualAccounts.$inferSelect;
 export type VirtualAccountInsert = typeof virtualAccounts.$inferInsert;
@@ -37,9 +37,9 @@ export function virtualAccountsStore(db: Db | Tx) {
   return {
     async agentInDomain(domainId: string, agentId: string): Promise<boolean> {
       const [row] = await db
-        .select({ id: agents.id })
-        .from(agents)
-        .where(and(eq(agents.id, agentId), eq(agents.domainId, domainId), eq(agents.active, true)))
+        .select({ id: santitos.id })
+        .from(santitos)
+        .where(and(eq(santitos.id, agentId), eq(santitos.domainId, domainId), eq(santitos.active, true)))
         .limit(1);
       return Boolean(row);
     },

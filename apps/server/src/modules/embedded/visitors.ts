@@ -9,12 +9,12 @@ import {
 } from '@assistente/contracts';
 import { eq } from 'drizzle-orm';
 import { type AppContext, Channels } from '../../context.ts';
-import { agents, domains, users } from '../../db/schema/index.ts';
+import { domains, santitos, users } from '../../db/schema/index.ts';
 import type { AuthInvalidateMessage, DomainRow, UserRow, VisitorCaller } from '../../lib/caller.ts';
 import { invalidIdToken } from '../../lib/errors.ts';
 import { randomBase62 } from '../../lib/random-id.ts';
 import { isPremiumDomain } from '../accounts/caller-state.ts';
-import type { MintedVisitor, SessionMeta } from '../identity/types.ts';
+import type { SessionMeta } from '../identity/types.ts';
 import {
   anonymousVisitorsOnly,
   embedNoLongerAvailable,
@@ -28,6 +28,7 @@ import { createVisitorLimiter } from './limits.ts';
 import { VIRTUAL_ACCOUNT_CHANGED } from './service.ts';
 import { type VirtualAccountRow, virtualAccountsStore } from './store.ts';
 import { parseVisitorUid, visitorEmail, visitorUid } from './visitor-ids.ts';
+import { type MintedVisitor, mintVisitorSession } from './visitor-sessions.ts';
 
 /** The `aud` of a compact JWT, read without trusting it: it only picks which resolver verifies it. */
 function audienceOf(token: string): string | undefined {
@@ -99,7 +100,7 @@ export function visitorsService(ctx: AppContext) {
     if (!domain) return undefined;
     let agent: EmbeddedConfig['agent'] = null;
     if (row.agentId) {
-      const [a] = await ctx.db.select().from(agents).where(eq(agents.id, row.agentId)).limit(1);
+      const [a] = await ctx.db.select().from(santitos).where(eq(santitos.id, row.agentId)).limit(1);
       // An uploaded image needs a user's token to fetch: visitors get the emoji only.
       if (a?.active) {
         agent = {
@@ -296,7 +297,7 @@ export function visitorsService(ctx: AppContext) {
 
       const uid = visitorUid(s.row.id, visitorId);
       const subject = { uid, displayName };
-      const tokens = ctx.identity.mintVisitorSession(subject);
+      const tokens = mintVisitorSession(ctx.identity, subject);
       const meta = sessionMeta(s, client);
       // A signed visitor is stored at once, with what the site says of them; an anonymous one on
       // first use (`resolve`): this public call then writes nothing, however often it is made.

@@ -3,18 +3,13 @@ import { type IdTokenClaims, IdTokenClaimsSchema } from '@assistente/contracts';
 import { type CryptoKey, type JWK, errors as joseErrors, jwtVerify } from 'jose';
 import { hmacSha256 } from '../../lib/hmac.ts';
 import type { SigningKey } from './keys.ts';
+import type { VisitorTokenSubject } from './types.ts';
+
+export type { VisitorTokenSubject };
 
 export const ID_TOKEN_TTL_SECONDS = 3600;
 /** Clock skew accepted between replicas. */
 const CLOCK_TOLERANCE_SECONDS = 10;
-
-/** Whom a visitor's id token names: the embed's visitor and their session. */
-export interface VisitorTokenSubject {
-  uid: string;
-  displayName: string;
-  sessionId: string;
-  authTime: Date;
-}
 
 export interface IdTokenSubject extends VisitorTokenSubject {
   email: string;

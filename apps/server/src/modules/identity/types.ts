@@ -29,17 +29,18 @@ export interface TokenPair {
   uid: string;
 }
 
-/** Whom a minted visitor session is for: their token holds no email. */
-export interface MintedVisitor {
+/** Whom a visitor's session is stored for (embedded/visitor-sessions.ts mints it). */
+export interface VisitorSubject {
   uid: string;
   displayName: string;
-}
-
-export interface VisitorSubject extends MintedVisitor {
   email: string;
 }
 
-export interface MintedVisitorSession extends TokenPair {
+/** Whom a visitor's id token names: the embed's visitor and their session. */
+export interface VisitorTokenSubject {
+  uid: string;
+  displayName: string;
+  sessionId: string;
   authTime: Date;
 }
 
@@ -74,14 +75,10 @@ export interface IdentityService {
   setPassword(uid: string, password: string): Promise<void>;
   issueSession(uid: string, meta: SessionMeta): Promise<TokenPair>;
   /**
-   * A new session of an embedded chat's visitor (docs/ARCHITECTURE.md#embed-contract), whose id tokens carry `aud: embedded`
-   * and `sub` = `uid` (`va:{virtualAccountId}:{visitorId}`). Minted without a database write: a
-   * site's page may open sessions that are never used, and the call is public. The session, its
-   * passwordless account and its refresh token are stored by `storeVisitorSession` on first use;
-   * until then `sessionStatus` says `absent` and the refresh token is unknown (the embedded page
-   * then asks for a new session: nothing was stored, so nothing is lost).
+   * A visitor's id token (`aud: embedded`, `sub` = `va:{virtualAccountId}:{visitorId}`); the embedded
+   * module mints the session around it (embedded/visitor-sessions.ts), the key stays here.
    */
-  mintVisitorSession(visitor: MintedVisitor, now?: Date): MintedVisitorSession;
+  signVisitorToken(subject: VisitorTokenSubject, now?: Date): { idToken: string; expiresIn: string };
   /**
    * Stores a minted visitor session (idempotent, several replicas may race); whether it is live
    * afterwards: false when it ended since, or the visitor is blocked.

@@ -1,7 +1,7 @@
 import { KNOWLEDGE_SOURCE_REF_KIND } from '@assistente/contracts';
 import { and, asc, count, eq, gt, inArray, isNotNull, lte, ne, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
-import { agents, knowledgeChunks, knowledgeDocuments, knowledgeSources } from '../../db/schema/index.ts';
+import { knowledgeChunks, knowledgeDocuments, knowledgeSources, santitos } from '../../db/schema/index.ts';
 import { type KeyedPage, keyedPage } from '../../lib/paging.ts';
 
 export type SourceRow = typeof knowledgeSources.$inferSelect;
@@ -48,7 +48,7 @@ export type SourceWithCounts = SourceRow & { documents: number; chunks: number; 
 
 /** A santito's knowledge names the source. */
 const listsSource = (sourceId: string) =>
-  sql`${agents.knowledge} @> ${JSON.stringify([{ kind: KNOWLEDGE_SOURCE_REF_KIND, ref: sourceId }])}::jsonb`;
+  sql`${santitos.knowledge} @> ${JSON.stringify([{ kind: KNOWLEDGE_SOURCE_REF_KIND, ref: sourceId }])}::jsonb`;
 
 /**
  * SQL for knowledge sources and documents. Every function takes the domain the service already
@@ -156,9 +156,9 @@ export function knowledgeStore(db: Db | Tx) {
     /** Santitos of the domain whose knowledge lists the source. */
     async santitosListing(domainId: string, sourceId: string): Promise<string[]> {
       const rows = await db
-        .select({ id: agents.id })
-        .from(agents)
-        .where(and(eq(agents.domainId, domainId), listsSource(sourceId)))
+        .select({ id: santitos.id })
+        .from(santitos)
+        .where(and(eq(santitos.domainId, domainId), listsSource(sourceId)))
         .limit(50);
       return rows.map((r) => r.id);
     },
@@ -166,13 +166,13 @@ export function knowledgeStore(db: Db | Tx) {
     /** Whether the active santito `agentId` of the domain lists the source. */
     async santitoLists(domainId: string, agentId: string, sourceId: string): Promise<boolean> {
       const [row] = await db
-        .select({ id: agents.id })
-        .from(agents)
+        .select({ id: santitos.id })
+        .from(santitos)
         .where(
           and(
-            eq(agents.domainId, domainId),
-            eq(agents.id, agentId),
-            eq(agents.active, true),
+            eq(santitos.domainId, domainId),
+            eq(santitos.id, agentId),
+            eq(santitos.active, true),
             listsSource(sourceId),
           ),
         )

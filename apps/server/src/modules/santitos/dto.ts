@@ -1,9 +1,9 @@
 import type { Santito } from '@assistente/contracts';
-import type { agents } from '../../db/schema/index.ts';
+import type { santitos } from '../../db/schema/index.ts';
 import type { UserCaller } from '../../lib/caller.ts';
 import { can } from './policy.ts';
 
-export type SantitoRow = typeof agents.$inferSelect;
+export type SantitoRow = typeof santitos.$inferSelect;
 
 /** Whether `avatar` holds the storage key of an uploaded image rather than an emoji. */
 export const hasAvatarImage = (row: SantitoRow) => row.avatarContentType !== null && row.avatar !== null;

@@ -9,7 +9,7 @@ import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { agents, chats } from '../../db/schema/index.ts';
+import { chats, santitos } from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
 import { postFile, TINY_PNG } from '../../test/chats.ts';
 import {
@@ -52,7 +52,7 @@ async function create(who: TestUser, body: object): Promise<Santito> {
   return SantitoSchema.strict().parse(res.json());
 }
 async function row(id: string) {
-  const [r] = await t.ctx.db.select().from(agents).where(eq(agents.id, id));
+  const [r] = await t.ctx.db.select().from(santitos).where(eq(santitos.id, id));
   return r;
 }
 async function listIds(who: TestUser): Promise<string[]> {
@@ -117,15 +117,15 @@ describe('create', () => {
   });
 
   it('a Viewer cannot create one (403) and nothing is stored', async () => {
-    const before = (await t.ctx.db.select().from(agents)).length;
+    const before = (await t.ctx.db.select().from(santitos)).length;
     const res = await call('POST', '/api/v1/agent', viewer, { name: 'Nope' });
     expect(res.statusCode).toBe(403);
     expect(errorOf(res).code).toBe('FORBIDDEN');
-    expect((await t.ctx.db.select().from(agents)).length).toBe(before);
+    expect((await t.ctx.db.select().from(santitos)).length).toBe(before);
   });
 
   it('bad input gets 400 and nothing is stored', async () => {
-    const before = (await t.ctx.db.select().from(agents)).length;
+    const before = (await t.ctx.db.select().from(santitos)).length;
     const bad: object[] = [
       {},
       { name: '' },
@@ -148,7 +148,7 @@ describe('create', () => {
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(errorOf(res).code).toBe('VALIDATION_FAILED');
     }
-    expect((await t.ctx.db.select().from(agents)).length).toBe(before);
+    expect((await t.ctx.db.select().from(santitos)).length).toBe(before);
   });
 
   it('a department of another domain cannot be named', async () => {
@@ -260,7 +260,7 @@ describe('edit and delete', () => {
   it('a santito whose model is gone stays editable; changing to a model nobody offers is refused', async () => {
     const s = await create(editor, { name: 'Órfão', model: 'openai:gpt-4.1-mini' });
     // As if the provider that offered its model had been removed since.
-    await t.ctx.db.update(agents).set({ model: 'p0removed0000:old' }).where(eq(agents.id, s._id));
+    await t.ctx.db.update(santitos).set({ model: 'p0removed0000:old' }).where(eq(santitos.id, s._id));
     const kept = await call('PUT', `/api/v1/agent/${s._id}`, editor, {
       name: 'Órfão editado',
       model: 'p0removed0000:old',

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
-import { agents, departments } from '../../db/schema/index.ts';
+import { departments, santitos } from '../../db/schema/index.ts';
 import type { Caller, UserCaller } from '../../lib/caller.ts';
 import { escapeLike, type KeyedPage, keyedPage } from '../../lib/paging.ts';
 import type { AccountCaller } from '../../lib/policy.ts';
@@ -12,16 +12,16 @@ import { can } from './policy.ts';
  * or written by them; an Admin (or above) sees every santito of their domain.
  */
 function visibleTo(caller: Caller): SQL {
-  const inDomain = eq(agents.domainId, caller.domain.id);
+  const inDomain = eq(santitos.domainId, caller.domain.id);
   // A visitor of an embed belongs to no department and writes nothing: what the whole domain sees.
-  if (caller.kind === 'visitor') return and(inDomain, eq(agents.visibility, 'domain'))!;
+  if (caller.kind === 'visitor') return and(inDomain, eq(santitos.visibility, 'domain'))!;
   if (can(caller, 'seeAll', null)) return inDomain;
   return and(
     inDomain,
     or(
-      eq(agents.visibility, 'domain'),
-      and(eq(agents.visibility, 'department'), eq(agents.departmentId, caller.user.departmentId)),
-      eq(agents.authorId, caller.user.id),
+      eq(santitos.visibility, 'domain'),
+      and(eq(santitos.visibility, 'department'), eq(santitos.departmentId, caller.user.departmentId)),
+      eq(santitos.authorId, caller.user.id),
     ),
   )!;
 }
@@ -30,7 +30,7 @@ function visibleTo(caller: Caller): SQL {
 function editableBy(caller: UserCaller): SQL {
   return can(caller, 'seeAll', null)
     ? visibleTo(caller)
-    : and(visibleTo(caller), eq(agents.authorId, caller.user.id))!;
+    : and(visibleTo(caller), eq(santitos.authorId, caller.user.id))!;
 }
 
 export type SantitoPatch = Partial<
@@ -55,8 +55,8 @@ export function santitosStore(db: Db) {
     async find(caller: Caller, id: string): Promise<SantitoRow | undefined> {
       const [row] = await db
         .select()
-        .from(agents)
-        .where(and(eq(agents.id, id), eq(agents.active, true), visibleTo(caller)))
+        .from(santitos)
+        .where(and(eq(santitos.id, id), eq(santitos.active, true), visibleTo(caller)))
         .limit(1);
       return row;
     },
@@ -69,22 +69,22 @@ export function santitosStore(db: Db) {
       const like = query.q ? `%${escapeLike(query.q)}%` : undefined;
       const filter = and(
         visibleTo(caller),
-        eq(agents.active, true),
-        like ? or(ilike(agents.name, like), ilike(agents.description, like)) : undefined,
+        eq(santitos.active, true),
+        like ? or(ilike(santitos.name, like), ilike(santitos.description, like)) : undefined,
       );
       // Case-insensitive, and in byte order so every database (whatever its collation) pages alike.
-      const sortName = sql`lower(${agents.name}) collate "C"`;
+      const sortName = sql`lower(${santitos.name}) collate "C"`;
       const after = query.after
-        ? sql`(${sortName}, ${agents.id}) > (${query.after[0]}::text collate "C", ${query.after[1]})`
+        ? sql`(${sortName}, ${santitos.id}) > (${query.after[0]}::text collate "C", ${query.after[1]})`
         : undefined;
       const [rows, totals] = await Promise.all([
         db
-          .select({ row: agents, sortKey: sql<string>`lower(${agents.name})` })
-          .from(agents)
+          .select({ row: santitos, sortKey: sql<string>`lower(${santitos.name})` })
+          .from(santitos)
           .where(and(filter, after))
-          .orderBy(asc(sortName), asc(agents.id))
+          .orderBy(asc(sortName), asc(santitos.id))
           .limit(query.limit + 1),
-        db.select({ n: count() }).from(agents).where(filter),
+        db.select({ n: count() }).from(santitos).where(filter),
       ]);
       return keyedPage(
         rows,
@@ -101,7 +101,7 @@ export function santitosStore(db: Db) {
       tx: Db | Tx = db,
     ): Promise<SantitoRow> {
       const [row] = await tx
-        .insert(agents)
+        .insert(santitos)
         .values({ ...values, domainId: caller.domain.id, authorId: caller.user.id })
         .returning();
       return row!;
@@ -114,17 +114,17 @@ export function santitosStore(db: Db) {
       tx: Db | Tx = db,
     ): Promise<SantitoRow | undefined> {
       const [row] = await tx
-        .update(agents)
+        .update(santitos)
         .set({ ...patch, updatedAt: new Date() })
-        .where(and(eq(agents.id, id), eq(agents.active, true), editableBy(caller)))
+        .where(and(eq(santitos.id, id), eq(santitos.active, true), editableBy(caller)))
         .returning();
       return row;
     },
 
     async remove(caller: UserCaller, id: string, tx: Db | Tx = db): Promise<SantitoRow | undefined> {
       const [row] = await tx
-        .delete(agents)
-        .where(and(eq(agents.id, id), editableBy(caller)))
+        .delete(santitos)
+        .where(and(eq(santitos.id, id), editableBy(caller)))
         .returning();
       return row;
     },

@@ -1,6 +1,7 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
-import { domains, ssoProviders, users } from '../../db/schema/index.ts';
+import { ssoProviders } from '../../db/schema/index.ts';
+import { standingByEmail } from '../accounts/directory.ts';
 
 export type SsoProviderRow = typeof ssoProviders.$inferSelect;
 export type SsoProviderInsert = typeof ssoProviders.$inferInsert;
@@ -52,13 +53,7 @@ export function ssoStore(db: Db | Tx) {
     async userByEmail(
       email: string,
     ): Promise<{ displayName: string; active: boolean; domainActive: boolean } | undefined> {
-      const [row] = await db
-        .select({ displayName: users.displayName, active: users.active, domainActive: domains.active })
-        .from(users)
-        .innerJoin(domains, eq(domains.id, users.domainId))
-        .where(sql`lower(${users.email}) = lower(${email})`)
-        .limit(1);
-      return row;
+      return standingByEmail(db, email);
     },
 
     async remove(id: string): Promise<SsoProviderRow | undefined> {

@@ -1,27 +1,8 @@
-import { and, eq, isNotNull, sql, sum } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
-import type { Db, Tx } from '../../db/client.ts';
-import { agents, attachments, knowledgeDocuments } from '../../db/schema/index.ts';
+import type { Tx } from '../../db/client.ts';
 import { quotaExceeded } from './errors.ts';
-
-/** Bytes a domain stores: chat attachments, uploaded santito avatars and knowledge uploads. */
-export async function storageUsage(db: Db | Tx, domainId: string): Promise<number> {
-  const [files, avatars, knowledge] = await Promise.all([
-    db
-      .select({ n: sum(attachments.size) })
-      .from(attachments)
-      .where(eq(attachments.domainId, domainId)),
-    db
-      .select({ n: sum(agents.avatarSize) })
-      .from(agents)
-      .where(eq(agents.domainId, domainId)),
-    db
-      .select({ n: sum(knowledgeDocuments.size) })
-      .from(knowledgeDocuments)
-      .where(and(eq(knowledgeDocuments.domainId, domainId), isNotNull(knowledgeDocuments.storageKey))),
-  ]);
-  return Number(files[0]?.n ?? 0) + Number(avatars[0]?.n ?? 0) + Number(knowledge[0]?.n ?? 0);
-}
+import { storageUsage } from './usage.ts';
 
 /** Throws 402 when the domain has no room left at all (checked before reading an upload). */
 export async function assertRoomLeft(ctx: AppContext, domainId: string): Promise<void> {

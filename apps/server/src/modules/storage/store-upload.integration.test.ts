@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attachments } from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
 import { makeChat, makeDomain, makeUser } from '../../test/factories.ts';
-import { storageUsage } from './quota.ts';
 import { type StoredUpload, storeUpload } from './store-upload.ts';
+import { storageUsage } from './usage.ts';
 
 const QUOTA = 100;
 let t: TestApp;
