@@ -318,6 +318,40 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -665,6 +699,40 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -773,6 +841,40 @@ export interface paths {
                 };
                 /** @description Default Response */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1496,6 +1598,40 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -1619,6 +1755,40 @@ export interface paths {
                 };
                 /** @description Default Response */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2055,6 +2225,40 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2361,6 +2565,40 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2469,6 +2707,40 @@ export interface paths {
                 };
                 /** @description Default Response */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2950,6 +3222,40 @@ export interface paths {
                 };
                 /** @description Default Response */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3530,6 +3836,40 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3812,6 +4152,40 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -3982,6 +4356,40 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4107,6 +4515,40 @@ export interface paths {
                 };
                 /** @description Default Response */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4388,6 +4830,40 @@ export interface paths {
                 };
                 /** @description Default Response */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4707,6 +5183,40 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -4832,6 +5342,40 @@ export interface paths {
                 };
                 /** @description Default Response */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5292,6 +5836,40 @@ export interface paths {
                 };
                 /** @description Default Response */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5829,6 +6407,40 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6347,6 +6959,40 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -6458,6 +7104,40 @@ export interface paths {
                 };
                 /** @description Default Response */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7149,6 +7829,40 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -7537,6 +8251,40 @@ export interface paths {
                 };
                 /** @description Default Response */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8060,6 +8808,40 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8343,6 +9125,40 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8515,6 +9331,40 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -8623,6 +9473,40 @@ export interface paths {
                 };
                 /** @description Default Response */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9033,6 +9917,40 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9293,6 +10211,40 @@ export interface paths {
                 };
                 /** @description Default Response */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9618,6 +10570,40 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -9870,6 +10856,40 @@ export interface paths {
                 };
                 /** @description Default Response */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -10191,6 +11211,40 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -10356,6 +11410,40 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -10467,6 +11555,40 @@ export interface paths {
                 };
                 /** @description Default Response */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -10621,6 +11743,40 @@ export interface paths {
                 };
                 /** @description Default Response */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -10892,6 +12048,40 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -11005,6 +12195,40 @@ export interface paths {
                 };
                 /** @description Default Response */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11356,6 +12580,40 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -11494,6 +12752,40 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -11579,6 +12871,40 @@ export interface paths {
                 };
                 /** @description Default Response */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11957,6 +13283,40 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -12082,6 +13442,40 @@ export interface paths {
                 };
                 /** @description Default Response */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -12258,6 +13652,40 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -12401,6 +13829,40 @@ export interface paths {
                 };
                 /** @description Default Response */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -12764,6 +14226,40 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -13095,6 +14591,40 @@ export interface paths {
                     };
                 };
                 /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -13203,6 +14733,40 @@ export interface paths {
                 };
                 /** @description Default Response */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -13368,6 +14932,40 @@ export interface paths {
                 };
                 /** @description Default Response */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
                     headers: {
                         [name: string]: unknown;
                     };
