@@ -33,14 +33,13 @@ import { type MessageRow, toAttachment, toChat, toMessage } from './dto.ts';
 import { attachmentNotFound, attachmentSent, chatNotFound, messageNotFound, noSuchParent } from './errors.ts';
 import { currentBranch, exportFileName, toJsonExport, toMarkdownExport } from './export.ts';
 import { authorizeAttach, authorizeUpdate, type ChatCaller, newChatAgent } from './policy.ts';
+import { type NewMessage, toRow } from './rows.ts';
 import {
   CHAT_CURSOR_TAG,
   type ContextRow,
   chatsStore,
   type ExchangeChat,
   hasSearchableWords,
-  type NewMessage,
-  toRow,
 } from './store.ts';
 
 /** How long after a delete the chat can still be restored (the sidebar's undo); then it is purged. */

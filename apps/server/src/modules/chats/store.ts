@@ -34,6 +34,7 @@ import {
 import { type KeyedPage, keyedPage } from '../../lib/paging.ts';
 import type { AttachmentRow, ChatRow, MessageRow } from './dto.ts';
 import { type ChatCaller, chatOwnerId } from './policy.ts';
+import { chatRowOf, type NewMessage, toRow } from './rows.ts';
 
 /** The chat list's order (pinned first, then newest activity, then id): its cursors' tag. */
 export const CHAT_CURSOR_TAG = 'chats:pinned,updatedAt:desc';
@@ -97,18 +98,6 @@ function searchQuery(q: string): SQL {
 
 /** Whether a search string has anything the text search can match. */
 export const hasSearchableWords = (q: string) => /[\p{L}\p{N}]/u.test(q);
-
-export interface NewMessage {
-  id: string;
-  chatId: string;
-  parentId: string | null;
-  role: 'user' | 'assistant';
-  content: string;
-  status: MessageStatus;
-  model?: string | null;
-  attachmentIds?: string[];
-  createdAt: Date;
-}
 
 /**
  * A message as readers get it: an answer still streaming with the text its writer has stored so
@@ -557,48 +546,4 @@ async function removeChats(
     .returning({ id: chats.id });
   const removed = new Set(gone.map((g) => g.id));
   return { chats: removed.size, storageKeys: files.filter((f) => removed.has(f.chatId)).map((f) => f.key) };
-}
-
-/** The row a NewMessage becomes, every column its insert leaves to the default included. */
-export function toRow(m: NewMessage): MessageRow {
-  return {
-    ...toInsert(m),
-    usage: null,
-    error: null,
-    errorCode: null,
-    errorReason: null,
-    citations: null,
-    attachmentReadings: null,
-  };
-}
-
-function toInsert(m: NewMessage) {
-  return {
-    id: m.id,
-    chatId: m.chatId,
-    parentId: m.parentId,
-    role: m.role,
-    content: m.content,
-    status: m.status,
-    model: m.model ?? null,
-    attachmentIds: m.attachmentIds ?? [],
-    createdAt: m.createdAt,
-    updatedAt: m.createdAt,
-  };
-}
-
-/** A chats row as `execute` answers it (column names, not field names). */
-function chatRowOf(r: Record<string, unknown>): ChatRow {
-  return {
-    id: String(r.id),
-    userId: String(r.user_id),
-    domainId: String(r.domain_id),
-    agentId: r.agent_id == null ? null : String(r.agent_id),
-    title: String(r.title),
-    pinned: r.pinned === true,
-    params: (r.params ?? {}) as ChatParams,
-    deletedAt: r.deleted_at == null ? null : new Date(r.deleted_at as string | Date),
-    createdAt: new Date(r.created_at as string | Date),
-    updatedAt: new Date(r.updated_at as string | Date),
-  };
 }
