@@ -192,7 +192,9 @@ export async function registerDeclaredRoutes(
       if (input.route.method === 'OPTIONS' || input.route.method === 'HEAD') {
         return { schema: { hide: true }, url: input.url };
       }
-      const out = jsonSchemaTransform(input);
+      // A prefix's root route is served with and without the slash; the document names it without,
+      // as every client calls it (docs/ARCHITECTURE.md#calling-the-api).
+      const out = { ...jsonSchemaTransform(input), url: input.url.replace(/(.)\/$/, '$1') };
       const auth = input.route.config?.auth;
       const kinds = callerKinds(auth);
       if (kinds.length > 0) {

@@ -30,7 +30,7 @@ describe('product calls', () => {
     const last = capture();
     accountSession.setState({ ...emptyAccountSession, apiUser: testApiUser });
     embeddedSession.setState({ idToken: 'visitor-token', apiUser: null, domain: null });
-    await productClient('', accountCaller(auth)).GET('/api/v1/chats/');
+    await productClient('', accountCaller(auth)).GET('/api/v1/chats');
     const { url, headers } = last();
     expect(headers.get('authorization')).toBe('Bearer account-token');
     expect(headers.get('domain')).toBe('acme.com');
@@ -43,7 +43,7 @@ describe('product calls', () => {
     const last = capture();
     accountSession.setState({ ...emptyAccountSession, apiUser: testApiUser });
     embeddedSession.setState({ idToken: 'visitor-token', apiUser: null, domain: null });
-    await productClient('', visitorCaller).GET('/api/v1/chats/');
+    await productClient('', visitorCaller).GET('/api/v1/chats');
     const { url, headers } = last();
     expect(headers.get('authorization')).toBe('Bearer visitor-token');
     expect(headers.has('domain')).toBe(false);
@@ -54,7 +54,7 @@ describe('product calls', () => {
     vi.stubGlobal('fetch', async () => new Response('{}', { status: 401 }));
     const refused = vi.fn();
     const caller = { ...accountCaller(auth), refused };
-    await expect(productClient('', caller).GET('/api/v1/chats/')).rejects.toThrow();
+    await expect(productClient('', caller).GET('/api/v1/chats')).rejects.toThrow();
     expect(refused).toHaveBeenCalledWith('unauthenticated');
   });
 

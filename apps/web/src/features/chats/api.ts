@@ -28,7 +28,7 @@ export function createChatsApi(client: ApiClient) {
     listChats: (query: { cursor?: string | null; q?: string; limit?: number }): Promise<Page<Chat>> =>
       page(
         ChatSchema,
-        client.GET('/api/v1/chats/', {
+        client.GET('/api/v1/chats', {
           params: {
             query: {
               limit: query.limit ?? CHATS_PAGE_SIZE,
@@ -41,7 +41,7 @@ export function createChatsApi(client: ApiClient) {
     getChat: (chatId: string): Promise<Chat> =>
       parsed(ChatSchema, client.GET('/api/v1/chats/{chatId}', byChat(chatId))),
     createChat: (body: ChatCreate): Promise<Chat> =>
-      parsed(ChatSchema, client.POST('/api/v1/chats/', { body })),
+      parsed(ChatSchema, client.POST('/api/v1/chats', { body })),
     updateChat: (chatId: string, body: ChatUpdate): Promise<Chat> =>
       parsed(ChatSchema, client.PUT('/api/v1/chats/{chatId}', { ...byChat(chatId), body })),
     deleteChat: (chatId: string): Promise<void> =>

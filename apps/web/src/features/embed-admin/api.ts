@@ -15,9 +15,9 @@ const byId = (id: string) => ({ params: { path: { id } } });
 export function createEmbedsApi(client: ApiClient) {
   return {
     list: (): Promise<VirtualAccount[]> =>
-      parsed(arrayOf(VirtualAccountSchema), client.GET('/api/v1/virtual_account/')),
+      parsed(arrayOf(VirtualAccountSchema), client.GET('/api/v1/virtual_account')),
     create: (body: VirtualAccountCreate): Promise<VirtualAccountWithSecret> =>
-      parsed(VirtualAccountWithSecretSchema, client.POST('/api/v1/virtual_account/', { body })),
+      parsed(VirtualAccountWithSecretSchema, client.POST('/api/v1/virtual_account', { body })),
     update: (id: string, body: VirtualAccountUpdate): Promise<VirtualAccount> =>
       parsed(VirtualAccountSchema, client.PUT('/api/v1/virtual_account/{id}', { ...byId(id), body })),
     remove: (id: string): Promise<void> => done(client.DELETE('/api/v1/virtual_account/{id}', byId(id))),

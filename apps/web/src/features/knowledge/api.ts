@@ -26,9 +26,9 @@ const byId = (id: string) => ({ params: { path: { id } } });
 export function createKnowledgeApi(client: ApiClient) {
   return {
     list: (): Promise<KnowledgeSource[]> =>
-      parsed(arrayOf(KnowledgeSourceSchema), client.GET('/api/v1/integration/knowledge/')),
+      parsed(arrayOf(KnowledgeSourceSchema), client.GET('/api/v1/integration/knowledge')),
     create: (body: KnowledgeSourceCreate): Promise<KnowledgeSource> =>
-      parsed(KnowledgeSourceSchema, client.POST('/api/v1/integration/knowledge/', { body })),
+      parsed(KnowledgeSourceSchema, client.POST('/api/v1/integration/knowledge', { body })),
     update: (id: string, body: KnowledgeSourceUpdate): Promise<KnowledgeSource> =>
       parsed(KnowledgeSourceSchema, client.PUT('/api/v1/integration/knowledge/{id}', { ...byId(id), body })),
     remove: (id: string): Promise<void> =>

@@ -11,7 +11,7 @@ export function createSantitosApi(client: ApiClient) {
     list: (query: { cursor?: string | null; q?: string; limit?: number }): Promise<Page<Santito>> =>
       page(
         SantitoSchema,
-        client.GET('/api/v1/agent/', {
+        client.GET('/api/v1/agent', {
           params: {
             query: {
               limit: query.limit ?? 50,
@@ -23,7 +23,7 @@ export function createSantitosApi(client: ApiClient) {
       ),
     get: (id: string): Promise<Santito> => parsed(SantitoSchema, client.GET('/api/v1/agent/{id}', byId(id))),
     create: (body: SantitoCreate): Promise<Santito> =>
-      parsed(SantitoSchema, client.POST('/api/v1/agent/', { body })),
+      parsed(SantitoSchema, client.POST('/api/v1/agent', { body })),
     update: (id: string, body: SantitoUpdate): Promise<Santito> =>
       parsed(SantitoSchema, client.PUT('/api/v1/agent/{id}', { ...byId(id), body })),
     remove: (id: string): Promise<void> => done(client.DELETE('/api/v1/agent/{id}', byId(id))),

@@ -13,9 +13,9 @@ const byId = (id: string) => ({ params: { path: { id } } });
 export function createSsoApi(client: ApiClient) {
   return {
     list: (): Promise<SsoProvider[]> =>
-      parsed(arrayOf(SsoProviderSchema), client.GET('/api/v1/integration/sso/')),
+      parsed(arrayOf(SsoProviderSchema), client.GET('/api/v1/integration/sso')),
     create: (body: SsoProviderCreate): Promise<SsoProvider> =>
-      parsed(SsoProviderSchema, client.POST('/api/v1/integration/sso/', { body })),
+      parsed(SsoProviderSchema, client.POST('/api/v1/integration/sso', { body })),
     update: (id: string, body: SsoProviderUpdate): Promise<SsoProvider> =>
       parsed(SsoProviderSchema, client.PUT('/api/v1/integration/sso/{id}', { ...byId(id), body })),
     remove: (id: string): Promise<void> => done(client.DELETE('/api/v1/integration/sso/{id}', byId(id))),

@@ -117,12 +117,6 @@ describe('HTTP client: request', () => {
     expect(Object.fromEntries(call(1).url.searchParams)).toEqual({ department: 'dep1' });
   });
 
-  it('calls a prefix’s root without the trailing slash the document gives it', async () => {
-    const { client, call } = setup([json(200, [])]);
-    await client.GET('/api/v1/chats/');
-    expect(call().url.pathname).toBe('/api/v1/chats');
-  });
-
   it('sends the reader’s language as ?locale= when a call gives it', async () => {
     const { client, call } = setup([json(200, {})]);
     await client.POST('/api/v1/user', { body: anyBody({}), locale: 'en' });

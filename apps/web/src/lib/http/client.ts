@@ -134,9 +134,6 @@ function callerMiddleware(config: ApiClientConfig): Middleware {
       const context = await config.context();
       const user = call.as === undefined ? context.user : call.as;
       const url = withUserHints(new URL(request.url), user, params.query);
-      // The document names a prefix's root with a trailing slash (`/api/v1/chats/`); the server
-      // serves both, and the web has always called it without (proxies and tests match on that).
-      url.pathname = url.pathname.replace(/(.)\/$/, '$1');
       if (call.locale) url.searchParams.set('locale', call.locale);
       const headers = new Headers(request.headers);
       for (const [name, value] of Object.entries(callerHeaders({ idToken: context.idToken, user })))

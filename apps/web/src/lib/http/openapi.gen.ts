@@ -4,7 +4,7 @@
  */
 
 export interface paths {
-    "/api/v1/agent/": {
+    "/api/v1/agent": {
         parameters: {
             query?: never;
             header?: never;
@@ -1270,7 +1270,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/agents/chat/": {
+    "/api/v1/agents/chat": {
         parameters: {
             query?: never;
             header?: never;
@@ -1999,7 +1999,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/chats/": {
+    "/api/v1/chats": {
         parameters: {
             query?: never;
             header?: never;
@@ -5927,7 +5927,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/integration/knowledge/": {
+    "/api/v1/integration/knowledge": {
         parameters: {
             query?: never;
             header?: never;
@@ -8883,7 +8883,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/integration/sso/": {
+    "/api/v1/integration/sso": {
         parameters: {
             query?: never;
             header?: never;
@@ -13920,7 +13920,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/virtual_account/": {
+    "/api/v1/virtual_account": {
         parameters: {
             query?: never;
             header?: never;
