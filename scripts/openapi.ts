@@ -33,36 +33,9 @@ export async function openApiDocument(): Promise<OpenAPI3> {
   }
 }
 
-interface Parameter {
-  in?: string;
-  name?: string;
-  schema?: unknown;
-}
-
-/** JSON Schema keywords of a record (`z.record`) querystring, which the swagger transform lists as parameters. */
-const RECORD_KEYWORDS = new Set(['type', 'propertyNames', 'additionalProperties']);
-
-/**
- * A querystring declared as a record (any name → string, the SSO callback's) comes out of the
- * swagger transform as three query parameters named after its JSON Schema keywords, one of them
- * with `"schema": "object"`. openapi-typescript refuses it; the record has no named keys to type,
- * so those parameters are dropped.
- */
-function withoutRecordQueries(document: OpenAPI3): OpenAPI3 {
-  const copy = structuredClone(document) as { paths?: Record<string, Record<string, unknown>> };
-  for (const operations of Object.values(copy.paths ?? {})) {
-    for (const operation of Object.values(operations)) {
-      const op = operation as { parameters?: Parameter[] };
-      if (!op.parameters?.some((p) => p.in === 'query' && typeof p.schema === 'string')) continue;
-      op.parameters = op.parameters.filter((p) => p.in !== 'query' || !RECORD_KEYWORDS.has(p.name ?? ''));
-    }
-  }
-  return copy as OpenAPI3;
-}
-
 /** The TypeScript source of `openapi.gen.ts` for a document. */
 export async function openApiTypes(document: OpenAPI3): Promise<string> {
-  const ast = await openapiTS(withoutRecordQueries(document), { alphabetize: true });
+  const ast = await openapiTS(document, { alphabetize: true });
   return `${HEADER}\n${astToString(ast)}`;
 }
 

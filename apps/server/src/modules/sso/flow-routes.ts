@@ -15,8 +15,20 @@ import { localPath, SsoFlowError } from './flow.ts';
 const ProviderParams = z.object({ providerId: z.string().min(1).max(100) });
 /** The browser is sent on: the answer is a redirect, its body empty. */
 const Redirect = z.null().describe('A redirect (Location header)');
-/** What a provider sends back; every value a string, anything else ignored. */
-const CallbackQuery = z.record(z.string(), z.string().max(4096));
+/**
+ * What a provider sends back: the names an OpenID Connect answer uses, and whatever else it adds
+ * (handed on whole to openid-client), every value a string.
+ */
+const CallbackValue = z.string().max(4096);
+const CallbackQuery = z
+  .object({
+    code: CallbackValue.optional(),
+    state: CallbackValue.optional(),
+    iss: CallbackValue.optional(),
+    error: CallbackValue.optional(),
+    error_description: CallbackValue.optional(),
+  })
+  .catchall(CallbackValue);
 
 /**
  * The browser's side of single sign-on (docs/ARCHITECTURE.md#single-sign-on), beside the identity service it ends in:

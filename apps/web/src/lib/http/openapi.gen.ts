@@ -15203,7 +15203,13 @@ export interface paths {
         /** Where the provider sends the browser back; goes on to the login page */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    code?: string;
+                    error?: string;
+                    error_description?: string;
+                    iss?: string;
+                    state?: string;
+                };
                 header?: never;
                 path: {
                     providerId: string;
