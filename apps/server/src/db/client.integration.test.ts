@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { emptyPostgresDatabase } from '../test/db.ts';
 import { connectionLost, openDatabase } from './client.ts';
 
 describe('migrations', () => {
@@ -36,19 +36,11 @@ describe('migrations', () => {
   // Only in the PostgreSQL test project (CI), so it never shows up as skipped.
   if (process.env.TEST_DATABASE_URL && process.env.TEST_DB === 'postgres')
     it('are safe when replicas start at once on PostgreSQL (advisory lock) and idempotent on restart', async () => {
-      const base = process.env.TEST_DATABASE_URL!;
-      const name = `t_${randomBytes(6).toString('hex')}`;
-      const admin = new pg.Client({ connectionString: base });
-      await admin.connect();
-      await admin.query(`create database ${name}`);
-      const url = new URL(base);
-      url.pathname = `/${name}`;
+      const { url, drop } = await emptyPostgresDatabase(process.env.TEST_DATABASE_URL!);
       try {
-        const replicas = await Promise.all(
-          [1, 2, 3].map(() => openDatabase({ url: url.toString(), poolSize: 2 })),
-        );
+        const replicas = await Promise.all([1, 2, 3].map(() => openDatabase({ url, poolSize: 2 })));
         await Promise.all(replicas.map((r) => r.close()));
-        const again = await openDatabase({ url: url.toString(), poolSize: 2 });
+        const again = await openDatabase({ url, poolSize: 2 });
         const res = await again.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
         // Each migration recorded once, however many replicas raced to apply it.
         const journal = JSON.parse(
@@ -57,8 +49,7 @@ describe('migrations', () => {
         expect((res as unknown as { rows: Array<{ n: number }> }).rows[0]?.n).toBe(journal.entries.length);
         await again.close();
       } finally {
-        await admin.query(`drop database if exists ${name} with (force)`);
-        await admin.end();
+        await drop();
       }
     });
 });

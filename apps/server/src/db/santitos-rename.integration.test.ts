@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,6 +9,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { emptyPostgresDatabase } from '../test/db.ts';
 
 const MIGRATIONS = new URL('./migrations/', import.meta.url).pathname;
 const RENAME = '0019_santitos_table';
@@ -83,14 +83,8 @@ describe('the santitos table rename (migration 0019)', () => {
     it('keeps the rows of `agents` on PostgreSQL', async () => {
       const before = migrationsBeforeRename();
       dirs.push(before);
-      const base = process.env.TEST_DATABASE_URL!;
-      const name = `t_${randomBytes(6).toString('hex')}`;
-      const admin = new pg.Client({ connectionString: base });
-      await admin.connect();
-      await admin.query(`create database ${name}`);
-      const url = new URL(base);
-      url.pathname = `/${name}`;
-      const client = new pg.Client({ connectionString: url.toString() });
+      const { url, drop } = await emptyPostgresDatabase(process.env.TEST_DATABASE_URL!);
+      const client = new pg.Client({ connectionString: url });
       await client.connect();
       try {
         const db = drizzlePg(client);
@@ -102,8 +96,7 @@ describe('the santitos table rename (migration 0019)', () => {
         await expectRenamedWithData(exec);
       } finally {
         await client.end();
-        await admin.query(`drop database if exists ${name} with (force)`);
-        await admin.end();
+        await drop();
       }
     });
 });
