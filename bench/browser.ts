@@ -1,3 +1,7 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { CHROMIUM_ARGS } from '../playwright.config.ts';
 
@@ -19,5 +23,27 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: CHROMIUM_ARGS,
+  });
+}
+
+/**
+ * The server from source on `port`, as a new user starts it (embedded database, no Redis), over a
+ * fresh data directory named for `name`, with `env` on top (its first admin, its provider).
+ */
+export function startPageServer(name: string, port: number, env: Record<string, string>): ChildProcess {
+  const root = path.resolve(import.meta.dirname, '..');
+  return spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), `assistente-bench-${name}-`)),
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      ...env,
+    },
+    stdio: 'ignore',
   });
 }

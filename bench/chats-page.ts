@@ -1,11 +1,8 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Page, Response } from 'playwright-core';
 import { startLlmFixture } from '../apps/server/src/test/llm-fixture.ts';
-import { launchChromium, waitReady } from './browser.ts';
+import { launchChromium, startPageServer, waitReady } from './browser.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -145,24 +142,13 @@ export async function measureChatsPage(): Promise<ChatsPageWeight> {
   });
   const port = 3291;
   const base = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: base,
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'assistente-bench-chats-')),
-      LOG_LEVEL: 'warn',
-      ADMIN_EMAIL: EMAIL,
-      ADMIN_PASSWORD: PASSWORD,
-      OPENAI_BASE_URL: fixture.baseUrl,
-      OPENAI_API_KEY: 'test',
-      DEFAULT_MODEL: 'openai:fixture-small',
-      DATABASE_URL: '',
-      REDIS_URL: '',
-    },
-    stdio: 'ignore',
+  const server = startPageServer('chats', port, {
+    PUBLIC_URL: base,
+    ADMIN_EMAIL: EMAIL,
+    ADMIN_PASSWORD: PASSWORD,
+    OPENAI_BASE_URL: fixture.baseUrl,
+    OPENAI_API_KEY: 'test',
+    DEFAULT_MODEL: 'openai:fixture-small',
   });
   try {
     await waitReady(base, 'chats');

@@ -6,11 +6,13 @@ import { benchCrash } from './crash.ts';
 import { benchDocumentBombs, describeDocumentBombs } from './document-bombs.ts';
 import { benchEmbedded } from './embedded.ts';
 import { benchKnowledge, describeKnowledge } from './knowledge.ts';
+import { benchMetrics, describeMetrics } from './metrics.ts';
 import { benchOpenAiStreaming } from './openai-api.ts';
 import { startRedisDown } from './redis-down.ts';
 import { benchSso } from './sso.ts';
 import { benchStart } from './start.ts';
 import { benchStreaming } from './stream.ts';
+import { benchUsageSummary, describeUsageSummary } from './usage-summary.ts';
 import { benchUserRead, startBenchServer } from './user-read.ts';
 import { benchUsersList } from './users-list.ts';
 import { readVscodeFigures } from './vscode.ts';
@@ -44,8 +46,10 @@ async function main(): Promise<void> {
 
     const web = await measureLoginPage();
     const usersList = await benchUsersList();
+    const usageSummary = await benchUsageSummary();
     const chatsPage = await measureChatsPage();
     const streaming = await benchStreaming();
+    const metrics = await benchMetrics();
     const openAiApi = await benchOpenAiStreaming();
     const sso = await benchSso();
     const embedded = await benchEmbedded();
@@ -67,8 +71,10 @@ async function main(): Promise<void> {
       },
       loginPage: { ...web, budget: { maxGzipJsKB: 150, ok: web.gzipJsKB <= 150 } },
       usersList,
+      usageSummary,
       chatsPage,
       streaming,
+      metrics,
       openAiApi,
       sso,
       embedded,
@@ -109,11 +115,14 @@ async function main(): Promise<void> {
     console.log(
       `Streaming, ${concurrent.streams} concurrent sockets: ${concurrent.completed} completed, ${concurrent.failed} failed; tokens later than their stream's quickest p50 ${concurrent.tokenLatenessMs.p50} ms p99 ${concurrent.tokenLatenessMs.p99} ms (budget ≤ 50 ms; fixture direct p99 ${concurrent.directTokenLatenessMs.p99} ms) ${streaming.ok.p99TokenLateness ? 'OK' : 'OVER BUDGET'}; server CPU ${concurrent.serverCpuPercentOfOneCore} % of one core, ${concurrent.memoryPerConnectionKiB} KiB heap and buffers per connection, ${concurrent.rssWithSocketsMiB} MiB RSS with all open`,
     );
+    console.log(describeMetrics(metrics));
     console.log(
       `OpenAI-compatible API, streamed time to first token: fixture direct p50 ${openAiApi.ttft.directP50Ms} ms, through /v1/chat/completions p50 ${openAiApi.ttft.serverP50Ms} ms; added ${openAiApi.ttft.addedP50Ms} ms (budget ≤ 10 ms) ${openAiApi.budget.ok ? 'OK' : 'OVER BUDGET'}`,
+      `Budget admission (estimate, hold, settle), the same calls by someone a budget covers: first token p50 ${openAiApi.admission.budgetedP50Ms} ms, added ${openAiApi.admission.addedP50Ms} ms (budget ≤ ${openAiApi.admission.budgetMs} ms) ${openAiApi.admission.ok ? 'OK' : 'OVER BUDGET'}`,
       `SSO callback to signed-in session, server time without the provider: p50 ${sso.serverMs.p50} ms, p95 ${sso.serverMs.p95} ms over ${sso.samples} (budget ≤ 300 ms) ${sso.budget.ok ? 'OK' : 'OVER BUDGET'}; cold ${sso.coldMs} ms`,
       `Embedded chat: session creation ${embedded.sessions.appRequestsPerSec} req/s = ${embedded.sessions.ratio}% of a bare route's ${embedded.sessions.bareRequestsPerSec} (budget ≥ 40%) ${embedded.budget.ok ? 'OK' : 'OVER BUDGET'} over ${embedded.sessions.rounds} rounds; server CPU ${embedded.sessions.appCpuMicrosPerRequest} µs a session vs ${embedded.sessions.bareCpuMicrosPerRequest} µs (${embedded.sessions.cpuRatio}%); ${embedded.visitors.count} anonymous visitors, ${embedded.visitors.concurrency} at a time: ${embedded.visitors.failed} failed, ${embedded.visitors.perSecond}/s, session p50 ${embedded.visitors.sessionP50Ms} ms, first token p50 ${embedded.visitors.firstTokenP50Ms} ms, p99 ${embedded.visitors.firstTokenP99Ms} ms`,
     );
+    console.log(describeUsageSummary(usageSummary));
     for (const line of describeKnowledge(knowledge)) console.log(line);
     console.log(describeDocumentBombs(documentBombs));
     console.log(
@@ -135,8 +144,11 @@ async function main(): Promise<void> {
       results.authenticatedUserRead.budget,
       results.loginPage.budget,
       usersList.budget,
+      usageSummary.budget,
       chatsPage.budget,
       openAiApi.budget,
+      openAiApi.admission,
+      metrics.budget,
       start.budget,
       crash.budget,
       withoutRedis.budget,

@@ -15,6 +15,8 @@ const bench = await startBenchApp('stream', {
   // Visitors' per-IP limits count each bench visitor at its own forwarded address.
   TRUST_PROXY: 'true',
   PROVIDER_URL_ALLOWLIST: `127.0.0.1:${fixturePort}`,
+  // The /metrics bench scrapes this server.
+  ...(process.env.METRICS_TOKEN ? { METRICS_TOKEN: process.env.METRICS_TOKEN } : {}),
 });
 const { ctx, port } = bench;
 const domainId = BENCH_DOMAIN;
@@ -33,6 +35,21 @@ const provider = await ctx.services.providers.create(
 // For the OpenAI-compatible API's bench: a key of the Admin's.
 const apiKey = (await ctx.services.apiKeys.create(admin, { name: 'bench' }, { ip: null, userAgent: 'bench' }))
   .secret;
+// …and one of a Viewer whom a budget covers (so wide it never refuses): what admission adds.
+const viewer = await resolveCaller(ctx, tokens[1] as string);
+const budgetedKey = (
+  await ctx.services.apiKeys.create(viewer, { name: 'bench budgeted' }, { ip: null, userAgent: 'bench' })
+).secret;
+await ctx.services.usage.createBudget(
+  admin,
+  {
+    scope: { kind: 'user', userId: viewer.user.id },
+    period: 'month',
+    limit: { tokens: 1e12 },
+    warnAtPercent: 80,
+  },
+  { ip: null, userAgent: 'bench' },
+);
 
 // For the embedded chat's bench: an embed on the fixture's model for anonymous visitors, with the
 // widest limits (each bench visitor comes from its own forwarded address), and a bare Fastify route
@@ -67,6 +84,7 @@ process.stdout.write(
     providerId: provider.id,
     tokens: tokens.slice(1),
     apiKey,
+    budgetedKey,
     embedId: embed.virtualAccountId,
     embedOrigin: EMBED_ORIGIN,
     barePort,

@@ -166,7 +166,7 @@ async function directStream(
 }
 
 /** An authenticated socket collecting, per answer, the arrival time and stamp of each delta. */
-class BenchSocket {
+export class BenchSocket {
   readonly ws: WebSocket;
   readonly tokens = new Map<string, Array<{ at: number; stamp: number }>>();
   readonly done = new Set<string>();

@@ -1,16 +1,11 @@
 // Listing the users of a 10,000-user domain: the first page against a page ~150 pages deep.
 // Keyset paging over (domain_id, display_name, id) should make both cost the same; the budget
 // allows the deep page twice the first page's p50.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { buildApp } from '../apps/server/src/app.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
-import { openDatabase } from '../apps/server/src/db/client.ts';
 import { users } from '../apps/server/src/db/schema/index.ts';
 import { eulaRecord } from '../apps/server/src/modules/accounts/provision.ts';
 import { makeDomain, makeUser } from '../apps/server/src/test/factories.ts';
+import { inProcessApp, percentile } from './in-process.ts';
 
 const USERS = 10_000;
 const PAGE = 50;
@@ -43,25 +38,10 @@ const LAST = [
   'Nunes',
 ];
 
-function percentile(sorted: number[], p: number): number {
-  const i = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return Math.round((sorted[Math.max(0, i)] ?? 0) * 1000) / 1000;
-}
-
 /** Seeds a domain with 10,000 users, then times GET /api/v1/user?limit=50 first and deep pages. */
 export async function benchUsersList(): Promise<UsersListBench> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'assistente-bench-users-'));
-  const database = await openDatabase({});
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    RATE_LIMITS: 'off',
-    PUBLIC_URL: 'http://127.0.0.1:1',
-    WEB_DIST: path.join(dataDir, 'no-web'),
-  });
-  const { app, ctx } = await buildApp({ config, database, bootstrap: false, logger: false });
+  const { app, ctx, close } = await inProcessApp('users');
   try {
-    await app.ready();
     const where = await makeDomain(ctx, { id: 'bench.example.com' });
     const admin = await makeUser(ctx, { role: 'Admin', domain: where, displayName: 'Bench Admin' });
 
@@ -135,9 +115,7 @@ export async function benchUsersList(): Promise<UsersListBench> {
       budget: { maxRatio: 2, ok: ratio <= 2 },
     };
   } finally {
-    await app.close();
-    await database.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await close();
   }
 }
 

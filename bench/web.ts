@@ -1,11 +1,5 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { launchChromium, waitReady } from './browser.ts';
-
-const root = path.resolve(import.meta.dirname, '..');
+import { launchChromium, startPageServer, waitReady } from './browser.ts';
 
 /** Serves the built app and loads /auth/login in Chromium with 4× CPU throttling. */
 export interface PageWeight {
@@ -17,20 +11,9 @@ export interface PageWeight {
 
 export async function measureLoginPage(): Promise<PageWeight> {
   const port = 3290;
-  const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'assistente-bench-web-')),
-      LOG_LEVEL: 'warn',
-      ADMIN_EMAIL: 'bench@bench.test',
-      ADMIN_PASSWORD: 'bench-password-Q9x!',
-      DATABASE_URL: '',
-      REDIS_URL: '',
-    },
-    stdio: 'ignore',
+  const server = startPageServer('web', port, {
+    ADMIN_EMAIL: 'bench@bench.test',
+    ADMIN_PASSWORD: 'bench-password-Q9x!',
   });
   try {
     await waitReady(`http://127.0.0.1:${port}`, 'web');

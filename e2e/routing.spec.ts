@@ -53,11 +53,21 @@ test('admin screens show the 404 page to a Viewer and open for a SuperAdmin', as
   await expect(page.getByText('Página não encontrada')).toBeVisible();
   await page.goto('/domains');
   await expect(page.getByText('Página não encontrada')).toBeVisible();
+  await page.goto('/usage');
+  await expect(page.getByText('Página não encontrada')).toBeVisible();
 });
 
 test('a SuperAdmin reaches every management screen', async ({ page }) => {
   await signIn(page, people.superAdmin);
-  for (const path of ['/users', '/domains', '/departments', '/integration', '/settings', '/chats']) {
+  for (const path of [
+    '/users',
+    '/domains',
+    '/departments',
+    '/integration',
+    '/usage',
+    '/settings',
+    '/chats',
+  ]) {
     await page.goto(path);
     await expect(page.getByText('Página não encontrada')).toHaveCount(0);
   }

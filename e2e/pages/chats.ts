@@ -1,4 +1,12 @@
-import { type Download, expect, type Frame, type Locator, type Page, type TestInfo } from '@playwright/test';
+import {
+  type Browser,
+  type Download,
+  expect,
+  type Frame,
+  type Locator,
+  type Page,
+  type TestInfo,
+} from '@playwright/test';
 import { PASSWORD } from '../fixtures/env.ts';
 import { LoginPage } from './login.ts';
 
@@ -12,6 +20,22 @@ export async function signInAs(
   await login.fill(person.email, PASSWORD);
   await page.getByRole('button', { name: 'Entrar', exact: true }).click();
   await expect(page.getByTestId('home-greeting')).toBeVisible({ timeout: 30_000 });
+}
+
+/** Another person signed in beside the test's own page: a browser context of their own, sized as the project's. */
+export async function signInElsewhere(
+  browser: Browser,
+  person: Parameters<typeof signInAs>[1],
+  mobile: boolean,
+): Promise<Page> {
+  const context = await browser.newContext(
+    mobile
+      ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: 'pt-BR' }
+      : { locale: 'pt-BR' },
+  );
+  const page = await context.newPage();
+  await signInAs(page, person);
+  return page;
 }
 
 /** A screenshot kept as a test artifact (in the test's output directory, attached to the report). */

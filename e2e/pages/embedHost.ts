@@ -23,7 +23,14 @@ export async function startHost(): Promise<Host> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   host.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  host.close = () => new Promise((resolve) => server.close(() => resolve()));
+  // The browser may still hold a connection (a preconnect, a keep-alive socket): `close` alone
+  // waits for it until the page closes, which is after the journey's `finally` — a hang until the
+  // test's timeout, seen in CI. Dropping them is safe: the journey is over.
+  host.close = () =>
+    new Promise((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
   return host;
 }
 

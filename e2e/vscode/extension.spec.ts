@@ -2,7 +2,8 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, type FrameLocator, type Page, test } from '@playwright/test';
 import { readStamps } from '../../apps/server/src/test/llm-fixture.ts';
-import { type Harness, PASSWORD, person, startHarness } from './harness.ts';
+import { bearerOf } from '../fixtures/api.ts';
+import { admin, type Harness, PASSWORD, person, startHarness } from './harness.ts';
 
 let h: Harness;
 let page: Page;
@@ -175,6 +176,31 @@ test('follows the editor’s theme and works from the keyboard alone', async () 
   await page.keyboard.type('Pelo teclado?');
   await page.keyboard.press('Enter');
   await expect(answers).toHaveCount(count + 1);
+});
+
+test('a spent budget: the view says when sending works again, in the editor’s words', async ({
+  playwright,
+}) => {
+  const api = await playwright.request.newContext({ baseURL: h.appUrl });
+  const headers = await bearerOf(api, admin.email);
+  const created = await api.post('/api/v1/usage/budgets', {
+    headers,
+    data: { scope: { kind: 'user', userId: person.email }, period: 'day', limit: { tokens: 1 } },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  try {
+    const view = chatView();
+    await view.locator('#prompt').fill('Ainda tenho orçamento?');
+    await page.keyboard.press('Enter');
+    // The server's words are English and an ISO instant; the view says it as the editor would.
+    await expect(view.locator('.notice')).toHaveText(
+      /^Your usage budget is used up\. Sending works again on .+\d{4}.+\.$/,
+    );
+  } finally {
+    await api.delete(`/api/v1/usage/budgets/${id}`, { headers });
+    await api.dispose();
+  }
 });
 
 test('signs out: the view asks to sign in again', async () => {

@@ -18,6 +18,8 @@ const root = path.resolve(import.meta.dirname, '../..');
 const extensionDir = path.join(root, 'apps/vscode');
 export const PASSWORD = 'correct-horse-battery-9';
 export const person = { email: 'dev@vscode.test', name: 'Davi Dev', domain: 'vscode.test' };
+/** The domain's Admin, who sets the budget that refuses the person. */
+export const admin = { email: 'admin@vscode.test', name: 'Ana Admin', domain: 'vscode.test' };
 
 /** A free port on `host` (the OS picks it). */
 function freePort(host: string): Promise<number> {
@@ -106,25 +108,30 @@ export async function startHarness(): Promise<Harness> {
       DEFAULT_MODEL: 'openai:fixture-small',
       PROVIDER_URL_ALLOWLIST: new URL(llm.baseUrl).host,
     };
-    execFileSync(
-      process.execPath,
-      [
-        'apps/server/dist/admin.js',
-        'create-user',
-        '--email',
-        person.email,
-        '--password',
-        PASSWORD,
-        '--role',
-        'Editor',
-        '--domain',
-        person.domain,
-        '--name',
-        person.name,
-        '--accept-eula',
-      ],
-      { cwd: root, env, stdio: 'ignore' },
-    );
+    for (const [who, role] of [
+      [person, 'Editor'],
+      [admin, 'Admin'],
+    ] as const) {
+      execFileSync(
+        process.execPath,
+        [
+          'apps/server/dist/admin.js',
+          'create-user',
+          '--email',
+          who.email,
+          '--password',
+          PASSWORD,
+          '--role',
+          role,
+          '--domain',
+          who.domain,
+          '--name',
+          who.name,
+          '--accept-eula',
+        ],
+        { cwd: root, env, stdio: 'ignore' },
+      );
+    }
     const app = spawn(process.execPath, ['apps/server/dist/main.js'], {
       cwd: root,
       env,

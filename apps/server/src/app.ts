@@ -10,6 +10,7 @@ import { type Bus, createLocalBus, createRedisBus } from './lib/bus.ts';
 import { type CallerKind, type CallerResolver, CallerResolvers } from './lib/caller.ts';
 import { AppError } from './lib/errors.ts';
 import { humanLogStream } from './lib/log-format.ts';
+import { createMetrics } from './lib/metrics.ts';
 import { hostsAny } from './lib/module.ts';
 import { containsNul, NUL_MESSAGE } from './lib/nul.ts';
 import { createRedisClient, redisReady } from './lib/redis.ts';
@@ -19,6 +20,7 @@ import { modules } from './modules/index.ts';
 import { createMailer } from './modules/mail/index.ts';
 import type { Mailer } from './modules/mail/types.ts';
 import { frameworkErrors, registerErrorHandler } from './plugins/errors.ts';
+import { measureRequests, registerMetricsRoute } from './plugins/metrics.ts';
 import { registerDeclaredRoutes } from './plugins/routes.ts';
 import { registerSecurity } from './plugins/security.ts';
 import { registerWeb } from './plugins/web.ts';
@@ -37,7 +39,8 @@ export interface BuildOptions {
   databaseHolder?: 'server' | 'admin';
   /** Run the first-run bootstrap (default true). */
   bootstrap?: boolean;
-  logger?: boolean | { level: string };
+  /** `stream`: where the log lines go instead (a test that reads them). */
+  logger?: boolean | { level: string; stream?: NodeJS.WritableStream };
   /**
    * Called once the declared-routes plugin is in, before any module's routes: the test app checks
    * every answer against its declared schema from here (test/response-check.ts).
@@ -76,7 +79,8 @@ export async function createContext(
     ? createRedisBus(config.REDIS_URL, config.KEY_PREFIX, log)
     : createLocalBus();
   const mailer = opts.mailer ?? createMailer(config, log);
-  const scheduler = createScheduler({ db: database.db, log, soleWriter: opts.soleWriter });
+  const metrics = createMetrics();
+  const scheduler = createScheduler({ db: database.db, log, soleWriter: opts.soleWriter, metrics });
   const base = {
     config,
     db: database.db,
@@ -86,6 +90,7 @@ export async function createContext(
     redis,
     keyPrefix: config.KEY_PREFIX,
     mailer,
+    metrics,
   };
   const ctx: AppContext = {
     ...base,
@@ -137,7 +142,11 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
         ? false
         : {
             level: config.LOG_LEVEL,
-            ...(config.logFormat === 'pretty' ? { stream: humanLogStream } : {}),
+            ...(typeof opts.logger === 'object' && opts.logger.stream
+              ? { stream: opts.logger.stream }
+              : config.logFormat === 'pretty'
+                ? { stream: humanLogStream }
+                : {}),
             redact: [
               'req.headers.authorization',
               'req.headers.cookie',
@@ -175,6 +184,7 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
   });
 
   registerErrorHandler(app);
+  measureRequests(app, ctx.metrics);
   // Before any route is registered, so every route has it.
   app.addHook('preValidation', (request, _reply, done) => {
     if (containsNul(request.body) || containsNul(request.query) || containsNul(request.params)) {
@@ -189,6 +199,10 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
   app.get('/readyz', async (_req, reply) => {
     try {
       await ctx.db.execute(sql`select 1`);
+      // Without its file store a replica would take uploads it cannot keep: not ready (still live).
+      if (ctx.services.storage && !(await ctx.services.storage.reachable())) {
+        return reply.status(503).send({ status: 'unavailable', unavailable: ['storage'] });
+      }
       // Without its Redis a replica still serves, alone: ready, and says what it lacks.
       return ctx.redis && !redisReady(ctx.redis)
         ? { status: 'ready', degraded: ['redis'] }
@@ -200,6 +214,8 @@ export async function buildApp(opts: BuildOptions): Promise<Built> {
 
   await registerDeclaredRoutes(app, ctx);
   opts.configure?.(app);
+  // On every process whatever it hosts: each replica is scraped for its own figures.
+  registerMetricsRoute(app, ctx);
   for (const m of modules) {
     for (const r of m.routes ?? []) {
       if (!hostsAny(config.SERVICES, r.hostedBy ?? [m.hostedBy])) continue;

@@ -56,6 +56,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SECRET_KEY: 'short' })).toThrow(/SECRET_KEY/);
   });
 
+  it('reads METRICS_TOKEN: unset or empty serves no metrics, a short one is refused', () => {
+    expect(loadConfig({}).METRICS_TOKEN).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: '' }).METRICS_TOKEN).toBeUndefined();
+    expect(() => loadConfig({ METRICS_TOKEN: 'guessable' })).toThrow(/METRICS_TOKEN/);
+    expect(loadConfig({ METRICS_TOKEN: 'a'.repeat(16) }).METRICS_TOKEN).toBe('a'.repeat(16));
+  });
+
   it('treats empty URLs as unset, as shells often export them', () => {
     const c = loadConfig({ DATABASE_URL: '', REDIS_URL: '', ADMIN_EMAIL: '', ADMIN_PASSWORD: '' });
     expect(c.DATABASE_URL).toBeUndefined();

@@ -55,6 +55,10 @@ const ConfigSchema = z.object({
     .string()
     .regex(/^[a-z0-9-]+:.+$/, 'DEFAULT_MODEL must look like provider:model')
     .optional(),
+  /**
+   * The output cap a model call is held to in budgets when it sets none (docs/ARCHITECTURE.md#usage-prices-and-budgets).
+   */
+  DEFAULT_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(1).max(1_000_000).default(4096),
   /** Knowledge embeddings (`provider:model`); default: the first provider listing an embedding model. */
   EMBEDDING_MODEL: z
     .string()
@@ -130,6 +134,15 @@ const ConfigSchema = z.object({
     ),
   /** The editor extension's .vsix the handoff page offers (default: the newest one built in apps/vscode). */
   EDITOR_VSIX: z.string().optional(),
+  /**
+   * The bearer token `GET /metrics` asks of Prometheus (docs/ARCHITECTURE.md#metrics); unset, the
+   * figures are not served at all (404).
+   */
+  METRICS_TOKEN: z
+    .string()
+    .min(16, 'METRICS_TOKEN must have at least 16 characters')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `json` for a log shipper, `pretty` for a person; default: pretty on a terminal, else json. */
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),

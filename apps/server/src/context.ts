@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import type { Bus } from './lib/bus.ts';
 import type { CallerResolvers } from './lib/caller.ts';
+import type { Metrics } from './lib/metrics.ts';
 import type { Scheduler } from './lib/scheduler.ts';
 import type { IdentityService } from './modules/identity/types.ts';
 import type { Mailer } from './modules/mail/types.ts';
@@ -23,6 +24,8 @@ export interface AppContext {
   identity: IdentityService;
   /** Background jobs, each run by one replica at a time (lib/scheduler.ts). */
   scheduler: Scheduler;
+  /** The figures `GET /metrics` shows, one registry per app (docs/ARCHITECTURE.md#metrics). */
+  metrics: Metrics;
   /**
    * True when this process alone writes the database: the embedded one, held by its DATA_DIR lock.
    * Then whatever a previous process left half-done is known dead at start.

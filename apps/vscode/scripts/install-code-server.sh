@@ -30,7 +30,9 @@ cat > package.json <<JSON
 }
 JSON
 # Node 24's headers ship in the tarball, so node-gyp needs no download; its own npm cache keeps it apart.
-PATH="$TOOLS/node/bin:$PATH" npm_config_nodedir="$TOOLS/node" npm_config_cache="$TOOLS/npm-cache" \
-  npm install --foreground-scripts --no-audit --no-fund >&2
+# Run from an npm script (npx playwright), the outer npm's user agent ("node/v20") is inherited as
+# config and code-server's postinstall reads its Node version from it: it goes.
+env -u npm_config_user_agent PATH="$TOOLS/node/bin:$PATH" npm_config_nodedir="$TOOLS/node" \
+  npm_config_cache="$TOOLS/npm-cache" npm install --foreground-scripts --no-audit --no-fund >&2
 touch "$TOOLS/.installed-$CODE_SERVER_VERSION"
 echo "$TOOLS"

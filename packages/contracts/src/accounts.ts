@@ -38,16 +38,9 @@ export type User = z.infer<typeof UserSchema>;
 
 /** PUT /api/v1/user/{id}: the full body; who may change which field is decided by the service. */
 export const UserUpdateSchema = z.strictObject({
+  ...UserSchema.shape,
   _id: z.string().optional(),
-  active: z.boolean(),
   displayName: z.string().trim().min(1).max(120),
-  email: z.string(),
-  domain: z.string(),
-  department: z.string(),
-  role: RoleSchema,
-  type: z.string(),
-  creator: CreatorSchema,
-  eula: EulaSchema,
   /** Derived by the server (see UserSchema); accepted so a user read can be sent back, never stored. */
   invitePending: z.boolean().optional(),
 });

@@ -19,6 +19,7 @@ export const AuditActions = [
   'provider.update',
   'provider.delete',
   'domain.ai.update',
+  'domain.model_access.update',
   'apiKey.create',
   'apiKey.revoke',
   'virtual_account.create',
@@ -36,6 +37,10 @@ export const AuditActions = [
   'santito.create',
   'santito.update',
   'santito.delete',
+  'budget.create',
+  'budget.update',
+  'budget.delete',
+  'price.update',
 ] as const;
 export const AuditActionSchema = z.enum(AuditActions);
 export type AuditAction = z.infer<typeof AuditActionSchema>;
@@ -50,6 +55,8 @@ export const AuditTargetTypes = [
   'knowledge',
   'ssoProvider',
   'santito',
+  'budget',
+  'price',
 ] as const;
 export const AuditTargetTypeSchema = z.enum(AuditTargetTypes);
 export type AuditTargetType = z.infer<typeof AuditTargetTypeSchema>;

@@ -168,11 +168,6 @@ export type MessageListQuery = z.infer<typeof MessageListQuerySchema>;
 
 export const ChatExportFormatSchema = z.enum(['md', 'json']);
 export type ChatExportFormat = z.infer<typeof ChatExportFormatSchema>;
-/**
- * GET /api/v1/chats/{chatId}/export. `leaf`: the last message of the branch on the user's screen
- * (404 unless a message of this chat); without it, the branch of the newest message. `locale`: the
- * screen's language, for the Markdown's labels (then the saved language, then Accept-Language).
- */
 /** Whether this runtime knows `zone` as an IANA time zone (`America/Sao_Paulo`). */
 function isTimeZone(zone: string): boolean {
   try {
@@ -183,12 +178,20 @@ function isTimeZone(zone: string): boolean {
   }
 }
 
+/** An IANA time zone name this runtime knows. */
+export const TimeZoneSchema = z.string().max(64).refine(isTimeZone, 'timeZone must be an IANA time zone');
+
+/**
+ * GET /api/v1/chats/{chatId}/export. `leaf`: the last message of the branch on the user's screen
+ * (404 unless a message of this chat); without it, the branch of the newest message. `locale`: the
+ * screen's language, for the Markdown's labels (then the saved language, then Accept-Language).
+ */
 export const ChatExportQuerySchema = z.object({
   format: ChatExportFormatSchema.default('md'),
   leaf: MessageIdSchema.optional(),
   locale: z.string().max(35).optional(),
   /** The reader's IANA time zone: the Markdown's dates are written in it (UTC without one). */
-  timeZone: z.string().max(64).refine(isTimeZone, 'timeZone must be an IANA time zone').optional(),
+  timeZone: TimeZoneSchema.optional(),
 });
 export type ChatExportQuery = z.infer<typeof ChatExportQuerySchema>;
 

@@ -26,6 +26,8 @@ export const ErrorCodes = [
   'NO_PROVIDER',
   /** The chat's chosen model is offered by no configured provider (any more). */
   'MODEL_UNAVAILABLE',
+  /** The domain's model access rules close the model to the caller (docs/ARCHITECTURE.md#model-access). */
+  'MODEL_NOT_ALLOWED',
   /** The provider refused or failed (bad key, rate limit, outage, blocked URL). */
   'PROVIDER_ERROR',
   /** The provider sent nothing for too long (PROVIDER_FIRST_BYTE_TIMEOUT_MS, PROVIDER_IDLE_TIMEOUT_MS). */
@@ -38,6 +40,12 @@ export const ErrorCodes = [
   'ORIGIN_NOT_ALLOWED',
   /** A signed visitor whose signature is wrong or outside its 10-minute window. */
   'INVALID_VISITOR_SIGNATURE',
+  /** The file store (S3 or the data directory) cannot be reached: nothing was stored, try again. */
+  'STORAGE_UNAVAILABLE',
+  /** A budget that covers the caller has no room for this call until it resets (`details.resetsAt`). */
+  'BUDGET_EXCEEDED',
+  /** A money budget covers the caller and the model has no price: refused, never counted as free. */
+  'PRICE_MISSING',
 ] as const;
 export const ErrorCodeSchema = z.enum(ErrorCodes);
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
@@ -62,12 +70,16 @@ export const ErrorStatus: Record<ErrorCode, number> = {
   // A state of the domain's configuration, not of the request: an Admin (or another model) fixes it.
   NO_PROVIDER: 409,
   MODEL_UNAVAILABLE: 409,
+  MODEL_NOT_ALLOWED: 403,
   PROVIDER_ERROR: 502,
   PROVIDER_TIMEOUT: 504,
   TOO_MANY_GENERATIONS: 429,
   BAD_FRAME: 400,
   ORIGIN_NOT_ALLOWED: 403,
   INVALID_VISITOR_SIGNATURE: 401,
+  STORAGE_UNAVAILABLE: 503,
+  BUDGET_EXCEEDED: 429,
+  PRICE_MISSING: 409,
 };
 
 export const ErrorBodySchema = z.object({

@@ -18,4 +18,5 @@ export * from './santitos.ts';
 export * from './settings.ts';
 export * from './sso.ts';
 export * from './sso-codes.ts';
+export * from './usage.ts';
 export * from './ws.ts';

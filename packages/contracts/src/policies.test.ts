@@ -6,8 +6,11 @@ import {
   editableRoles,
   editsSantito,
   isAdmin,
+  type ModelAccessRules,
   managesUser,
   mayGrantRole,
+  modelAllowed,
+  OPEN_MODEL_ACCESS,
   readsAudit,
   spansDomains,
   userActions,
@@ -97,5 +100,47 @@ describe('policies, role by role and domain by domain', () => {
     expect(editableRoles(admin, admin)).toEqual(['Viewer', 'Editor', 'Admin']);
     const selfEditor = { ...person('Admin'), role: 'Editor' as const };
     expect(mayGrantRole(selfEditor, selfEditor, 'Admin')).toBe(false);
+  });
+});
+
+describe('modelAllowed', () => {
+  const access: ModelAccessRules = {
+    rules: [
+      { model: 'p1:big', roles: ['Admin'], departments: ['finance'] },
+      { model: 'openai:*', roles: ['Editor'] },
+      { model: 'p1:shut' },
+    ],
+    default: 'deny',
+  };
+  const who = (role: Role | null, departmentId: string | null = null) => ({ role, departmentId });
+
+  it('opens a ruled model to the roles it names OR the departments it names, nobody else', () => {
+    expect(modelAllowed(access, who('Admin'), 'p1:big')).toBe(true);
+    expect(modelAllowed(access, who('Viewer', 'finance'), 'p1:big')).toBe(true);
+    expect(modelAllowed(access, who('Viewer', 'sales'), 'p1:big')).toBe(false);
+    expect(modelAllowed(access, who('Editor'), 'p1:big')).toBe(false);
+    expect(modelAllowed(access, who(null, null), 'p1:big')).toBe(false);
+    expect(modelAllowed(access, who('Admin'), 'p1:shut')).toBe(false);
+  });
+
+  it('lets a SuperAdmin use every model', () => {
+    for (const m of ['p1:big', 'p1:shut', 'p2:other'])
+      expect(modelAllowed(access, who('SuperAdmin'), m)).toBe(true);
+  });
+
+  it('matches provider:* by the id or the provider kind; the exact rule first; default for the rest', () => {
+    expect(modelAllowed(access, who('Editor'), 'openai:gpt')).toBe(true);
+    expect(modelAllowed(access, who('Editor'), 'p9:gpt', 'openai')).toBe(true);
+    expect(modelAllowed(access, who('Viewer'), 'p9:gpt', 'openai')).toBe(false);
+    expect(
+      modelAllowed(
+        { ...access, rules: [...access.rules, { model: 'openai:mini', roles: ['Viewer'] }] },
+        who('Viewer'),
+        'openai:mini',
+      ),
+    ).toBe(true);
+    expect(modelAllowed(access, who('Admin'), 'p2:other')).toBe(false);
+    expect(modelAllowed({ ...access, default: 'allow' }, who('Viewer'), 'p2:other')).toBe(true);
+    expect(modelAllowed(OPEN_MODEL_ACCESS, who(null), 'any:model')).toBe(true);
   });
 });

@@ -156,3 +156,70 @@ export function managesKnowledge(actor: Actor, domain: string): boolean {
 export function managesSso(actor: Pick<Actor, 'role'>): boolean {
   return spansDomains(actor);
 }
+
+/** A domain's budgets (docs/ARCHITECTURE.md#usage-prices-and-budgets): its Admins, or a SuperAdmin for any domain. */
+export function managesBudgets(actor: Actor, domain: string): boolean {
+  return administersDomain(actor, domain);
+}
+
+/** A domain's usage reports (docs/ARCHITECTURE.md#usage-prices-and-budgets): its Admins, or a SuperAdmin for any domain. */
+export function readsUsage(actor: Actor, domain: string): boolean {
+  return administersDomain(actor, domain);
+}
+
+/** Model prices are instance-wide: Admins read them (to explain costs), a SuperAdmin sets them. */
+export function readsPrices(actor: Pick<Actor, 'role'>): boolean {
+  return isAdmin(actor);
+}
+
+export function setsPrices(actor: Pick<Actor, 'role'>): boolean {
+  return spansDomains(actor);
+}
+
+/** Who asks for a model, as model access rules see them: a visitor of an embed has no role. */
+export interface ModelUser {
+  role: Role | null;
+  departmentId: string | null;
+}
+
+/** A domain's model access rules (the shape of `ModelAccess`, kept free of zod here). */
+export interface ModelAccessRules {
+  rules: ReadonlyArray<{ model: string; roles?: readonly Role[]; departments?: readonly string[] }>;
+  default: 'allow' | 'deny';
+}
+
+/** Rules in effect when a domain has set none: every model open. */
+export const OPEN_MODEL_ACCESS: ModelAccessRules = { rules: [], default: 'allow' };
+
+/**
+ * Whether `who` may use the model `modelId` (`provider:model`) under a domain's rules
+ * (docs/ARCHITECTURE.md#model-access), the one rule every path applies. A SuperAdmin may use every
+ * model. The most specific matching rule decides: `provider:model` before `provider:*`; it opens
+ * the model to the roles it names (exactly those) OR the departments it names, to nobody else. A
+ * model no rule matches follows `default`. `kind` is the provider's kind, so `openai:*` also
+ * matches the models of a configuration of kind openai, whose ids name the configuration.
+ */
+export function modelAllowed(
+  access: ModelAccessRules,
+  who: ModelUser,
+  modelId: string,
+  kind?: string,
+): boolean {
+  if (who.role === 'SuperAdmin') return true;
+  const colon = modelId.indexOf(':');
+  const provider = modelId.slice(0, colon);
+  const name = modelId.slice(colon + 1);
+  const providers = new Set([provider, kind ?? provider]);
+  const matches = (pattern: string, exact: boolean) => {
+    const i = pattern.indexOf(':');
+    const rest = pattern.slice(i + 1);
+    return providers.has(pattern.slice(0, i)) && (exact ? rest === name : rest === '*');
+  };
+  const rule =
+    access.rules.find((r) => matches(r.model, true)) ?? access.rules.find((r) => matches(r.model, false));
+  if (!rule) return access.default === 'allow';
+  return (
+    (who.role !== null && (rule.roles ?? []).includes(who.role)) ||
+    (who.departmentId !== null && (rule.departments ?? []).includes(who.departmentId))
+  );
+}

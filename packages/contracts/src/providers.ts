@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { RoleSchema } from './accounts.ts';
+import { Roles } from './roles.ts';
 import { httpUrlSchema } from './urls.ts';
 
 /** Model providers reached through the AI SDK (docs/ARCHITECTURE.md#model-providers). */
@@ -195,6 +197,34 @@ export const AiSettingsUpdateSchema = z.strictObject({
   defaultModel: ModelIdSchema.nullable(),
 });
 export type AiSettingsUpdate = z.infer<typeof AiSettingsUpdateSchema>;
+
+/**
+ * A model access rule's model: `provider:model`, or `provider:*` for every model of a provider
+ * (docs/ARCHITECTURE.md#model-access). The provider is what model ids name (a configuration's id,
+ * a provider kind, an instance provider's name).
+ */
+export const ModelPatternSchema = z
+  .string()
+  .trim()
+  .max(300)
+  .regex(/^[A-Za-z0-9_-]+:\S+$/, 'A model looks like provider:model or provider:*');
+
+/** One rule: the model it matches is open only to the roles and the departments it names. */
+export const ModelAccessRuleSchema = z.strictObject({
+  model: ModelPatternSchema,
+  roles: z.array(RoleSchema).max(Roles.length).optional(),
+  /** Department ids of the rule's domain. */
+  departments: z.array(z.string().trim().min(1).max(100)).max(500).optional(),
+});
+export type ModelAccessRule = z.infer<typeof ModelAccessRuleSchema>;
+
+/** GET·PUT /api/v1/settings/model_access: a domain's model access rules. */
+export const ModelAccessSchema = z.strictObject({
+  rules: z.array(ModelAccessRuleSchema).max(200),
+  /** What a model no rule matches follows. */
+  default: z.enum(['allow', 'deny']),
+});
+export type ModelAccess = z.infer<typeof ModelAccessSchema>;
 
 /**
  * A model as people read it: "OpenAI · gpt-4.1-mini" — the provider's name, never its internal id

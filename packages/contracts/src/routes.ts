@@ -9,6 +9,7 @@ export const WebRoutes = [
   { path: '/settings', layout: 'default' },
   { path: '/departments', layout: 'default' },
   { path: '/integration', layout: 'default', premium: true },
+  { path: '/usage', layout: 'default' },
   { path: '/chats', layout: 'chats' },
   { path: '/chats/:chatId', layout: 'chats' },
   { path: '/auth', layout: 'auth' },

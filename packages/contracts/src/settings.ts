@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EulaSchema, RoleSchema } from './accounts.ts';
+import { TimeZoneSchema } from './chats.ts';
 import { Locales } from './locales.ts';
 
 /** /api/v1/settings: the caller's own profile, sessions and EULA record; domain settings for Admins. */
@@ -66,13 +67,24 @@ export const EulaVersionSchema = z
   .max(40)
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'Letters, digits, dots, dashes and underscores only');
 
-/** GET /api/v1/settings/domain (Admin+; a SuperAdmin may pass `?domain=`). */
-export const DomainSettingsSchema = z.object({ domain: z.string(), eulaVersion: z.string() });
+/**
+ * GET /api/v1/settings/domain (Admin+; a SuperAdmin may pass `?domain=`). `timeZone`: the zone of
+ * the domain's days, weeks and months (budget periods, usage reports).
+ */
+export const DomainSettingsSchema = z.object({
+  domain: z.string(),
+  eulaVersion: z.string(),
+  timeZone: z.string(),
+});
 export type DomainSettings = z.infer<typeof DomainSettingsSchema>;
 
 /**
- * PUT /api/v1/settings/domain. A new `eulaVersion` sets `eula.pendingRevision` (and
- * `pendingTimestamp`) for every user of the domain: they accept the terms again at next sign-in.
+ * PUT /api/v1/settings/domain, one setting or both. A new `eulaVersion` sets `eula.pendingRevision`
+ * (and `pendingTimestamp`) for every user of the domain: they accept the terms again at next sign-in.
  */
-export const DomainSettingsUpdateSchema = z.strictObject({ eulaVersion: EulaVersionSchema });
+export const DomainSettingsUpdateSchema = z
+  .strictObject({ eulaVersion: EulaVersionSchema.optional(), timeZone: TimeZoneSchema.optional() })
+  .refine((b) => b.eulaVersion !== undefined || b.timeZone !== undefined, {
+    message: 'Name a setting to change: eulaVersion or timeZone',
+  });
 export type DomainSettingsUpdate = z.infer<typeof DomainSettingsUpdateSchema>;

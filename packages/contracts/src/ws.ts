@@ -216,6 +216,8 @@ export const ErrorFrameSchema = z.object({
   chatId: z.string().optional(),
   code: ErrorCodeSchema,
   message: z.string(),
+  /** With BUDGET_EXCEEDED: when the budget that refused resets. */
+  resetsAt: z.iso.datetime().optional(),
 });
 
 export const ServerFrameSchema = z.discriminatedUnion('type', [

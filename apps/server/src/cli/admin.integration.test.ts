@@ -21,6 +21,16 @@ function admin(...args: string[]): Promise<{ code: number | null; stdout: string
   return adminWith({}, ...args);
 }
 
+/** `create-user` with its two required options, then any others. */
+const createUserArgs = (email: string, password: string, ...more: string[]) => [
+  'create-user',
+  '--email',
+  email,
+  '--password',
+  password,
+  ...more,
+];
+
 /** `admin` with environment overrides (`undefined` removes a variable). */
 function adminWith(
   env: Record<string, string | undefined>,
@@ -100,14 +110,7 @@ describe('npm run admin beside a running server on the embedded database', { tim
       const server = await openDatabase({ dataDir: own });
       server.lock?.update({ url: 'http://localhost:4123' });
       rememberUrl({ dataDir: own, publicUrl: 'http://localhost:4123' });
-      const refused = await adminWith(
-        env,
-        'create-user',
-        '--email',
-        'late@acme.example',
-        '--password',
-        'Str0ng-Passphrase-123',
-      );
+      const refused = await adminWith(env, ...createUserArgs('late@acme.example', 'Str0ng-Passphrase-123'));
       expect(refused.code, refused.stderr).toBe(75);
       expect(refused.stdout).not.toContain('Created');
       expect(refused.stderr).toContain(`pid ${process.pid}, http://localhost:4123`);
@@ -117,14 +120,7 @@ describe('npm run admin beside a running server on the embedded database', { tim
       expect(none).toBeUndefined();
       await server.close();
 
-      const done = await adminWith(
-        env,
-        'create-user',
-        '--email',
-        'late@acme.example',
-        '--password',
-        'Str0ng-Passphrase-123',
-      );
+      const done = await adminWith(env, ...createUserArgs('late@acme.example', 'Str0ng-Passphrase-123'));
       expect(done.code, done.stderr).toBe(0);
       // The address the server last listened at, not the default port 3000.
       expect(done.stdout).toContain('Sign in at http://localhost:4123/auth/login');
@@ -177,20 +173,19 @@ describe('npm run admin', { timeout: 240_000 }, () => {
 
   it('create-user makes the identity account, domain, department and user', async () => {
     const res = await admin(
-      'create-user',
-      '--email',
-      'Root@Acme.example',
-      '--password',
-      'Str0ng-Passphrase-123',
-      '--role',
-      'SuperAdmin',
-      '--domain',
-      'acme.example',
-      '--department',
-      'Engenharia',
-      '--name',
-      'Root User',
-      '--accept-eula',
+      ...createUserArgs(
+        'Root@Acme.example',
+        'Str0ng-Passphrase-123',
+        '--role',
+        'SuperAdmin',
+        '--domain',
+        'acme.example',
+        '--department',
+        'Engenharia',
+        '--name',
+        'Root User',
+        '--accept-eula',
+      ),
     );
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toContain('Created SuperAdmin root@acme.example in acme.example / Engenharia');
@@ -223,13 +218,7 @@ describe('npm run admin', { timeout: 240_000 }, () => {
     expect(res.stdout).toContain('Created Viewer second@acme.example in acme.example / Engenharia');
     expect(res.stdout).toMatch(/Password: \S{20,}/);
 
-    const dup = await admin(
-      'create-user',
-      '--email',
-      'ROOT@acme.example',
-      '--password',
-      'Another-Passw0rd-9',
-    );
+    const dup = await admin(...createUserArgs('ROOT@acme.example', 'Another-Passw0rd-9'));
     expect(dup.code).toBe(65);
     expect(dup.stderr).toContain('already exists');
 

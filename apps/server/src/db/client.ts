@@ -108,6 +108,12 @@ export async function openDatabase(opts: {
     // An idle connection dropped by the server (restart, failover) must not crash the process;
     // the pool replaces it on the next checkout.
     pool.on('error', (err) => process.emitWarning(`PostgreSQL idle connection error: ${err.message}`));
+    // A checked-out connection has no listener of the pool's: one the server ends between two
+    // statements of a transaction (a settle's, a hold's) would throw out of the process. Its
+    // query fails instead, the transaction is retried by its caller, and the pool drops it.
+    pool.on('connect', (client) =>
+      client.on('error', (err) => process.emitWarning(`PostgreSQL connection error: ${err.message}`)),
+    );
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     const lockClient = await pool.connect();
     try {

@@ -8,6 +8,8 @@ export interface LockHolder {
   by: 'server' | 'admin';
   /** Where the server listens, once it does. */
   url?: string;
+  /** When the holder started (Linux: clock ticks since boot), so a reused pid is not taken for it. */
+  start?: number;
 }
 
 /** The embedded database is open in another process: opening it too would lose what either writes. */
@@ -25,14 +27,33 @@ export class DataDirBusyError extends Error {
   }
 }
 
-function alive(pid: number): boolean {
+/** What Linux says of a process: its state letter and its start time; undefined elsewhere or when gone. */
+function procStat(pid: number): { state: string; start: number } | undefined {
   try {
-    process.kill(pid, 0);
-    return true;
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // `pid (comm) state ppid …`: comm may hold spaces and parentheses, so fields count from its end.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0] ?? '', start: Number(fields[19]) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether the lock's holder still runs. A zombie (killed, not yet reaped by its parent) holds
+ * nothing, and a live process with another start time is a later one that reused the pid.
+ */
+function holderAlive(holder: LockHolder): boolean {
+  try {
+    process.kill(holder.pid, 0);
   } catch (err) {
     // EPERM: the process exists but belongs to someone else.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  const stat = procStat(holder.pid);
+  if (!stat) return true;
+  if (stat.state === 'Z' || stat.state === 'X') return false;
+  return holder.start === undefined || holder.start === stat.start;
 }
 
 function readHolder(file: string): LockHolder | undefined {
@@ -54,11 +75,12 @@ export interface DataDirLock {
  * PGlite is one process's database: a second process opening the same directory (the admin
  * command beside a running server, a second `npm start`) would write behind the first one's back,
  * and its writes are lost. Whoever opens it first holds `DATA_DIR/pglite.lock`; a lock left by a
- * process that died is taken over.
+ * process that died (a zombie too, or one whose pid a later process reuses) is taken over.
  */
 export function lockDataDir(dataDir: string, by: LockHolder['by']): DataDirLock {
   const file = path.join(dataDir, 'pglite.lock');
-  let holder: LockHolder = { pid: process.pid, by };
+  const start = procStat(process.pid)?.start;
+  let holder: LockHolder = { pid: process.pid, by, ...(start === undefined ? {} : { start }) };
   for (let attempt = 0; ; attempt++) {
     try {
       const fd = openSync(file, 'wx');
@@ -68,7 +90,8 @@ export function lockDataDir(dataDir: string, by: LockHolder['by']): DataDirLock 
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw err;
       const other = readHolder(file);
-      if (other && other.pid !== process.pid && alive(other.pid)) throw new DataDirBusyError(dataDir, other);
+      if (other && other.pid !== process.pid && holderAlive(other))
+        throw new DataDirBusyError(dataDir, other);
       rmSync(file, { force: true });
     }
   }

@@ -2,15 +2,18 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client.ts';
 import { testDb } from '../test/db.ts';
+import { createMetrics } from './metrics.ts';
 import { createScheduler, type Scheduler } from './scheduler.ts';
 
 let database: Database;
 const log = Fastify({ logger: { level: 'silent' } }).log;
 const open: Scheduler[] = [];
 
+const metrics = createMetrics();
+
 /** A replica's scheduler on the shared database. */
 function replica(): Scheduler {
-  const s = createScheduler({ db: database.db, log });
+  const s = createScheduler({ db: database.db, log, metrics });
   open.push(s);
   return s;
 }
@@ -104,6 +107,10 @@ describe('one scheduler for background jobs, one replica a run', () => {
     await eventually(async () => calls >= 1, 5_000);
     expect(await s.runNow('flaky')).toBe(true);
     expect(calls).toBe(2);
+    // Each run this replica made is counted by its outcome (docs/ARCHITECTURE.md#metrics).
+    const text = await metrics.scrape();
+    expect(text).toContain('assistente_job_runs_total{job="flaky",outcome="failed"} 1\n');
+    expect(text).toContain('assistente_job_runs_total{job="flaky",outcome="ok"} 1\n');
     const other = countingJob('other', 60_000);
     s.add(other.job);
     await other.ran;

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
 import { jobLeases } from '../db/schema/index.ts';
+import type { Metrics } from './metrics.ts';
 
 export interface Job {
   /** Unique across the cluster: replicas agree on who runs a job by its name. */
@@ -40,6 +41,8 @@ export function createScheduler(deps: {
    * (`kill -9`) without ending it, and start-up recovery must not wait out its period.
    */
   soleWriter?: boolean;
+  /** Counts each run this replica makes, by outcome. */
+  metrics?: Pick<Metrics, 'jobRun'>;
 }): Scheduler {
   const holder = randomUUID();
   const predecessorsGone = deps.soleWriter
@@ -89,7 +92,9 @@ export function createScheduler(deps: {
         .update(jobLeases)
         .set({ lastRunAt: sql`now()` })
         .where(sql`${jobLeases.name} = ${job.name} and ${jobLeases.holder} = ${holder}`);
+      deps.metrics?.jobRun(job.name, 'ok');
     } catch (err) {
+      deps.metrics?.jobRun(job.name, 'failed');
       deps.log.error({ err, job: job.name }, 'scheduler: a background job failed');
     }
     return true;

@@ -14,6 +14,7 @@ import { santitosModule } from './santitos/index.ts';
 import { settingsModule } from './settings/index.ts';
 import { ssoModule } from './sso/index.ts';
 import { storageModule } from './storage/index.ts';
+import { usageModule } from './usage/index.ts';
 
 /**
  * Every module, in dependency order (docs/ARCHITECTURE.md#module-manifests): each one's services
@@ -28,6 +29,7 @@ export const modules = [
   accountsModule,
   providersModule,
   settingsModule,
+  usageModule,
   knowledgeModule,
   santitosModule,
   embeddedModule,

@@ -66,7 +66,7 @@ describe('module manifests', () => {
     expect(identity).toMatchObject({ prefixes: ['/identity'], jobs: ['identity.purge'], agents: false });
 
     const accounts = await replica('accounts');
-    expect(accounts).toMatchObject({ jobs: ['knowledge.sync'], agents: false });
+    expect(accounts).toMatchObject({ jobs: ['knowledge.sync', 'usage.reservations'], agents: false });
     expect(accounts.prefixes).toEqual([
       '/api/v1/agent',
       '/api/v1/api_keys',
@@ -75,6 +75,7 @@ describe('module manifests', () => {
       '/api/v1/domain',
       '/api/v1/integration',
       '/api/v1/settings',
+      '/api/v1/usage',
       '/api/v1/user',
       '/api/v1/virtual_account',
     ]);
@@ -106,6 +107,7 @@ describe('module manifests', () => {
         'chats.purge-drafts',
         'identity.purge',
         'knowledge.sync',
+        'usage.reservations',
       ].sort(),
     );
     expect(all.agents).toBe(true);

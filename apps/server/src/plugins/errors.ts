@@ -87,7 +87,9 @@ export function identityToolkitBody(status: number, detail: string): IdentityErr
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err, request, reply) => {
     const appErr = toAppError(err);
-    if (appErr.status >= 500) request.log.error({ err }, 'request failed');
+    // A 503 is an outage of something outside the product (its file store, say): one warning, no stack.
+    if (appErr.status === 503) request.log.warn({ code: appErr.code }, appErr.message);
+    else if (appErr.status >= 500) request.log.error({ err }, 'request failed');
     reply.status(appErr.status).send(appErr.toBody());
   });
 }

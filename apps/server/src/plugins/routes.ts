@@ -221,5 +221,8 @@ export async function registerDeclaredRoutes(
   });
 }
 
+/** The `:id` of a route's path: any non-empty id up to 100 characters (an unknown one answers 404). */
+export const IdParams = z.object({ id: z.string().min(1).max(100) });
+
 /** A file's bytes (avatars, attachments, exports): sent as stored, with their own content type. */
 export const BinaryBody = z.unknown().describe('The file’s bytes, with its own content type');

@@ -81,7 +81,7 @@ export class TestSocket {
       const left = deadline - Date.now();
       if (left <= 0) {
         throw new Error(
-          `no ${type} frame within ${timeoutMs} ms; got ${this.frames.map((f) => f.type).join(', ')}`,
+          `no ${type} frame within ${timeoutMs} ms; got ${this.frames.map(describeFrame).join(', ')}`,
         );
       }
       await new Promise<void>((resolve) => {
@@ -113,4 +113,9 @@ export class TestSocket {
     if (!this.closeInfo) this.ws.close();
     return this.closed;
   }
+}
+
+/** A frame's type, with an error's code so a failed wait says what went wrong. */
+function describeFrame(f: ServerFrame): string {
+  return f.type === 'error' ? `error(${f.code})` : f.type;
 }

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createContext } from '../app.ts';
@@ -12,6 +11,7 @@ import { identityRoutes } from '../modules/identity/index.ts';
 import { IdentityServiceImpl } from '../modules/identity/service.ts';
 import { registerErrorHandler } from '../plugins/errors.ts';
 import { registerDeclaredRoutes } from '../plugins/routes.ts';
+import { type LogLine, logStream } from './app.ts';
 import { testDb } from './db.ts';
 import { checkDeclaredResponses, failOnMismatches } from './response-check.ts';
 
@@ -22,7 +22,7 @@ export interface IdentityTestApp {
   config: Config;
   dataDir: string;
   /** Every log line (pino JSON), for checks on what the server printed. */
-  logs: Array<{ level: number; msg: string; [k: string]: unknown }>;
+  logs: LogLine[];
   close(): Promise<void>;
 }
 
@@ -45,14 +45,7 @@ export async function buildIdentityTestApp(
     ...opts.env,
   });
   const logs: IdentityTestApp['logs'] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString('utf8').split('\n')) {
-        if (line.trim()) logs.push(JSON.parse(line) as IdentityTestApp['logs'][number]);
-      }
-      done();
-    },
-  });
+  const stream = logStream(logs);
   const app = Fastify({
     logger: { level: 'info', stream },
     bodyLimit: 1024 * 1024,

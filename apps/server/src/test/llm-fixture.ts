@@ -257,52 +257,34 @@ export async function startLlmFixture(opts: LlmFixtureOptions = {}): Promise<Llm
     res.flushHeaders();
     const send = (data: unknown) => res.write(`data: ${JSON.stringify(data)}\n\n`);
     const base = { id, object: 'chat.completion.chunk', created, model };
-    let aborted = false;
-    res.on('close', () => {
-      if (!res.writableFinished) aborted = true;
-    });
-    active++;
-    try {
-      if (s.firstDelayMs) await sleep(s.firstDelayMs);
-      send({
-        ...base,
-        choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }],
-      });
-      const fail = () => {
-        if (s.failMode === 'error-event') {
-          send(errorBody(s, 500));
-          res.end();
-        } else dropAfterFlush(res);
-      };
-      let sent = 0;
-      for (const chunk of chunks) {
-        if (aborted) return;
-        if (s.failAfterChunks !== undefined && sent >= s.failAfterChunks) return fail();
-        if (sent > 0 && s.delayMs) await sleep(s.delayMs);
-        if (aborted) return;
-        const content = s.stamp ? `⟦${epochNow().toFixed(3)}⟧ ` : chunk;
-        send({ ...base, choices: [{ index: 0, delta: { content }, finish_reason: null }] });
-        sent++;
-      }
-      if (s.failAfterChunks !== undefined && sent >= s.failAfterChunks) return fail();
-      send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: finish }] });
-      if (b.stream_options?.include_usage) {
-        const completion = s.usage?.completionTokens ?? sent;
+    await play(res, s, chunks, {
+      start: () =>
         send({
           ...base,
-          choices: [],
-          usage: {
-            prompt_tokens: promptTokens,
-            completion_tokens: completion,
-            total_tokens: promptTokens + completion,
-          },
-        });
-      }
-      res.write('data: [DONE]\n\n');
-      res.end();
-    } finally {
-      active--;
-    }
+          choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }],
+        }),
+      chunk: (chunk) => {
+        const content = s.stamp ? `⟦${epochNow().toFixed(3)}⟧ ` : chunk;
+        send({ ...base, choices: [{ index: 0, delta: { content }, finish_reason: null }] });
+      },
+      errorEvent: () => send(errorBody(s, 500)),
+      finish: (sent) => {
+        send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: finish }] });
+        if (b.stream_options?.include_usage) {
+          const completion = s.usage?.completionTokens ?? sent;
+          send({
+            ...base,
+            choices: [],
+            usage: {
+              prompt_tokens: promptTokens,
+              completion_tokens: completion,
+              total_tokens: promptTokens + completion,
+            },
+          });
+        }
+        res.write('data: [DONE]\n\n');
+      },
+    });
   }
 
   /** Ollama's native API, as ollama-ai-provider-v2 speaks it: NDJSON lines, `done: true` last. */
@@ -330,6 +312,29 @@ export async function startLlmFixture(opts: LlmFixtureOptions = {}): Promise<Llm
     }
     res.writeHead(200, { 'content-type': 'application/x-ndjson' });
     res.flushHeaders();
+    await play(res, s, chunks, {
+      chunk: (chunk) => res.write(`${JSON.stringify(line(chunk, false))}\n`),
+      errorEvent: () => res.write(`${JSON.stringify({ error: s.errorMessage ?? 'fixture error' })}\n`),
+      finish: (sent) => res.write(`${JSON.stringify(line('', true, final(sent)))}\n`),
+    });
+  }
+
+  /**
+   * Plays a script's chunks on a streaming answer the same way in both dialects: the first delay,
+   * the pause between chunks, a failure after N chunks (an error event or a dropped connection),
+   * and nothing more once the client went away. `finish` writes the dialect's last lines.
+   */
+  async function play(
+    res: ServerResponse,
+    s: LlmScript,
+    chunks: string[],
+    out: {
+      start?: () => void;
+      chunk: (text: string) => void;
+      errorEvent: () => void;
+      finish: (sent: number) => void;
+    },
+  ) {
     let aborted = false;
     res.on('close', () => {
       if (!res.writableFinished) aborted = true;
@@ -337,9 +342,10 @@ export async function startLlmFixture(opts: LlmFixtureOptions = {}): Promise<Llm
     active++;
     try {
       if (s.firstDelayMs) await sleep(s.firstDelayMs);
+      out.start?.();
       const fail = () => {
         if (s.failMode === 'error-event') {
-          res.write(`${JSON.stringify({ error: s.errorMessage ?? 'fixture error' })}\n`);
+          out.errorEvent();
           res.end();
         } else dropAfterFlush(res);
       };
@@ -349,11 +355,11 @@ export async function startLlmFixture(opts: LlmFixtureOptions = {}): Promise<Llm
         if (s.failAfterChunks !== undefined && sent >= s.failAfterChunks) return fail();
         if (sent > 0 && s.delayMs) await sleep(s.delayMs);
         if (aborted) return;
-        res.write(`${JSON.stringify(line(chunk, false))}\n`);
+        out.chunk(chunk);
         sent++;
       }
       if (s.failAfterChunks !== undefined && sent >= s.failAfterChunks) return fail();
-      res.write(`${JSON.stringify(line('', true, final(sent)))}\n`);
+      out.finish(sent);
       res.end();
     } finally {
       active--;

@@ -10,16 +10,18 @@ export interface SunkMail {
   text: string;
 }
 
-/**
- * A real SMTP server on a random local port that keeps what it receives, and hands each mail to
- * `onMail` as it arrives (the e2e run writes them to files its specs read).
- */
-export async function startSmtpSink(options: { onMail?: (mail: SunkMail) => void } = {}): Promise<{
+export interface SmtpSink {
   url: string;
   mails: SunkMail[];
   waitFor(pred: (m: SunkMail) => boolean, timeoutMs?: number): Promise<SunkMail>;
   close(): Promise<void>;
-}> {
+}
+
+/**
+ * A real SMTP server on a random local port that keeps what it receives, and hands each mail to
+ * `onMail` as it arrives (the e2e run writes them to files its specs read).
+ */
+export async function startSmtpSink(options: { onMail?: (mail: SunkMail) => void } = {}): Promise<SmtpSink> {
   const mails: SunkMail[] = [];
   const waiters: Array<() => void> = [];
   const server = new SMTPServer({

@@ -1,5 +1,6 @@
 import type { Chat, Message, ServerFrame } from '@assistente/contracts';
 import { z } from 'zod';
+import type { RefusalTexts } from './refusal.ts';
 
 /**
  * Messages between the chat webview and the extension host. The webview never holds a token: it asks the
@@ -33,7 +34,9 @@ export interface Choice {
 }
 
 /** The translated texts the webview shows (it has no access to VS Code's l10n). */
-export interface ViewTexts {
+export interface ViewTexts extends RefusalTexts {
+  /** The editor's language, for dates in texts. */
+  language: string;
   signIn: string;
   signInHint: string;
   newChat: string;

@@ -5,6 +5,7 @@ import type { AssistenteAuthProvider } from '../auth/provider.ts';
 import { AgentsClient } from './agents.ts';
 import type { ChatApi } from './api.ts';
 import { type HostMessage, parseWebviewMessage, type ViewTexts, type WebviewMessage } from './protocol.ts';
+import { refusalText } from './refusal.ts';
 import { StreamResume } from './resume.ts';
 
 export const VIEW_ID = 'assistente.chat';
@@ -29,6 +30,12 @@ function texts(): ViewTexts {
     empty: vscode.l10n.t('Ask anything, or select code and run “Assistente: Ask about selection”.'),
     stopped: vscode.l10n.t('Stopped.'),
     failed: vscode.l10n.t('The answer failed: {0}'),
+    budgetExceeded: vscode.l10n.t('Your usage budget is used up. Sending works again on {0}.'),
+    priceMissing: vscode.l10n.t(
+      'This model has no price yet and a money budget applies. Ask an Admin to price it.',
+    ),
+    modelNotAllowed: vscode.l10n.t('An Admin has closed this model to you. Choose another model.'),
+    language: vscode.env.language,
   };
 }
 
@@ -143,7 +150,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           else reject(new Error(f.error?.message ?? f.status));
         } else if (f.type === 'error' && f.requestId === requestId) {
           this.listeners.delete(listener);
-          reject(new Error(f.message));
+          reject(new Error(refusalText(f, texts(), vscode.env.language)));
         }
       };
       this.listeners.add(listener);

@@ -1,4 +1,5 @@
 import type { HostMessage, ViewTexts, WebviewMessage } from '../chat/protocol.ts';
+import { refusalText } from '../chat/refusal.ts';
 import { renderMarkdown } from './markdown.ts';
 import './style.css';
 
@@ -228,7 +229,7 @@ function onMessage(m: HostMessage) {
         const o = chatList.querySelector<HTMLOptionElement>(`option[value="${CSS.escape(f.chat.chatId)}"]`);
         if (o) o.textContent = f.chat.title || '…';
       } else if (f.type === 'error') {
-        notice.textContent = f.message;
+        notice.textContent = texts ? refusalText(f, texts, texts.language) : f.message;
       }
       return;
     }

@@ -19,6 +19,8 @@ const BUILT_ON: Record<string, string[]> = {
   Drawer: ['ModalBase'],
   Modal: ['ModalBase'],
   ColorInput: ['Input', 'ColorPicker', 'ColorSwatch', 'Popover'],
+  // Its moving highlight; without it the highlight sits a padding off the chosen label.
+  SegmentedControl: ['FloatingIndicator'],
 };
 
 function sources(dir: string): string[] {

@@ -17,6 +17,7 @@ import '@mantine/core/styles/Group.layer.css';
 import '@mantine/core/styles/ModalBase.layer.css';
 import '@mantine/core/styles/Input.layer.css';
 import '@mantine/core/styles/Flex.layer.css';
+import '@mantine/core/styles/FloatingIndicator.layer.css';
 import '@mantine/core/styles/Alert.layer.css';
 import '@mantine/core/styles/Text.layer.css';
 import '@mantine/core/styles/Anchor.layer.css';

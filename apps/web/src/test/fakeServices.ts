@@ -21,7 +21,8 @@ export const testConfig: RuntimeConfig = {
   buildId: 'test',
 };
 
-export const testIdentityUser: IdentityUser = {
+/** An identity account as the identity client answers it, signed in as Ana. */
+export const identityUser = (patch: Partial<IdentityUser> = {}): IdentityUser => ({
   uid: 'u1',
   email: 'ana@acme.com',
   emailVerified: true,
@@ -33,7 +34,10 @@ export const testIdentityUser: IdentityUser = {
   providerData: [],
   metadata: { creationTime: null, lastSignInTime: null },
   stsTokenManager: { accessToken: 'id-1', refreshToken: 'refresh-1', expirationTime: Date.now() + 3_600_000 },
-};
+  ...patch,
+});
+
+export const testIdentityUser: IdentityUser = identityUser();
 
 export const testApiUser: User = {
   _id: 'ana@acme.com',

@@ -13,7 +13,6 @@ import {
 import { IconDots, IconSearch, IconSearchOff } from '@tabler/icons-react';
 import { Fragment, type ReactNode } from 'react';
 import { useTranslation } from '../lib/i18n/index.ts';
-import { apiErrorText } from './apiError.ts';
 import { Menu } from './DeferredFloating.tsx';
 import { EmptyPanel } from './EmptyPanel.tsx';
 import { ListSkeleton, LoadError } from './LoadState.tsx';
@@ -146,15 +145,7 @@ export function DataList<T>(props: DataListProps<T>) {
   const { t } = useTranslation();
 
   if (query.isPending) return <ListSkeleton label={t('app.loading')} />;
-  if (query.isError)
-    return (
-      <LoadError
-        title={props.loadFailedTitle}
-        message={apiErrorText(t, query.error)}
-        retryLabel={t('common.retry')}
-        onRetry={() => void query.refetch()}
-      />
-    );
+  if (query.isError) return <LoadError title={props.loadFailedTitle} query={query} />;
   if (rows.length === 0)
     return props.filtered ? (
       <EmptyPanel

@@ -1,5 +1,7 @@
 import { Alert, Button, Skeleton, Stack } from '@mantine/core';
 import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
+import { useTranslation } from '../lib/i18n/index.ts';
+import { apiErrorText } from './apiError.ts';
 
 /** Placeholder rows while a list loads. */
 export function ListSkeleton({
@@ -21,18 +23,15 @@ export function ListSkeleton({
   );
 }
 
-/** A load that failed: what happened and a way to try again. */
+/** A load that failed: what happened, in the reader's words, and a retry that refetches it. */
 export function LoadError({
   title,
-  message,
-  retryLabel,
-  onRetry,
+  query,
 }: {
   title: string;
-  message: string;
-  retryLabel: string;
-  onRetry: () => void;
+  query: { error: unknown; refetch: () => unknown };
 }) {
+  const { t } = useTranslation();
   return (
     <Alert
       color="error"
@@ -44,15 +43,15 @@ export function LoadError({
       data-testid="load-error"
     >
       <Stack gap="sm" align="flex-start">
-        {message}
+        {apiErrorText(t, query.error)}
         <Button
           size="xs"
           variant="white"
           color="error"
           leftSection={<IconRefresh size={14} />}
-          onClick={onRetry}
+          onClick={() => void query.refetch()}
         >
-          {retryLabel}
+          {t('common.retry')}
         </Button>
       </Stack>
     </Alert>

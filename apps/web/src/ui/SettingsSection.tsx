@@ -2,7 +2,6 @@ import { Alert, Group, Stack, Text, Title } from '@mantine/core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { isValidElement, type ReactNode } from 'react';
 import { useTranslation } from '../lib/i18n/index.ts';
-import { apiErrorText } from './apiError.ts';
 import { ListSkeleton, LoadError } from './LoadState.tsx';
 
 /**
@@ -48,12 +47,7 @@ export function SettingsSection<T>({
       {query.isPending ? (
         <ListSkeleton rows={2} height={72} label={t('app.loading')} />
       ) : query.isError ? (
-        <LoadError
-          title={t('common.load_failed')}
-          message={apiErrorText(t, query.error)}
-          retryLabel={t('common.retry')}
-          onRetry={() => void query.refetch()}
-        />
+        <LoadError title={t('common.load_failed')} query={query} />
       ) : query.data.length === 0 ? (
         isValidElement(empty) ? (
           empty

@@ -16,6 +16,8 @@ export const domains = pgTable('domains', {
   creator: jsonb('creator').$type<Creator>().notNull(),
   /** The terms version users of this domain must have accepted (domain settings, docs/ARCHITECTURE.md#organisations-domains-departments-premium). */
   eulaVersion: text('eula_version').notNull().default('v1'),
+  /** IANA zone of the domain's days, weeks and months (budgets' periods, usage reports' days). */
+  timeZone: text('time_zone').notNull().default('America/Sao_Paulo'),
   ...timestamps,
 });
 

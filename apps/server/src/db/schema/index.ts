@@ -9,3 +9,4 @@ export * from './knowledge.ts';
 export * from './providers.ts';
 export * from './santitos.ts';
 export * from './sso.ts';
+export * from './usage.ts';

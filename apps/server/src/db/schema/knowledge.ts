@@ -58,17 +58,22 @@ export const knowledgeSources = pgTable(
   ],
 );
 
+/** A document's or chunk's id, and the domain and source it goes with (and goes away with). */
+const ofSource = () => ({
+  id: text('id').primaryKey(),
+  domainId: text('domain_id')
+    .notNull()
+    .references(() => domains.id, { onDelete: 'cascade' }),
+  sourceId: text('source_id')
+    .notNull()
+    .references(() => knowledgeSources.id, { onDelete: 'cascade' }),
+});
+
 /** One page or uploaded file of a source; its text lives on in its chunks. */
 export const knowledgeDocuments = pgTable(
   'knowledge_documents',
   {
-    id: text('id').primaryKey(),
-    domainId: text('domain_id')
-      .notNull()
-      .references(() => domains.id, { onDelete: 'cascade' }),
-    sourceId: text('source_id')
-      .notNull()
-      .references(() => knowledgeSources.id, { onDelete: 'cascade' }),
+    ...ofSource(),
     /** The Confluence page id, or null for an upload. */
     externalId: text('external_id'),
     /** Confluence `version.number`: a page is indexed again only when it grows. */
@@ -102,13 +107,7 @@ export const KNOWLEDGE_SEARCH_INDEX = 'knowledge_chunks_search_vector_idx';
 export const knowledgeChunks = pgTable(
   'knowledge_chunks',
   {
-    id: text('id').primaryKey(),
-    domainId: text('domain_id')
-      .notNull()
-      .references(() => domains.id, { onDelete: 'cascade' }),
-    sourceId: text('source_id')
-      .notNull()
-      .references(() => knowledgeSources.id, { onDelete: 'cascade' }),
+    ...ofSource(),
     documentId: text('document_id')
       .notNull()
       .references(() => knowledgeDocuments.id, { onDelete: 'cascade' }),

@@ -1,4 +1,4 @@
-import type { ProviderKind } from '@assistente/contracts';
+import type { ModelAccess, ProviderKind } from '@assistente/contracts';
 import { boolean, index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { timestamps } from './_helpers.ts';
 import { domains } from './accounts.ts';
@@ -25,11 +25,13 @@ export const providerConfigs = pgTable(
   (t) => [index('provider_configs_domain_idx').on(t.domainId, t.createdAt)],
 );
 
-/** Per-domain AI settings: the default model (`provider:model`). */
+/** Per-domain AI settings: the default model (`provider:model`) and who may use which model. */
 export const domainAiSettings = pgTable('domain_ai_settings', {
   domainId: text('domain_id')
     .primaryKey()
     .references(() => domains.id, { onDelete: 'cascade' }),
   defaultModel: text('default_model'),
+  /** docs/ARCHITECTURE.md#model-access; null = no rules, every model open. */
+  modelAccess: jsonb('model_access').$type<ModelAccess>(),
   ...timestamps,
 });

@@ -10,13 +10,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
-import {
-  makeDepartment,
-  makeDomain,
-  makeUser,
-  type TestDomain,
-  type TestUser,
-} from '../../test/factories.ts';
+import type { TestDomain, TestUser } from '../../test/factories.ts';
+import { makeDepartment, makeDomain, makeUser } from '../../test/factories.ts';
 
 let t: TestApp;
 let a: TestDomain;

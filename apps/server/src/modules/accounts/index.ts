@@ -9,6 +9,7 @@ export { existingActingDomain } from './acting-domain.ts';
 export type { OrganisationService } from './organisation.ts';
 export { type OwnAccountService, ownAccountService } from './own-account.ts';
 export type { AccountsService } from './service.ts';
+export { deleteVisitorUsers, findDomainById, findVisitorUser, storeVisitorUser } from './visitor-rows.ts';
 
 declare module '../../context.ts' {
   interface Services {

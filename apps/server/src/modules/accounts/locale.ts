@@ -10,8 +10,11 @@ export interface LocaleHints {
   acceptLanguage?: string;
 }
 
-/** `?locale=` of the caller's screen; lenient, like the client's other hints. */
-const LocaleQuery = z.object({ locale: z.string().max(35).optional().catch(undefined) });
+/**
+ * `?locale=` of the caller's screen, declared on the routes that write texts for someone; lenient,
+ * like the client's other hints (a value it cannot use is dropped, never refused).
+ */
+export const LocaleQuery = z.object({ locale: z.string().max(35).optional().catch(undefined) });
 
 export function localeHints(request: FastifyRequest): LocaleHints {
   const { locale } = LocaleQuery.parse(request.query ?? {});

@@ -9,13 +9,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, departments, domains } from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
-import {
-  makeDepartment,
-  makeDomain,
-  makeUser,
-  type TestDomain,
-  type TestUser,
-} from '../../test/factories.ts';
+import type { TestDomain, TestUser } from '../../test/factories.ts';
+import { makeDepartment, makeDomain, makeUser } from '../../test/factories.ts';
 import { snapshotOrganisation } from '../../test/snapshot.ts';
 
 let t: TestApp;
@@ -23,15 +18,6 @@ let a: TestDomain;
 let superAdmin: TestUser;
 let admin: TestUser;
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-function call(method: Method, url: string, who: TestUser, body?: unknown) {
-  return t.app.inject({
-    method,
-    url,
-    headers: who.headers,
-    ...(body === undefined ? {} : { payload: body as object }),
-  });
-}
 let n = 0;
 const newDomainName = () => `org${++n}-${Date.now()}.com.br`;
 
@@ -49,7 +35,7 @@ afterAll(async () => {
 describe('domains', () => {
   it('a SuperAdmin creates a domain with a first department, ready for its first Admin', async () => {
     const id = newDomainName();
-    const res = await call('POST', '/api/v1/domain', superAdmin, {
+    const res = await t.call('POST', '/api/v1/domain', superAdmin, {
       domain: id.toUpperCase(),
       displayName: 'Acme Brasil',
       cnpj: '11.222.333/0001-81',
@@ -66,13 +52,13 @@ describe('domains', () => {
       isTrusted: true,
       creator: { name: superAdmin.user.displayName, email: superAdmin.user.email },
     });
-    const deps = await call('GET', `/api/v1/department?domain=${id}`, superAdmin);
+    const deps = await t.call('GET', `/api/v1/department?domain=${id}`, superAdmin);
     expect(
       DepartmentSchema.array()
         .parse(deps.json())
         .map((d) => d.displayName),
     ).toEqual(['Geral']);
-    const again = await call('POST', '/api/v1/domain', superAdmin, { domain: id, displayName: 'Dup' });
+    const again = await t.call('POST', '/api/v1/domain', superAdmin, { domain: id, displayName: 'Dup' });
     expect(again.statusCode).toBe(409);
     const audit = await t.ctx.db.select().from(auditEntries).where(eq(auditEntries.domainId, id));
     expect(audit.map((e) => e.action).sort()).toEqual(['department.create', 'domain.create']);
@@ -89,7 +75,7 @@ describe('domains', () => {
       `A1B2C3D4E5F6${cnpjCheckDigits('A1B2C3D4E5F6')}`,
     ],
   ])('accepts a valid CNPJ (%s) and stores it bare', async (_what, cnpj, stored) => {
-    const res = await call('POST', '/api/v1/domain', superAdmin, {
+    const res = await t.call('POST', '/api/v1/domain', superAdmin, {
       domain: newDomainName(),
       displayName: 'Com CNPJ',
       cnpj,
@@ -108,22 +94,22 @@ describe('domains', () => {
   ])('refuses an invalid CNPJ (%s) with 400 and creates nothing', async (_what, cnpj) => {
     const domain = newDomainName();
     const before = await snapshotOrganisation(t.ctx);
-    const res = await call('POST', '/api/v1/domain', superAdmin, { domain, displayName: 'X', cnpj });
+    const res = await t.call('POST', '/api/v1/domain', superAdmin, { domain, displayName: 'X', cnpj });
     expect(res.statusCode).toBe(400);
     expect(ErrorBodySchema.parse(res.json()).error.code).toBe('VALIDATION_FAILED');
     expect(await snapshotOrganisation(t.ctx)).toEqual(before);
     // …and on update.
     const c = await makeDomain(t.ctx);
-    const put = await call('PUT', `/api/v1/domain/${c.domain.id}`, superAdmin, { cnpj });
+    const put = await t.call('PUT', `/api/v1/domain/${c.domain.id}`, superAdmin, { cnpj });
     expect(put.statusCode).toBe(400);
   });
 
   it('updates accept a round trip of the record; id, domain and creator never change', async () => {
     const c = await makeDomain(t.ctx);
     const record = DomainSchema.parse(
-      (await call('GET', `/api/v1/domain/${c.domain.id}`, superAdmin)).json(),
+      (await t.call('GET', `/api/v1/domain/${c.domain.id}`, superAdmin)).json(),
     );
-    const ok = await call('PUT', `/api/v1/domain/${c.domain.id}`, superAdmin, {
+    const ok = await t.call('PUT', `/api/v1/domain/${c.domain.id}`, superAdmin, {
       ...record,
       displayName: 'Renomeada',
       cnpj: '12.ABC.345/01DE-35',
@@ -135,7 +121,7 @@ describe('domains', () => {
       cnpj: '12ABC34501DE35',
       isTrusted: false,
     });
-    const cleared = await call('PUT', `/api/v1/domain/${c.domain.id}`, superAdmin, { cnpj: '' });
+    const cleared = await t.call('PUT', `/api/v1/domain/${c.domain.id}`, superAdmin, { cnpj: '' });
     expect(DomainSchema.parse(cleared.json()).cnpj).toBeNull();
     for (const body of [
       { _id: 'other.example' },
@@ -145,37 +131,37 @@ describe('domains', () => {
       { unknown: 1 },
     ]) {
       const before = await snapshotOrganisation(t.ctx);
-      const res = await call('PUT', `/api/v1/domain/${c.domain.id}`, superAdmin, body);
+      const res = await t.call('PUT', `/api/v1/domain/${c.domain.id}`, superAdmin, body);
       expect(res.statusCode, JSON.stringify(body)).toBeGreaterThanOrEqual(400);
       expect(res.statusCode).toBeLessThan(404);
       expect(await snapshotOrganisation(t.ctx)).toEqual(before);
     }
     expect(
-      (await call('PUT', '/api/v1/domain/nowhere.example', superAdmin, { displayName: 'x' })).statusCode,
+      (await t.call('PUT', '/api/v1/domain/nowhere.example', superAdmin, { displayName: 'x' })).statusCode,
     ).toBe(404);
   });
 
   it('deactivating a domain locks its users out on their next request', async () => {
     const c = await makeDomain(t.ctx);
     const member = await makeUser(t.ctx, { domain: c });
-    expect((await call('GET', `/api/v1/user/${member.user.id}`, member)).statusCode).toBe(200);
-    const off = await call('PUT', `/api/v1/domain/${c.domain.id}`, superAdmin, { active: false });
+    expect((await t.call('GET', `/api/v1/user/${member.user.id}`, member)).statusCode).toBe(200);
+    const off = await t.call('PUT', `/api/v1/domain/${c.domain.id}`, superAdmin, { active: false });
     expect(off.statusCode).toBe(200);
-    expect((await call('GET', `/api/v1/user/${member.user.id}`, member)).statusCode).toBe(403);
-    await call('PUT', `/api/v1/domain/${c.domain.id}`, superAdmin, { active: true });
-    expect((await call('GET', `/api/v1/user/${member.user.id}`, member)).statusCode).toBe(200);
+    expect((await t.call('GET', `/api/v1/user/${member.user.id}`, member)).statusCode).toBe(403);
+    await t.call('PUT', `/api/v1/domain/${c.domain.id}`, superAdmin, { active: true });
+    expect((await t.call('GET', `/api/v1/user/${member.user.id}`, member)).statusCode).toBe(200);
     // …but nobody deactivates or deletes their own domain.
     expect(
-      (await call('PUT', `/api/v1/domain/${a.domain.id}`, superAdmin, { active: false })).statusCode,
+      (await t.call('PUT', `/api/v1/domain/${a.domain.id}`, superAdmin, { active: false })).statusCode,
     ).toBe(403);
-    expect((await call('DELETE', `/api/v1/domain/${a.domain.id}`, superAdmin)).statusCode).toBe(403);
+    expect((await t.call('DELETE', `/api/v1/domain/${a.domain.id}`, superAdmin)).statusCode).toBe(403);
   });
 
   it('deleting a domain with users is 409 with a clear message; an empty one goes with its departments', async () => {
     const c = await makeDomain(t.ctx);
     const member = await makeUser(t.ctx, { domain: c });
     const before = await snapshotOrganisation(t.ctx);
-    const res = await call('DELETE', `/api/v1/domain/${c.domain.id}`, superAdmin);
+    const res = await t.call('DELETE', `/api/v1/domain/${c.domain.id}`, superAdmin);
     expect(res.statusCode).toBe(409);
     expect(ErrorBodySchema.parse(res.json()).error).toMatchObject({
       code: 'CONFLICT',
@@ -183,13 +169,13 @@ describe('domains', () => {
     });
     expect(await snapshotOrganisation(t.ctx)).toEqual(before);
 
-    expect((await call('DELETE', `/api/v1/user/${member.user.id}`, superAdmin)).statusCode).toBe(204);
-    expect((await call('DELETE', `/api/v1/domain/${c.domain.id}`, superAdmin)).statusCode).toBe(204);
+    expect((await t.call('DELETE', `/api/v1/user/${member.user.id}`, superAdmin)).statusCode).toBe(204);
+    expect((await t.call('DELETE', `/api/v1/domain/${c.domain.id}`, superAdmin)).statusCode).toBe(204);
     expect(await t.ctx.db.select().from(domains).where(eq(domains.id, c.domain.id))).toEqual([]);
     expect(await t.ctx.db.select().from(departments).where(eq(departments.domainId, c.domain.id))).toEqual(
       [],
     );
-    expect((await call('DELETE', `/api/v1/domain/${c.domain.id}`, superAdmin)).statusCode).toBe(404);
+    expect((await t.call('DELETE', `/api/v1/domain/${c.domain.id}`, superAdmin)).statusCode).toBe(404);
   });
 
   it('lists: a SuperAdmin pages through every domain, anyone else sees their own', async () => {
@@ -197,7 +183,7 @@ describe('domains', () => {
     const seen: string[] = [];
     let cursor: string | undefined;
     for (let i = 0; i < 100; i++) {
-      const res = await call(
+      const res = await t.call(
         'GET',
         `/api/v1/domain?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
         superAdmin,
@@ -213,13 +199,17 @@ describe('domains', () => {
     }
     expect(seen).toHaveLength(total);
     expect(new Set(seen).size).toBe(total);
-    const mine = await call('GET', '/api/v1/domain', admin);
+    const mine = await t.call('GET', '/api/v1/domain', admin);
     expect(
       DomainSchema.array()
         .parse(mine.json())
         .map((d) => d._id),
     ).toEqual([a.domain.id]);
-    const search = await call('GET', `/api/v1/domain?q=${a.domain.id.slice(0, 6).toUpperCase()}`, superAdmin);
+    const search = await t.call(
+      'GET',
+      `/api/v1/domain?q=${a.domain.id.slice(0, 6).toUpperCase()}`,
+      superAdmin,
+    );
     expect(
       DomainSchema.array()
         .parse(search.json())
@@ -230,27 +220,27 @@ describe('domains', () => {
 
 describe('departments', () => {
   it('an Admin creates, renames, deactivates and deletes departments of their domain, audited', async () => {
-    const created = await call('POST', '/api/v1/department', admin, { displayName: 'Jurídico' });
+    const created = await t.call('POST', '/api/v1/department', admin, { displayName: 'Jurídico' });
     expect(created.statusCode, created.body).toBe(201);
     const dep = DepartmentSchema.parse(created.json());
     expect(dep).toMatchObject({ displayName: 'Jurídico', domain: a.domain.id, active: true });
-    const dup = await call('POST', '/api/v1/department', admin, { displayName: 'JURÍDICO' });
+    const dup = await t.call('POST', '/api/v1/department', admin, { displayName: 'JURÍDICO' });
     expect(dup.statusCode).toBe(409);
-    const renamed = await call('PUT', `/api/v1/department/${dep._id}`, admin, {
+    const renamed = await t.call('PUT', `/api/v1/department/${dep._id}`, admin, {
       ...dep,
       displayName: 'Legal',
     });
     expect(renamed.statusCode, renamed.body).toBe(200);
     expect(DepartmentSchema.parse(renamed.json()).displayName).toBe('Legal');
-    const off = await call('PUT', `/api/v1/department/${dep._id}`, admin, { active: false });
+    const off = await t.call('PUT', `/api/v1/department/${dep._id}`, admin, { active: false });
     expect(DepartmentSchema.parse(off.json()).active).toBe(false);
     expect(
-      (await call('PUT', `/api/v1/department/${dep._id}`, admin, { domain: 'x.example' })).statusCode,
+      (await t.call('PUT', `/api/v1/department/${dep._id}`, admin, { domain: 'x.example' })).statusCode,
     ).toBe(403);
-    expect((await call('PUT', `/api/v1/department/${dep._id}`, admin, { manager: 'x' })).statusCode).toBe(
+    expect((await t.call('PUT', `/api/v1/department/${dep._id}`, admin, { manager: 'x' })).statusCode).toBe(
       400,
     );
-    expect((await call('DELETE', `/api/v1/department/${dep._id}`, admin)).statusCode).toBe(204);
+    expect((await t.call('DELETE', `/api/v1/department/${dep._id}`, admin)).statusCode).toBe(204);
     const actions = (
       await t.ctx.db.select().from(auditEntries).where(eq(auditEntries.targetId, dep._id))
     ).map((e) => e.action);
@@ -271,7 +261,7 @@ describe('departments', () => {
     await makeUser(t.ctx, { domain: a, department: dep, withPassword: false });
     await makeUser(t.ctx, { domain: a, department: dep, withPassword: false });
     const before = await snapshotOrganisation(t.ctx);
-    const res = await call('DELETE', `/api/v1/department/${dep.id}`, admin);
+    const res = await t.call('DELETE', `/api/v1/department/${dep.id}`, admin);
     expect(res.statusCode).toBe(409);
     expect(ErrorBodySchema.parse(res.json()).error).toMatchObject({
       code: 'CONFLICT',
@@ -283,31 +273,35 @@ describe('departments', () => {
 
   it('users cannot be placed in a deactivated department', async () => {
     const dep = await makeDepartment(t.ctx, a.domain.id, 'Temporário');
-    await call('PUT', `/api/v1/department/${dep.id}`, admin, { active: false });
+    await t.call('PUT', `/api/v1/department/${dep.id}`, admin, { active: false });
     const target = await makeUser(t.ctx, { domain: a, withPassword: false });
-    const record = UserSchema.parse((await call('GET', `/api/v1/user/${target.user.id}`, admin)).json());
-    const res = await call('PUT', `/api/v1/user/${target.user.id}`, admin, { ...record, department: dep.id });
+    const record = UserSchema.parse((await t.call('GET', `/api/v1/user/${target.user.id}`, admin)).json());
+    const res = await t.call('PUT', `/api/v1/user/${target.user.id}`, admin, {
+      ...record,
+      department: dep.id,
+    });
     expect(res.statusCode).toBe(400);
   });
 
   it('an Admin names only their own domain; a SuperAdmin any existing one', async () => {
     const c = await makeDomain(t.ctx);
     expect(
-      (await call('POST', '/api/v1/department', admin, { displayName: 'X', domain: c.domain.id })).statusCode,
+      (await t.call('POST', '/api/v1/department', admin, { displayName: 'X', domain: c.domain.id }))
+        .statusCode,
     ).toBe(403);
-    const ok = await call('POST', '/api/v1/department', superAdmin, {
+    const ok = await t.call('POST', '/api/v1/department', superAdmin, {
       displayName: 'X',
       domain: c.domain.id,
     });
     expect(ok.statusCode).toBe(201);
     expect(DepartmentSchema.parse(ok.json()).domain).toBe(c.domain.id);
-    const missing = await call('POST', '/api/v1/department', superAdmin, {
+    const missing = await t.call('POST', '/api/v1/department', superAdmin, {
       displayName: 'X',
       domain: 'no.example',
     });
     expect(missing.statusCode).toBe(400);
     for (const body of [{}, { displayName: '' }, { displayName: 'ok', extra: true }, { displayName: 5 }]) {
-      expect((await call('POST', '/api/v1/department', admin, body)).statusCode, JSON.stringify(body)).toBe(
+      expect((await t.call('POST', '/api/v1/department', admin, body)).statusCode, JSON.stringify(body)).toBe(
         400,
       );
     }

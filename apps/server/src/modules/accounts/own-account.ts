@@ -52,6 +52,33 @@ export function ownAccountService(ctx: AppContext, store: AccountsStore = accoun
     },
 
     /**
+     * The zone a domain counts its days in (budget periods, usage reports): periods already
+     * running keep the days they started with; the next ones follow the new zone.
+     */
+    async setTimeZone(
+      caller: UserCaller,
+      domain: DomainRow,
+      timeZone: string,
+      meta: AuditMeta,
+    ): Promise<DomainRow> {
+      const updated = await ctx.db.transaction(async (tx) => {
+        const row = await accountsStore(tx).updateDomain(caller, domain.id, { timeZone });
+        if (!row) return undefined;
+        await recordAudit(tx, caller, meta, {
+          action: 'domain.settings.update',
+          targetType: 'domain',
+          targetId: domain.id,
+          domainId: domain.id,
+          before: { timeZone: domain.timeZone },
+          after: { timeZone: row.timeZone },
+        });
+        return row;
+      });
+      if (!updated) throw domainNotFound();
+      return updated;
+    },
+
+    /**
      * A new EULA version asks every user of the domain to accept again (`pendingRevision`), in the
      * same transaction as the change and its audit entry.
      */

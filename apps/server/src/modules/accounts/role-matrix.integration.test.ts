@@ -13,13 +13,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, domains } from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
-import {
-  makeDepartment,
-  makeDomain,
-  makeUser,
-  type TestDomain,
-  type TestUser,
-} from '../../test/factories.ts';
+import type { TestDomain, TestUser } from '../../test/factories.ts';
+import { makeDepartment, makeDomain, makeUser } from '../../test/factories.ts';
 import { snapshotOrganisation } from '../../test/snapshot.ts';
 import { toUser } from './dto.ts';
 

@@ -23,8 +23,8 @@ import { linkBase } from '../../lib/origin.ts';
 import { sendPage } from '../../lib/paging.ts';
 import { errorResponses, RouteNeeds } from '../../plugins/routes.ts';
 import { noStore } from '../../plugins/security.ts';
-import { auditMeta, auditRoutes } from '../audit/index.ts';
-import { localeHints } from './locale.ts';
+import { auditMeta } from '../audit/index.ts';
+import { LocaleQuery, localeHints } from './locale.ts';
 
 const IdParams = z.object({ id: z.string().min(1).max(320) });
 
@@ -73,6 +73,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
       schema: {
         tags: userTags,
         summary: 'Create a user and mail them an invitation',
+        querystring: LocaleQuery,
         body: UserCreateSchema,
         response: { 201: UserCreatedSchema, ...errorResponses('CONFLICT') },
       },
@@ -145,6 +146,7 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
         tags: userTags,
         summary: 'Mail a new set-password link to a user who has none yet',
         params: IdParams,
+        querystring: LocaleQuery,
         response: {
           200: InvitationSentSchema,
           ...errorResponses('USER_NOT_FOUND', 'CONFLICT', 'UNAVAILABLE'),
@@ -319,8 +321,4 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
       return reply.status(204).send(null);
     },
   );
-
-  // ── audit log: part of the account manager ─────────────────────────────────────────────────
-
-  await app.register(async (scope) => auditRoutes(scope, ctx));
 }

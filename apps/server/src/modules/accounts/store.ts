@@ -10,7 +10,7 @@ import {
 import { and, asc, count, desc, eq, ilike, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client.ts';
-import { departments, domains, identityAccounts, users } from '../../db/schema/index.ts';
+import { departments, domains, users } from '../../db/schema/index.ts';
 import type { DomainRow, UserCaller, UserRow } from '../../lib/caller.ts';
 import { forbidden } from '../../lib/errors.ts';
 import { escapeLike, type KeyedPage, keyedPage } from '../../lib/paging.ts';
@@ -56,7 +56,7 @@ export type UserInsert = Pick<
   'id' | 'email' | 'displayName' | 'domainId' | 'departmentId' | 'role' | 'creator' | 'eula'
 >;
 export type DomainPatch = Partial<
-  Pick<DomainRow, 'displayName' | 'cnpj' | 'premium' | 'isTrusted' | 'active' | 'eulaVersion'>
+  Pick<DomainRow, 'displayName' | 'cnpj' | 'premium' | 'isTrusted' | 'active' | 'eulaVersion' | 'timeZone'>
 >;
 export type DomainInsert = Pick<
   DomainRow,
@@ -109,8 +109,40 @@ function keysetAfter(
   return sql`(${expr}, ${id}) ${op} (cast(${key[0]} as ${sql.raw(cast)}), ${key[1]})`;
 }
 
-/** The sort key of the domain and department lists. */
-const byDisplayName = (r: { displayName: string; id: string }) => [r.displayName, r.id];
+/** A keyed page (its query reads `limit + 1` rows) and the total of its filter, read at once. */
+async function pageWithTotal<R, T>(
+  rows: PromiseLike<R[]>,
+  total: PromiseLike<Array<{ n: number }>>,
+  limit: number,
+  keyOf: (row: R) => readonly string[],
+  map: (row: R) => T,
+): Promise<KeyedPage<T>> {
+  const [page, totals] = await Promise.all([rows, total]);
+  return keyedPage(page, limit, totals[0]?.n ?? 0, keyOf, map);
+}
+
+/** The domain and department lists: by (displayName, id), keyset after the cursor. */
+function pageByDisplayName<R extends { displayName: string; id: string }>(
+  db: Executor,
+  table: typeof domains | typeof departments,
+  filter: SQL | undefined,
+  limit: number,
+  cursor: [string, string] | undefined,
+): Promise<KeyedPage<R>> {
+  const after = cursor ? keysetAfter(table.displayName, table.id, 'text', 'asc', cursor) : undefined;
+  return pageWithTotal(
+    db
+      .select()
+      .from(table)
+      .where(and(filter, after))
+      .orderBy(asc(table.displayName), asc(table.id))
+      .limit(limit + 1) as PromiseLike<R[]>,
+    db.select({ n: count() }).from(table).where(filter),
+    limit,
+    (r) => [r.displayName, r.id],
+    (r) => r,
+  );
+}
 
 const orderBy = (order: SortOrder, ...cols: Array<SQL | PgColumn>) =>
   cols.map((c) => (order === 'asc' ? asc(c) : desc(c)));
@@ -169,10 +201,7 @@ export function accountsStore(db: Executor) {
     },
 
     /** A page of users in the caller's scope; see `UserListFilter`. */
-    async listUsers(
-      caller: UserCaller,
-      f: UserListFilter,
-    ): Promise<KeyedPage<UserRow & { invitePending: boolean }>> {
+    async listUsers(caller: UserCaller, f: UserListFilter): Promise<KeyedPage<UserRow>> {
       const domainId = spansDomains(caller) ? f.requestedDomain : isAdmin(caller) ? caller.domain.id : null;
       if (domainId === null) return { items: [], total: 0 };
       const pattern = f.q ? `%${escapeLike(f.q)}%` : undefined;
@@ -187,27 +216,17 @@ export function accountsStore(db: Executor) {
       );
       const sort = USER_SORTS[f.sort];
       const after = f.after ? keysetAfter(sort.expr, users.id, sort.cast, f.order, f.after) : undefined;
-      const [rows, totals] = await Promise.all([
+      return pageWithTotal(
         db
-          .select({
-            row: users,
-            key: sql<string>`(${sort.expr})::text`,
-            // Invited and never set a password: the identity account has no password yet.
-            pending: sql<boolean>`(${identityAccounts.passwordHash} is null and ${identityAccounts.uid} is not null)`,
-          })
+          .select({ row: users, key: sql<string>`(${sort.expr})::text` })
           .from(users)
-          .leftJoin(identityAccounts, sql`lower(${identityAccounts.email}) = ${users.id}`)
           .where(and(filter, after))
           .orderBy(...orderBy(f.order, sort.expr, users.id))
           .limit(f.limit + 1),
         db.select({ n: count() }).from(users).where(filter),
-      ]);
-      return keyedPage(
-        rows,
         f.limit,
-        totals[0]?.n ?? 0,
         (r) => [r.key, r.row.id],
-        (r) => ({ ...r.row, invitePending: r.pending === true }),
+        (r) => r.row,
       );
     },
 
@@ -240,6 +259,43 @@ export function accountsStore(db: Executor) {
 
     // ── domains ────────────────────────────────────────────────────────────────────────────
 
+    /** Display names of `domainId`'s users and departments among the ids given (others are absent). */
+    async namesIn(
+      domainId: string,
+      ids: { userIds: readonly string[]; departmentIds: readonly string[] },
+    ): Promise<{ users: Map<string, string>; departments: Map<string, string> }> {
+      const [u, d] = await Promise.all([
+        ids.userIds.length === 0
+          ? []
+          : db
+              .select({ id: users.id, name: users.displayName })
+              .from(users)
+              .where(and(eq(users.domainId, domainId), inArray(users.id, [...ids.userIds]))),
+        ids.departmentIds.length === 0
+          ? []
+          : db
+              .select({ id: departments.id, name: departments.displayName })
+              .from(departments)
+              .where(
+                and(eq(departments.domainId, domainId), inArray(departments.id, [...ids.departmentIds])),
+              ),
+      ]);
+      return {
+        users: new Map(u.map((r) => [r.id, r.name])),
+        departments: new Map(d.map((r) => [r.id, r.name])),
+      };
+    },
+
+    /** The IANA zone of a domain's days (usage reports and budget periods); undefined for no such domain. */
+    async domainTimeZone(id: string): Promise<string | undefined> {
+      const [row] = await db
+        .select({ zone: domains.timeZone })
+        .from(domains)
+        .where(eq(domains.id, id))
+        .limit(1);
+      return row?.zone;
+    },
+
     async findDomain(
       caller: UserCaller,
       id: string,
@@ -265,19 +321,7 @@ export function accountsStore(db: Executor) {
         pattern ? or(ilike(domains.displayName, pattern), ilike(domains.id, pattern)) : undefined,
         f.active === undefined ? undefined : eq(domains.active, f.active),
       );
-      const after = f.after
-        ? keysetAfter(domains.displayName, domains.id, 'text', 'asc', f.after)
-        : undefined;
-      const [rows, totals] = await Promise.all([
-        db
-          .select()
-          .from(domains)
-          .where(and(filter, after))
-          .orderBy(asc(domains.displayName), asc(domains.id))
-          .limit(f.limit + 1),
-        db.select({ n: count() }).from(domains).where(filter),
-      ]);
-      return keyedPage(rows, f.limit, totals[0]?.n ?? 0, byDisplayName, (r) => r);
+      return pageByDisplayName<DomainRow>(db, domains, filter, f.limit, f.after);
     },
 
     /** SuperAdmin only; undefined when the id is taken. */
@@ -289,7 +333,8 @@ export function accountsStore(db: Executor) {
 
     /** SuperAdmin: any field; an Admin: only their own domain's settings (`eulaVersion`). */
     async updateDomain(caller: UserCaller, id: string, patch: DomainPatch): Promise<DomainRow | undefined> {
-      const settingsOnly = Object.keys(patch).every((k) => k === 'eulaVersion');
+      // An Admin changes their domain's settings (terms version, time zone), a SuperAdmin anything.
+      const settingsOnly = Object.keys(patch).every((k) => k === 'eulaVersion' || k === 'timeZone');
       if (!spansDomains(caller) && !(settingsOnly && administersDomain(actor(caller), id))) throw forbidden();
       const [row] = await db
         .update(domains)
@@ -392,19 +437,7 @@ export function accountsStore(db: Executor) {
         eq(departments.domainId, domainId),
         query.q ? ilike(departments.displayName, `%${escapeLike(query.q)}%`) : undefined,
       );
-      const after = query.after
-        ? keysetAfter(departments.displayName, departments.id, 'text', 'asc', query.after)
-        : undefined;
-      const [rows, totals] = await Promise.all([
-        db
-          .select()
-          .from(departments)
-          .where(and(filter, after))
-          .orderBy(asc(departments.displayName), asc(departments.id))
-          .limit(query.limit + 1),
-        db.select({ n: count() }).from(departments).where(filter),
-      ]);
-      return keyedPage(rows, query.limit, totals[0]?.n ?? 0, byDisplayName, (r) => r);
+      return pageByDisplayName<DepartmentRow>(db, departments, filter, query.limit, query.after);
     },
 
     async insertDepartment(

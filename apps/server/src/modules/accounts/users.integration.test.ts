@@ -11,13 +11,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, departments, identityAccounts, users } from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
-import {
-  makeDepartment,
-  makeDomain,
-  makeUser,
-  type TestDomain,
-  type TestUser,
-} from '../../test/factories.ts';
+import type { TestDomain, TestUser } from '../../test/factories.ts';
+import { makeDepartment, makeDomain, makeUser } from '../../test/factories.ts';
 import { type SunkMail, startSmtpSink } from '../../test/smtp-sink.ts';
 import { snapshotOrganisation } from '../../test/snapshot.ts';
 
@@ -28,21 +23,6 @@ let b: TestDomain;
 let admin: TestUser;
 let superAdmin: TestUser;
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-function call(
-  method: Method,
-  url: string,
-  who?: TestUser,
-  body?: unknown,
-  headers: Record<string, string> = {},
-) {
-  return t.app.inject({
-    method,
-    url,
-    headers: { ...(who?.headers ?? {}), ...headers },
-    ...(body === undefined ? {} : { payload: body as object }),
-  });
-}
 const userUrl = (id: string) => `/api/v1/user/${encodeURIComponent(id)}`;
 const signIn = (email: string, password: string) =>
   t.app.inject({
@@ -85,7 +65,7 @@ afterAll(async () => {
 describe('invitations', () => {
   it('an invited user gets a set-password link by SMTP, sets the password and signs in', async () => {
     const email = newEmail();
-    const res = await call('POST', '/api/v1/user', admin, createBody(email));
+    const res = await t.call('POST', '/api/v1/user', admin, createBody(email));
     expect(res.statusCode, res.body).toBe(201);
     const created = UserCreatedSchema.parse(res.json());
     expect(created).toMatchObject({
@@ -108,10 +88,10 @@ describe('invitations', () => {
     // The page the link opens welcomes the newcomer rather than speaking of a reset.
     expect(mail.text).toMatch(/reset-password\?oobCode=[A-Za-z0-9_%-]+&invite=1/);
     const code = oobCodeOf(mail);
-    const check = await call('POST', '/identity/v1/accounts:resetPassword', undefined, { oobCode: code });
+    const check = await t.call('POST', '/identity/v1/accounts:resetPassword', undefined, { oobCode: code });
     expect(check.statusCode).toBe(200);
     expect(check.json()).toMatchObject({ email });
-    const set = await call('POST', '/identity/v1/accounts:resetPassword', undefined, {
+    const set = await t.call('POST', '/identity/v1/accounts:resetPassword', undefined, {
       oobCode: code,
       newPassword: 'a brand new passphrase',
     });
@@ -120,14 +100,14 @@ describe('invitations', () => {
     const signedIn = await signIn(email, 'a brand new passphrase');
     expect(signedIn.statusCode, signedIn.body).toBe(200);
     const { idToken } = signedIn.json() as { idToken: string };
-    const me = await call('GET', userUrl(email), undefined, undefined, {
+    const me = await t.call('GET', userUrl(email), undefined, undefined, {
       authorization: `Bearer ${idToken}`,
     });
     expect(me.statusCode).toBe(200);
     expect(UserSchema.parse(me.json()).email).toBe(email);
 
     // With a password set, resending the invitation is refused: "Forgot password" is the way.
-    const again = await call('POST', `${userUrl(email)}/invitation`, admin);
+    const again = await t.call('POST', `${userUrl(email)}/invitation`, admin);
     expect(again.statusCode).toBe(409);
   });
 
@@ -155,7 +135,7 @@ describe('invitations', () => {
         ...(saved ? { locale: saved } : {}),
       });
       const email = newEmail();
-      const res = await call(
+      const res = await t.call(
         'POST',
         `/api/v1/user${hint.url ?? ''}`,
         inviter,
@@ -171,7 +151,7 @@ describe('invitations', () => {
   it('an explicit ?locale= wins over the saved language', async () => {
     const inviter = await makeUser(t.ctx, { role: 'Admin', domain: a, locale: 'en' });
     const email = newEmail();
-    expect((await call('POST', '/api/v1/user?locale=es', inviter, createBody(email))).statusCode).toBe(201);
+    expect((await t.call('POST', '/api/v1/user?locale=es', inviter, createBody(email))).statusCode).toBe(201);
     expect((await sink.waitFor((m) => m.to.includes(email))).text).toContain(
       'Te invitaron a usar Assistente',
     );
@@ -179,12 +159,12 @@ describe('invitations', () => {
 
   it('resending mails a new working link and is audited', async () => {
     const invitee = await makeUser(t.ctx, { domain: a, withPassword: false });
-    const res = await call('POST', `${userUrl(invitee.user.id)}/invitation?locale=en`, admin);
+    const res = await t.call('POST', `${userUrl(invitee.user.id)}/invitation?locale=en`, admin);
     expect(res.statusCode, res.body).toBe(200);
     expect(InvitationSentSchema.parse(res.json())).toEqual({ email: invitee.user.email, sent: true });
     const mail = await sink.waitFor((m) => m.to.includes(invitee.user.email));
     expect(mail.subject).toBe('You were invited to Assistente');
-    const check = await call('POST', '/identity/v1/accounts:resetPassword', undefined, {
+    const check = await t.call('POST', '/identity/v1/accounts:resetPassword', undefined, {
       oobCode: oobCodeOf(mail),
     });
     expect(check.statusCode).toBe(200);
@@ -200,14 +180,14 @@ describe('invitations', () => {
     const signedUp = await makeUser(t.ctx, { domain: a });
     const listed = async () =>
       UserSchema.array().parse(
-        (await call('GET', `/api/v1/user?limit=200&q=${encodeURIComponent('@')}`, admin)).json(),
+        (await t.call('GET', `/api/v1/user?limit=200&q=${encodeURIComponent('@')}`, admin)).json(),
       );
     const before = await listed();
     expect(before.find((u) => u._id === invitee.user.id)?.invitePending).toBe(true);
     expect(before.find((u) => u._id === signedUp.user.id)?.invitePending).toBeUndefined();
     // The web sends a user it read back whole: the derived flag is accepted and never stored.
     const read = before.find((u) => u._id === invitee.user.id);
-    const put = await call('PUT', userUrl(invitee.user.id), admin, {
+    const put = await t.call('PUT', userUrl(invitee.user.id), admin, {
       ...read,
       displayName: 'Ainda convidado',
     });
@@ -218,7 +198,7 @@ describe('invitations', () => {
 
   it('a deactivated user is not re-invited (409)', async () => {
     const invitee = await makeUser(t.ctx, { domain: a, withPassword: false, active: false });
-    const res = await call('POST', `${userUrl(invitee.user.id)}/invitation`, admin);
+    const res = await t.call('POST', `${userUrl(invitee.user.id)}/invitation`, admin);
     expect(res.statusCode).toBe(409);
   });
 });
@@ -243,12 +223,12 @@ describe('creating users', () => {
     bodies.push(createBody(email, { department: closed.id }));
     for (const body of bodies) {
       const before = await snapshotOrganisation(t.ctx);
-      const res = await call('POST', '/api/v1/user', superAdmin, body);
+      const res = await t.call('POST', '/api/v1/user', superAdmin, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(ErrorBodySchema.parse(res.json()).error.status).toBe(400);
       expect(await snapshotOrganisation(t.ctx)).toEqual(before);
     }
-    const big = await call('POST', '/api/v1/user', superAdmin, {
+    const big = await t.call('POST', '/api/v1/user', superAdmin, {
       ...createBody(email),
       displayName: 'x'.repeat(70_000),
     });
@@ -262,14 +242,14 @@ describe('creating users', () => {
       createBody(email, { domain: b.domain.id, department: b.department.id }),
     ]) {
       const before = await snapshotOrganisation(t.ctx);
-      const res = await call('POST', '/api/v1/user', admin, body);
+      const res = await t.call('POST', '/api/v1/user', admin, body);
       expect(res.statusCode).toBe(403);
       expect(await snapshotOrganisation(t.ctx)).toEqual(before);
     }
     const other = await makeUser(t.ctx, { domain: b });
     for (const who of [admin, superAdmin]) {
       const before = await snapshotOrganisation(t.ctx);
-      const res = await call('POST', '/api/v1/user', who, createBody(other.user.email.toUpperCase()));
+      const res = await t.call('POST', '/api/v1/user', who, createBody(other.user.email.toUpperCase()));
       expect(res.statusCode).toBe(409);
       expect(await snapshotOrganisation(t.ctx)).toEqual(before);
     }
@@ -278,7 +258,7 @@ describe('creating users', () => {
   it('a SuperAdmin creates a domain’s first Admin in any domain', async () => {
     const c = await makeDomain(t.ctx);
     const email = newEmail(c);
-    const res = await call(
+    const res = await t.call(
       'POST',
       '/api/v1/user',
       superAdmin,
@@ -292,36 +272,36 @@ describe('creating users', () => {
 describe('immediate effect of deactivation, demotion and deletion', () => {
   it('a deactivated user loses access on the next request and cannot sign in (USER_DISABLED)', async () => {
     const target = await makeUser(t.ctx, { domain: a });
-    expect((await call('GET', userUrl(target.user.id), target)).statusCode).toBe(200);
-    const record = UserSchema.parse((await call('GET', userUrl(target.user.id), admin)).json());
-    const off = await call('PUT', userUrl(target.user.id), admin, { ...record, active: false });
+    expect((await t.call('GET', userUrl(target.user.id), target)).statusCode).toBe(200);
+    const record = UserSchema.parse((await t.call('GET', userUrl(target.user.id), admin)).json());
+    const off = await t.call('PUT', userUrl(target.user.id), admin, { ...record, active: false });
     expect(off.statusCode).toBe(200);
-    expect((await call('GET', userUrl(target.user.id), target)).statusCode).toBe(401);
+    expect((await t.call('GET', userUrl(target.user.id), target)).statusCode).toBe(401);
     const denied = await signIn(target.user.email, target.password);
     expect(IdentityErrorBodySchema.parse(denied.json()).error.message).toBe('USER_DISABLED');
     // Reactivation lets them back in.
-    const on = await call('PUT', userUrl(target.user.id), admin, { ...record, active: true });
+    const on = await t.call('PUT', userUrl(target.user.id), admin, { ...record, active: true });
     expect(on.statusCode).toBe(200);
     expect((await signIn(target.user.email, target.password)).statusCode).toBe(200);
   });
 
   it('a demoted Admin loses the admin APIs on the next request', async () => {
     const boss = await makeUser(t.ctx, { role: 'Admin', domain: a });
-    expect((await call('GET', '/api/v1/user', boss)).statusCode).toBe(200);
-    const record = UserSchema.parse((await call('GET', userUrl(boss.user.id), admin)).json());
-    expect((await call('PUT', userUrl(boss.user.id), admin, { ...record, role: 'Viewer' })).statusCode).toBe(
-      200,
-    );
-    expect((await call('GET', '/api/v1/user', boss)).statusCode).toBe(403);
+    expect((await t.call('GET', '/api/v1/user', boss)).statusCode).toBe(200);
+    const record = UserSchema.parse((await t.call('GET', userUrl(boss.user.id), admin)).json());
+    expect(
+      (await t.call('PUT', userUrl(boss.user.id), admin, { ...record, role: 'Viewer' })).statusCode,
+    ).toBe(200);
+    expect((await t.call('GET', '/api/v1/user', boss)).statusCode).toBe(403);
   });
 
   it('deletion removes the user and the identity account, ends sessions, and is audited', async () => {
     const target = await makeUser(t.ctx, { domain: a });
-    const del = await call('DELETE', userUrl(target.user.id), admin);
+    const del = await t.call('DELETE', userUrl(target.user.id), admin);
     expect(del.statusCode).toBe(204);
     expect(await t.ctx.db.select().from(users).where(eq(users.id, target.user.id))).toEqual([]);
     expect(await t.ctx.identity.findAccount(target.uid)).toBeUndefined();
-    expect((await call('GET', userUrl(target.user.id), target)).statusCode).toBe(401);
+    expect((await t.call('GET', userUrl(target.user.id), target)).statusCode).toBe(401);
     expect((await signIn(target.user.email, target.password)).statusCode).toBe(400);
     const refreshed = await t.app.inject({
       method: 'POST',
@@ -329,8 +309,8 @@ describe('immediate effect of deactivation, demotion and deletion', () => {
       payload: { grant_type: 'refresh_token', refresh_token: target.refreshToken },
     });
     expect(refreshed.statusCode).toBe(400);
-    expect((await call('GET', userUrl(target.user.id), admin)).statusCode).toBe(404);
-    expect((await call('DELETE', userUrl(target.user.id), admin)).statusCode).toBe(404);
+    expect((await t.call('GET', userUrl(target.user.id), admin)).statusCode).toBe(404);
+    expect((await t.call('DELETE', userUrl(target.user.id), admin)).statusCode).toBe(404);
     const [entry] = await t.ctx.db
       .select()
       .from(auditEntries)
@@ -346,7 +326,7 @@ describe('immediate effect of deactivation, demotion and deletion', () => {
       [admin, superAdmin, 403],
     ] as const) {
       const before = await snapshotOrganisation(t.ctx);
-      expect((await call('DELETE', userUrl(target.user.id), who)).statusCode).toBe(want);
+      expect((await t.call('DELETE', userUrl(target.user.id), who)).statusCode).toBe(want);
       expect(await snapshotOrganisation(t.ctx)).toEqual(before);
     }
   });
@@ -354,10 +334,10 @@ describe('immediate effect of deactivation, demotion and deletion', () => {
   it('an Admin signs a user out everywhere: their token stops working at once', async () => {
     const target = await makeUser(t.ctx, { domain: a });
     await t.ctx.identity.issueSession(target.uid, { kind: 'editor', name: 'VS Code' });
-    const res = await call('POST', `${userUrl(target.user.id)}/sessions/revoke-all`, admin);
+    const res = await t.call('POST', `${userUrl(target.user.id)}/sessions/revoke-all`, admin);
     expect(res.statusCode).toBe(200);
     expect(SessionsRevokedSchema.parse(res.json()).revoked).toBe(2);
-    expect((await call('GET', userUrl(target.user.id), target)).statusCode).toBe(401);
+    expect((await t.call('GET', userUrl(target.user.id), target)).statusCode).toBe(401);
   });
 
   it('the last active SuperAdmin cannot be demoted or deactivated', async () => {
@@ -395,11 +375,11 @@ describe('department repair and own-department changes', () => {
     const sa = await makeUser(t.ctx, { role: 'SuperAdmin', domain: d, department: gone });
     // The department disappears under them (as the web app's repair expects to find).
     await t.ctx.db.delete(departments).where(eq(departments.id, gone.id));
-    const list = await call('GET', `/api/v1/department?domain=${d.domain.id}`, sa);
+    const list = await t.call('GET', `/api/v1/department?domain=${d.domain.id}`, sa);
     const first = (list.json() as Array<{ _id: string }>)[0];
     expect(first?._id).toBe(d.department.id);
-    const me = UserSchema.parse((await call('GET', userUrl(sa.user.id), sa)).json());
-    const res = await call('PUT', userUrl(sa.user.id), sa, { ...me, department: first?._id });
+    const me = UserSchema.parse((await t.call('GET', userUrl(sa.user.id), sa)).json());
+    const res = await t.call('PUT', userUrl(sa.user.id), sa, { ...me, department: first?._id });
     expect(res.statusCode, res.body).toBe(200);
     expect(UserSchema.parse(res.json()).department).toBe(d.department.id);
   });
@@ -407,9 +387,9 @@ describe('department repair and own-department changes', () => {
   it.each(['Viewer', 'Editor', 'Admin'] as const)('a %s cannot change their own department', async (role) => {
     const other = await makeDepartment(t.ctx, a.domain.id, `Other ${role}`);
     const me = await makeUser(t.ctx, { role, domain: a });
-    const record: User = UserSchema.parse((await call('GET', userUrl(me.user.id), me)).json());
+    const record: User = UserSchema.parse((await t.call('GET', userUrl(me.user.id), me)).json());
     const before = await snapshotOrganisation(t.ctx);
-    const res = await call('PUT', userUrl(me.user.id), me, { ...record, department: other.id });
+    const res = await t.call('PUT', userUrl(me.user.id), me, { ...record, department: other.id });
     expect(res.statusCode).toBe(403);
     expect(await snapshotOrganisation(t.ctx)).toEqual(before);
   });
@@ -451,7 +431,7 @@ describe('GET /api/v1/user: paging, sorting, search', () => {
     let cursor: string | undefined;
     for (let i = 0; i < 50; i++) {
       const url = `/api/v1/user?limit=${limit}&${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-      const res = await call('GET', url, boss);
+      const res = await t.call('GET', url, boss);
       expect(res.statusCode, res.body).toBe(200);
       expect(res.headers['access-control-expose-headers']).toBe('X-Total-Count, X-Next-Cursor');
       totals.push(String(res.headers['x-total-count']));
@@ -481,7 +461,9 @@ describe('GET /api/v1/user: paging, sorting, search', () => {
     const paged = await all(sort, 3);
     expect(paged.ids).toEqual(whole.ids);
     expect(new Set(paged.totals)).toEqual(new Set([String(names.length + 1)]));
-    const list = UserSchema.array().parse((await call('GET', `/api/v1/user?limit=200&${sort}`, boss)).json());
+    const list = UserSchema.array().parse(
+      (await t.call('GET', `/api/v1/user?limit=200&${sort}`, boss)).json(),
+    );
     if (sort.startsWith('sort=role')) {
       const rank = list.map((u) => ['Viewer', 'Editor', 'Admin', 'SuperAdmin'].indexOf(u.role));
       const sorted = [...rank].sort((x, y) => x - y);
@@ -496,12 +478,12 @@ describe('GET /api/v1/user: paging, sorting, search', () => {
 
   it('a cursor forged to carry a value its sort cannot cast is a 400, not a database error', async () => {
     const sort = 'sort=createdAt&order=desc';
-    const first = await call('GET', `/api/v1/user?limit=2&${sort}`, boss);
+    const first = await t.call('GET', `/api/v1/user?limit=2&${sort}`, boss);
     const [payload, mac] = String(first.headers['x-next-cursor']).split('.');
     const [tag, , id] = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString('utf8')) as string[];
     const unsigned = Buffer.from(JSON.stringify([tag, 'not a timestamp', id])).toString('base64url');
     for (const cursor of [`${unsigned}.${mac}`, unsigned]) {
-      const res = await call(
+      const res = await t.call(
         'GET',
         `/api/v1/user?limit=2&${sort}&cursor=${encodeURIComponent(cursor)}`,
         boss,
@@ -512,14 +494,14 @@ describe('GET /api/v1/user: paging, sorting, search', () => {
   });
 
   it('the default order is by name then id, stable for equal names', async () => {
-    const list = UserSchema.array().parse((await call('GET', '/api/v1/user?limit=200', boss)).json());
+    const list = UserSchema.array().parse((await t.call('GET', '/api/v1/user?limit=200', boss)).json());
     const carlas = list.filter((u) => u.displayName === 'Carla Dias').map((u) => u._id);
     expect(carlas).toEqual([...carlas].sort());
   });
 
   it('q searches name and email, case-insensitively, with LIKE wildcards taken literally', async () => {
     const q = async (s: string) => {
-      const res = await call('GET', `/api/v1/user?limit=200&q=${encodeURIComponent(s)}`, boss);
+      const res = await t.call('GET', `/api/v1/user?limit=200&q=${encodeURIComponent(s)}`, boss);
       expect(res.statusCode).toBe(200);
       return {
         names: UserSchema.array()
@@ -539,16 +521,16 @@ describe('GET /api/v1/user: paging, sorting, search', () => {
   });
 
   it('filters by role and active', async () => {
-    const res = await call('GET', '/api/v1/user?limit=200&role=Admin', boss);
+    const res = await t.call('GET', '/api/v1/user?limit=200&role=Admin', boss);
     const list = UserSchema.array().parse(res.json());
     expect(list.length).toBeGreaterThan(1);
     expect(list.every((u) => u.role === 'Admin')).toBe(true);
-    const inactive = await call('GET', '/api/v1/user?active=false', boss);
+    const inactive = await t.call('GET', '/api/v1/user?active=false', boss);
     expect(inactive.json()).toEqual([]);
   });
 
   it('bad paging parameters and cursors of another sort are 400', async () => {
-    const first = await call('GET', '/api/v1/user?limit=2&sort=email', boss);
+    const first = await t.call('GET', '/api/v1/user?limit=2&sort=email', boss);
     const cursor = first.headers['x-next-cursor'] as string;
     expect(cursor).toBeTruthy();
     for (const q of [
@@ -563,17 +545,17 @@ describe('GET /api/v1/user: paging, sorting, search', () => {
       `cursor=${encodeURIComponent(cursor)}`,
       `cursor=${encodeURIComponent(cursor)}&sort=email&order=desc`,
     ]) {
-      const res = await call('GET', `/api/v1/user?${q}`, boss);
+      const res = await t.call('GET', `/api/v1/user?${q}`, boss);
       expect(res.statusCode, q).toBe(400);
       expect(ErrorBodySchema.parse(res.json()).error.status).toBe(400);
     }
     expect(
-      (await call('GET', `/api/v1/user?sort=email&cursor=${encodeURIComponent(cursor)}`, boss)).statusCode,
+      (await t.call('GET', `/api/v1/user?sort=email&cursor=${encodeURIComponent(cursor)}`, boss)).statusCode,
     ).toBe(200);
   });
 
   it('an Admin lists their own domain whatever ?domain= says; a SuperAdmin may pick one', async () => {
-    const spoofed = await call('GET', `/api/v1/user?limit=200&domain=${a.domain.id}`, boss, undefined, {
+    const spoofed = await t.call('GET', `/api/v1/user?limit=200&domain=${a.domain.id}`, boss, undefined, {
       domain: a.domain.id,
     });
     expect(
@@ -581,15 +563,15 @@ describe('GET /api/v1/user: paging, sorting, search', () => {
         .parse(spoofed.json())
         .every((u) => u.domain === d.domain.id),
     ).toBe(true);
-    const picked = await call('GET', `/api/v1/user?limit=200&domain=${d.domain.id}`, superAdmin);
+    const picked = await t.call('GET', `/api/v1/user?limit=200&domain=${d.domain.id}`, superAdmin);
     expect(UserSchema.array().parse(picked.json())).toHaveLength(names.length + 1);
-    const everyone = await call('GET', '/api/v1/user?limit=200', superAdmin);
+    const everyone = await t.call('GET', '/api/v1/user?limit=200', superAdmin);
     const domainsSeen = new Set(
       UserSchema.array()
         .parse(everyone.json())
         .map((u) => u.domain),
     );
     expect(domainsSeen.has(a.domain.id) && domainsSeen.has(d.domain.id)).toBe(true);
-    expect((await call('GET', '/api/v1/user?domain=nowhere.example', superAdmin)).statusCode).toBe(404);
+    expect((await t.call('GET', '/api/v1/user?domain=nowhere.example', superAdmin)).statusCode).toBe(404);
   });
 });

@@ -1,20 +1,22 @@
-import type {
-  AnswerError,
-  AttachmentReading,
-  ChatParams,
-  Citation,
-  Message,
-  MessageUsage,
-} from '@assistente/contracts';
+import type { AnswerError, AttachmentReading, ChatParams, Citation, Message } from '@assistente/contracts';
 import type { ModelMessage } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/errors.ts';
+import type { Metrics } from '../../lib/metrics.ts';
 import type { AttachmentForModel, ChatCaller, ChatsService, ContextMessage } from '../chats/index.ts';
 import type { ResolvedModel } from '../providers/index.ts';
+import { type CallStart, type ModelCall as LedgerCall, tokensOf } from '../usage/index.ts';
+import { HEARTBEAT_MS } from './heartbeat.ts';
 import type { AgentsHub } from './hub.ts';
-import { INTERRUPTED_MESSAGE, type ModelCall, type ModelStream, type ModelWorkers } from './model-calls.ts';
+import {
+  INTERRUPTED_MESSAGE,
+  type ModelCall,
+  type ModelStream,
+  type ModelUsage,
+  type ModelWorkers,
+  messageUsage,
+} from './model-calls.ts';
 import { type ExtractedText, MAX_INLINE_CHARS, modelMessages, needsExtraction } from './prompt.ts';
-import type { AgentsStore } from './store.ts';
 
 /**
  * Store the text streamed so far this often, for every answer at once in one statement, so a crash
@@ -22,8 +24,6 @@ import type { AgentsStore } from './store.ts';
  * shown as they arrive and stored a tick later: no token waits for the database.
  */
 const FLUSH_MS = 100;
-/** Touch a silent answer this often, so the stale sweep knows it is alive. */
-export const HEARTBEAT_MS = 10_000;
 /** Total attachment bytes sent to a model in one call. */
 const MAX_ATTACHMENT_BYTES = 25 * 1024 * 1024;
 /** Texts read out of attachments kept for the next questions of their chat (a file never changes). */
@@ -31,6 +31,9 @@ const EXTRACTED_KEPT = 50;
 
 /** The text of a PDF or DOCX of a domain, read by the bounded document reader (knowledge's). */
 export type DocumentReader = (domainId: string, contentType: string, data: Buffer) => Promise<string>;
+
+/** The usage gate every model call passes (docs/ARCHITECTURE.md#usage-prices-and-budgets). */
+export type BeginCall = (start: CallStart) => Promise<LedgerCall>;
 
 export interface GenerationInput {
   caller: ChatCaller;
@@ -52,6 +55,8 @@ export interface GenerationInput {
   /** The knowledge put in `system`, stored on the answer and sent with `message.done`. */
   citations?: Citation[];
   params: ChatParams;
+  /** Whose call it is for the ledger: the model is the answer's, the tokens the call's. */
+  ledger: Omit<CallStart['entry'], 'model'>;
   /** Frees the user's concurrency slot. */
   release: () => void;
 }
@@ -129,16 +134,21 @@ export class Generation {
  */
 export class GenerationRegistry {
   private readonly running = new Map<string, Generation>();
+  /** Ledger writes of answers already over for their readers; shutdown waits for them. */
+  private readonly settling = new Set<Promise<void>>();
   private flushTimer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
 
   constructor(
     private readonly chats: ChatsService,
-    private readonly store: AgentsStore,
     private readonly hub: AgentsHub,
     private readonly models: ModelWorkers,
     private readonly log: FastifyBaseLogger,
     private readonly readDocument: DocumentReader,
+    private readonly metrics: Pick<Metrics, 'modelCall'>,
+    private readonly beginCall: BeginCall,
+    /** The output cap a call without `maxTokens` is held to by budgets. */
+    private readonly defaultMaxOutput: number,
   ) {}
 
   /** Attachments' extracted texts, oldest first, each cut to what a model is given. */
@@ -176,7 +186,7 @@ export class GenerationRegistry {
     }
     if (batch.length === 0) return;
     try {
-      await this.store.saveStreaming(
+      await this.chats.saveStreaming(
         batch.map(({ gen, upTo, touch }) => ({
           id: gen.messageId,
           at: gen.flushed,
@@ -235,21 +245,47 @@ export class GenerationRegistry {
     let stream: ModelStream;
     let message: Message;
     let readings: AttachmentReading[];
+    let call: LedgerCall | undefined;
+    let inputText = () => '';
     const committing = input.pending?.commit(input.resolved.modelId);
     // Awaited below; marked handled now in case the context fails first.
     committing?.catch(() => {});
     try {
       const context = await this.contextFor(input);
       readings = context.readings;
-      stream = this.models.start(this.callFor(input, context.messages), abort.signal);
+      const modelCall = this.callFor(input, context.messages);
+      inputText = () => JSON.stringify([modelCall.system ?? '', modelCall.messages]);
+      // Before the model is called: a budget without room refuses the answer here.
+      call = await this.beginCall({
+        entry: { ...input.ledger, model: input.resolved.modelId },
+        estimate: { input: inputText, maxOutputTokens: input.params.maxTokens ?? this.defaultMaxOutput },
+      });
+      stream = this.models.start(modelCall, abort.signal);
       message =
         (await committing) ??
         (await this.chats.createAssistantMessage(input.chatId, input.parentId, input.resolved.modelId));
     } catch (err) {
       abort.abort();
       input.release();
+      // Any tokens a call aborted this early used are not known: let go of its holds.
+      await call
+        ?.release()
+        .catch((e: unknown) => this.log.warn({ err: e }, 'agents: releasing a call failed'));
+      // The answer's row went in beside the context's read: end it with the refusal (a budget's,
+      // a context that failed) rather than leave it streaming until the sweep finds it.
+      const orphan = await committing?.catch(() => undefined);
+      if (orphan) {
+        const error =
+          err instanceof AppError
+            ? { code: err.code, message: err.message }
+            : { code: 'INTERNAL' as const, message: 'The answer could not start.' };
+        await this.chats
+          .finishAssistantMessage(orphan.messageId, { status: 'error', error })
+          .catch((e: unknown) => this.log.warn({ err: e }, 'agents: ending a refused answer failed'));
+      }
       throw err;
     }
+    const ledgerCall = call;
     const gen = new Generation(
       message,
       input.caller.user.id,
@@ -266,7 +302,7 @@ export class GenerationRegistry {
       chatId: gen.chatId,
       message,
     });
-    gen.done = this.run(gen, stream).finally(() => {
+    gen.done = this.run(gen, stream, input.resolved.modelId, ledgerCall, inputText).finally(() => {
       this.running.delete(gen.messageId);
       input.release();
     });
@@ -315,10 +351,16 @@ export class GenerationRegistry {
     return modelMessages(branch, files, kind, extracted);
   }
 
-  private async run(gen: Generation, stream: ModelStream): Promise<void> {
+  private async run(
+    gen: Generation,
+    stream: ModelStream,
+    model: string,
+    call: LedgerCall,
+    inputText: () => string,
+  ): Promise<void> {
     let status: 'complete' | 'stopped' | 'error' = 'complete';
     let finishReason = 'stop';
-    let usage: MessageUsage | undefined;
+    let usage: ModelUsage | undefined;
     let error: AnswerError | undefined;
 
     let sendScheduled = false;
@@ -380,6 +422,7 @@ export class GenerationRegistry {
 
     // Every delta goes out before the answer's end.
     sendUnsent();
+    this.metrics.modelCall(model, stream.firstTokenSeconds, usage);
     // The final write holds the whole text; a flush still under way lands first, so none of its
     // pieces outlives the answer's end.
     gen.ended = true;
@@ -398,11 +441,12 @@ export class GenerationRegistry {
       finishReason = 'error';
     }
 
+    const stored = usage ? messageUsage(usage) : undefined;
     try {
       await this.chats.finishAssistantMessage(gen.messageId, {
         status,
         content: gen.content,
-        ...(usage ? { usage } : {}),
+        ...(stored ? { usage: stored } : {}),
         ...(error ? { error } : {}),
         ...(gen.citations.length > 0 ? { citations: gen.citations } : {}),
         ...(gen.readings.length > 0 ? { attachmentReadings: gen.readings } : {}),
@@ -422,18 +466,45 @@ export class GenerationRegistry {
       messageId: gen.messageId,
       status,
       finishReason,
-      usage: usage ?? null,
+      usage: stored ?? null,
       ...(error ? { error } : {}),
       ...(gen.citations.length > 0 ? { citations: gen.citations } : {}),
       ...(gen.readings.length > 0 ? { attachmentReadings: gen.readings } : {}),
     });
+    // After the reader has the answer, and outside `done`: the ledger's write (retried by the gate)
+    // neither delays the answer nor keeps its slot, its chat or the streaming gauge busy.
+    const settled = this.settle(gen, call, usage, inputText, status).finally(() =>
+      this.settling.delete(settled),
+    );
+    this.settling.add(settled);
   }
 
-  /** Stops every generation here (shutdown) and waits for each to be stored. */
+  /**
+   * One ledger row for the answer, whatever its end: the provider's usage, else an estimate from
+   * the texts (a stopped stream reports nothing, yet the model read the question); a call that
+   * failed before any token lets go of its holds instead.
+   */
+  private async settle(
+    gen: Generation,
+    call: LedgerCall,
+    usage: ModelUsage | undefined,
+    inputText: () => string,
+    status: 'complete' | 'stopped' | 'error',
+  ): Promise<void> {
+    try {
+      if (status === 'error' && !usage && !gen.content) await call.release();
+      else await call.settle(await tokensOf(usage, { input: inputText, output: gen.content }));
+    } catch (err) {
+      this.log.error({ err, messageId: gen.messageId }, 'agents: could not settle an answer in the ledger');
+    }
+  }
+
+  /** Stops every generation here (shutdown) and waits for each to be stored and settled. */
   async shutdown(): Promise<void> {
     const all = this.all();
     for (const g of all) g.interrupt();
     await Promise.allSettled(all.map((g) => g.done));
+    await Promise.allSettled([...this.settling]);
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     await this.flushing;

@@ -7,7 +7,6 @@ import { TestSocket } from '../../test/agents-client.ts';
 import type { TestApp } from '../../test/app.ts';
 import { makeChat, makeUser, type TestUser } from '../../test/factories.ts';
 import { INTERRUPTED_MESSAGE } from './model-calls.ts';
-import { agentsStore } from './store.ts';
 
 let app: AgentsTestApp;
 let t: TestApp;
@@ -49,7 +48,7 @@ describe('answers never stay "streaming"', () => {
         status: 'streaming',
       })
       .returning();
-    const swept = await agentsStore(t.ctx.db).sweepStale(
+    const swept = await t.ctx.services.chats.sweepStaleAnswers(
       new Date(Date.now() - 2 * 60_000),
       INTERRUPTED_MESSAGE,
     );

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
+import { HEARTBEAT_MS, STALE_AFTER_MS } from './heartbeat.ts';
 
 /** Per-user limits of the agents websocket: concurrent generations and sends per minute. */
 export interface AgentLimits {
@@ -34,8 +35,11 @@ redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[4])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1`;
 
-/** How long a slot holds without renewal; a running generation renews it every third of that. */
-const SLOT_LEASE_MS = 60_000;
+/**
+ * How long a slot holds without renewal: as long as an answer without a heartbeat lives, so a dead
+ * replica's slots are free when the survivor ends its answers. Renewed on every heartbeat.
+ */
+const SLOT_LEASE_MS = STALE_AFTER_MS;
 
 /**
  * Sends are counted over a sliding minute and running generations by leased slots, in Redis when
@@ -103,7 +107,7 @@ export function createAgentLimits(
               .pexpire(key, SLOT_LEASE_MS)
               .exec()
               .catch(() => {});
-          }, SLOT_LEASE_MS / 3);
+          }, HEARTBEAT_MS);
           renew.unref();
           let released = false;
           return () => {

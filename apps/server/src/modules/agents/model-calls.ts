@@ -15,10 +15,27 @@ export interface ModelCall {
   maxOutputTokens?: number;
 }
 
+/**
+ * A provider's usage as the worker reports it: what an answer stores (`MessageUsage`), and what of
+ * it came from the provider's cache or went to reasoning, for the ledger
+ * (docs/ARCHITECTURE.md#usage-prices-and-budgets).
+ */
+export interface ModelUsage extends MessageUsage {
+  cachedInputTokens?: number;
+  reasoningTokens?: number;
+}
+
+/** The part of a call's usage an answer stores and sends (the public `MessageUsage`). */
+export const messageUsage = (u: ModelUsage): MessageUsage => ({
+  inputTokens: u.inputTokens,
+  outputTokens: u.outputTokens,
+  totalTokens: u.totalTokens,
+});
+
 /** What a call streams back, in order; `end` comes last, exactly once. */
 export type ModelEvent =
   | { type: 'delta'; text: string }
-  | { type: 'finish'; finishReason: string; usage?: MessageUsage }
+  | { type: 'finish'; finishReason: string; usage?: ModelUsage }
   /** The provider reported an error inside its stream (the stream goes on to its end). */
   | { type: 'error'; message: string; reason: ProviderFailure }
   /** `failure`: the call could not be made, broke off or timed out (not when it was aborted). */
@@ -49,8 +66,17 @@ export const INTERRUPTED_MESSAGE = 'The answer was interrupted before it finishe
 export class ModelStream {
   private held: ModelEvent[] | undefined = [];
   private sink: ((event: ModelEvent) => void) | undefined;
+  /** When the call went to its worker and when its first text came back, whoever consumes it later. */
+  private readonly startedAt = performance.now();
+  private firstTextAt: number | undefined;
+
+  /** Seconds from the call to its first text (the metrics' time to first token), once there was text. */
+  get firstTokenSeconds(): number | undefined {
+    return this.firstTextAt === undefined ? undefined : (this.firstTextAt - this.startedAt) / 1000;
+  }
 
   push(event: ModelEvent): void {
+    if (event.type === 'delta' && this.firstTextAt === undefined) this.firstTextAt = performance.now();
     if (this.sink) this.sink(event);
     else this.held?.push(event);
   }

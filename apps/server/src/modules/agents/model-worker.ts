@@ -2,11 +2,9 @@
 // the main thread. With a thousand answers at once, reading the providers' streams (HTTP bodies,
 // SSE, a JSON document per token) was half of the main thread's time; here it runs beside the
 // database and the websockets instead of in front of them.
-import type { LanguageModelV3, LanguageModelV3Usage } from '@ai-sdk/provider';
-import type { MessageUsage } from '@assistente/contracts';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { AISDKError } from 'ai';
 import {
-  asLanguageModelUsage,
   convertToLanguageModelPrompt,
   prepareCallSettings,
   prepareRetries,
@@ -18,6 +16,7 @@ import { openChatCompletion, readChatCompletion } from '../providers/chat-comple
 import { describeProviderError, isTransportError, providerFailureOf } from '../providers/errors.ts';
 import { languageModel, type ModelTarget } from '../providers/factory.ts';
 import type { ModelCall, ModelEvent, ToWorker, WorkerData } from './model-calls.ts';
+import { usageOf } from './model-usage.ts';
 
 const { port, data } = workerSide<WorkerData>('model-worker.ts');
 const guard = createGuardedHttp({ allowlist: data.allowlist });
@@ -59,17 +58,6 @@ function flush(): void {
   outbox = [];
   lastDelta.clear();
   port.postMessage(batch);
-}
-
-/** A provider's usage as an answer stores it; undefined when the provider reported none. */
-function usageOf(raw: LanguageModelV3Usage): MessageUsage | undefined {
-  const u = asLanguageModelUsage(raw);
-  if (u.inputTokens === undefined && u.outputTokens === undefined && u.totalTokens === undefined) {
-    return undefined;
-  }
-  const inputTokens = u.inputTokens ?? 0;
-  const outputTokens = u.outputTokens ?? 0;
-  return { inputTokens, outputTokens, totalTokens: u.totalTokens ?? inputTokens + outputTokens };
 }
 
 const running = new Map<number, AbortController>();

@@ -9,8 +9,9 @@ import { type ServerProcess, startServerProcess } from '../../test/server-proces
 
 /**
  * A replica killed (-9) mid-answer, with a second replica alive on the same PostgreSQL: the survivor
- * ends the orphaned answer as interrupted within a minute (issue 15), keeping the text that was
- * stored. Real server processes on the test's own database; only the model provider is a fixture.
+ * ends the orphaned answer as interrupted within a minute, keeping the text that was stored, and
+ * the user may start an answer again at once (the dead replica's slot is free by then; shared in
+ * Redis when REDIS_URL is set). Real server processes on the test's own database; only the model provider is a fixture.
  */
 const FINALISED_WITHIN_MS = 60_000;
 
@@ -23,6 +24,8 @@ const startReplica = (app: AgentsTestApp) =>
     KEY_PREFIX: app.t.ctx.keyPrefix,
     WEB_DIST: path.join(app.t.dataDir, 'no-web'),
     PROVIDER_URL_ALLOWLIST: `127.0.0.1:${app.fx.port}`,
+    // One answer at a time: the killed replica's slot must be free for the next one.
+    AGENT_MAX_CONCURRENT: '1',
   });
 
 let app: AgentsTestApp;
@@ -83,5 +86,14 @@ describe('a replica killed mid-answer', () => {
     // What was stored is what the reader saw, up to the last flush before the kill.
     expect(answer?.content.length).toBeGreaterThan(0);
     expect(seen.startsWith(answer?.content ?? '')).toBe(true);
+
+    // Shown as interrupted, so alice asks again on the survivor: her only slot is no longer held.
+    const again = await TestSocket.open(survivor.wsUrl, { token: alice.idToken });
+    again.send({ type: 'chat.send', requestId: 'again', chatId: null, content: 'Once more' });
+    const answered = await again
+      .next('message.created', (f) => f.requestId === 'again' && f.message.role === 'assistant')
+      .catch(() => undefined);
+    expect(answered, JSON.stringify(again.all('error'))).toBeDefined();
+    await again.close();
   }, 120_000);
 });

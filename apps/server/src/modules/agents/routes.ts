@@ -53,7 +53,11 @@ export async function agentsRoutes(app: FastifyInstance, ctx: AppContext): Promi
     });
   });
 
+  // Every socket open here, signed in or still authenticating (docs/ARCHITECTURE.md#metrics).
+  const unmeasure = ctx.metrics.measure('openWebsockets', () => sockets.size);
+
   app.addHook('onClose', async () => {
+    unmeasure();
     unsubscribe();
     unsubscribeEmbeds();
     for (const s of sockets) s.close(WsCloseCodes.goingAway, 'Server shutting down');

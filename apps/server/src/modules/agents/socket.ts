@@ -24,8 +24,15 @@ const KNOWN_TYPES = new Set<string>(ClientFrameSchema.options.map((o) => o.shape
 type Phase = 'auth' | 'authenticating' | 'ready' | 'closed';
 
 /** The error frame's code and message for anything a handler threw; internals never leak. */
-function toErrorFrame(err: unknown, ctx: AppContext): { code: ErrorCode; message: string } {
-  if (err instanceof AppError) return { code: err.code, message: err.message };
+function toErrorFrame(
+  err: unknown,
+  ctx: AppContext,
+): { code: ErrorCode; message: string; resetsAt?: string } {
+  if (err instanceof AppError) {
+    // A budget's refusal says when sending works again (docs/ARCHITECTURE.md#usage-prices-and-budgets).
+    const resetsAt = (err.details as { resetsAt?: unknown } | undefined)?.resetsAt;
+    return { code: err.code, message: err.message, ...(typeof resetsAt === 'string' ? { resetsAt } : {}) };
+  }
   ctx.log.error({ err }, 'agents: frame handling failed');
   return { code: 'INTERNAL', message: 'Something went wrong; try again.' };
 }
@@ -89,13 +96,20 @@ export class AgentSocket implements HubClient {
     this.sendRaw(JSON.stringify(frame));
   }
 
-  private error(code: ErrorCode, message: string, requestId?: string, chatId?: string): void {
+  private error(
+    code: ErrorCode,
+    message: string,
+    requestId?: string,
+    chatId?: string,
+    resetsAt?: string,
+  ): void {
     this.send({
       type: 'error',
       ...(requestId ? { requestId } : {}),
       ...(chatId ? { chatId } : {}),
       code,
       message,
+      ...(resetsAt ? { resetsAt } : {}),
     });
   }
 
@@ -314,8 +328,8 @@ export class AgentSocket implements HubClient {
           return assertNever(frame);
       }
     } catch (err) {
-      const { code, message } = toErrorFrame(err, this.ctx);
-      this.error(code, message, requestId, chatId);
+      const { code, message, resetsAt } = toErrorFrame(err, this.ctx);
+      this.error(code, message, requestId, chatId, resetsAt);
     }
   }
 }

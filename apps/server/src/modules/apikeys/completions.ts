@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import type {
   ChatCompletionMessage,
   ChatCompletionRequest,
-  MessageUsage,
   OpenAiModel,
   OpenAiModelList,
 } from '@assistente/contracts';
@@ -11,11 +10,12 @@ import type { AppContext } from '../../context.ts';
 import type { ApiKeyCaller } from '../../lib/caller.ts';
 import { AppError, invalidField } from '../../lib/errors.ts';
 import { createAgentLimits } from '../agents/limits.ts';
-import type { ModelCall, ModelStream } from '../agents/model-calls.ts';
+import type { ModelCall, ModelStream, ModelUsage } from '../agents/model-calls.ts';
 import { systemPrompt } from '../agents/prompt.ts';
 import { knowledgeForAnswer } from '../knowledge/index.ts';
 import type { ResolvedModel } from '../providers/index.ts';
 import type { SantitoRow } from '../santitos/index.ts';
+import { type ModelCall as LedgerCall, tokensOf } from '../usage/index.ts';
 import {
   ambiguousModel,
   modelNotFound,
@@ -36,9 +36,14 @@ export interface PreparedCompletion {
   resolved: ResolvedModel;
   santito: SantitoRow | undefined;
   call: ModelCall;
+  /** The call at the usage gate (docs/ARCHITECTURE.md#usage-prices-and-budgets): settled by `record`. */
+  ledger: LedgerCall;
   /** Frees the user's generation slot; call it once, when the call ends. */
   release: () => void;
 }
+
+/** What the model reads of a call, for a token estimate. */
+const inputOf = (call: ModelCall): string => JSON.stringify([call.system ?? '', call.messages]);
 
 /** The text of a message's content; OpenAI's text parts are joined as one text. */
 function textOf(content: ChatCompletionMessage['content']): string {
@@ -169,8 +174,25 @@ export function completionsService(ctx: AppContext) {
           : undefined;
       const call = toModelCall(body, resolved, santito, knowledge?.prompt);
       const limits = agents().limits;
+      // Before the model is called: a budget without room refuses the call here.
+      const ledger = await ctx.services.usage.begin({
+        entry: {
+          domainId: caller.domain.id,
+          departmentId: caller.user.departmentId || null,
+          userId: caller.user.id,
+          apiKeyId: caller.key.id,
+          santitoId: santito?.id ?? null,
+          source: 'api',
+          model: resolved.modelId,
+        },
+        estimate: {
+          input: () => inputOf(call),
+          maxOutputTokens: call.maxOutputTokens ?? ctx.config.DEFAULT_MAX_OUTPUT_TOKENS,
+        },
+      });
       const release = await limits.acquire(caller.user.id);
       if (!release) {
+        await ledger.release();
         throw tooManyUserGenerations(limits.maxConcurrent);
       }
       return {
@@ -180,6 +202,7 @@ export function completionsService(ctx: AppContext) {
         resolved,
         santito,
         call,
+        ledger,
         release,
       };
     },
@@ -189,11 +212,21 @@ export function completionsService(ctx: AppContext) {
       return agents().models.start(prepared.call, signal);
     },
 
-    /** Counts a finished call in the user's usage (beside their chats' answers). */
+    /**
+     * Settles a finished call in the ledger (the provider's usage, else an estimate from the texts;
+     * a failure before any token lets go instead), and logs the request in the key's API log, which
+     * keeps how it ended (the ledger keeps what it cost).
+     */
     async record(
       caller: ApiKeyCaller,
       prepared: PreparedCompletion,
-      end: { stream: boolean; status: 'complete' | 'stopped' | 'error'; usage: MessageUsage | undefined },
+      end: {
+        stream: boolean;
+        status: 'complete' | 'stopped' | 'error';
+        usage: ModelUsage | undefined;
+        /** What the model wrote: the estimate when the provider reported no usage. */
+        text: string;
+      },
     ): Promise<void> {
       await ctx.services.apiKeys.recordUsage({
         keyId: caller.key.id,
@@ -208,6 +241,11 @@ export function completionsService(ctx: AppContext) {
         outputTokens: end.usage?.outputTokens ?? 0,
         totalTokens: end.usage?.totalTokens ?? 0,
       });
+      if (end.status === 'error' && !end.usage && !end.text) await prepared.ledger.release();
+      else
+        await prepared.ledger.settle(
+          await tokensOf(end.usage, { input: () => inputOf(prepared.call), output: end.text }),
+        );
     },
   };
 }

@@ -16,11 +16,12 @@ import type { AppContext } from '../../context.ts';
 import type { AppError } from '../../lib/errors.ts';
 import { openEventStream } from '../../lib/sse.ts';
 import { toAppError } from '../../plugins/errors.ts';
-import type { ModelEvent, ModelStream } from '../agents/model-calls.ts';
+import type { ModelEvent, ModelStream, ModelUsage } from '../agents/model-calls.ts';
 import { providerFailure } from './errors.ts';
 
 /** OpenAI's error `type` for a status. */
-function errorType(status: number): string {
+function errorType(status: number, code: ErrorCode): string {
+  if (code === 'BUDGET_EXCEEDED') return 'insufficient_quota';
   if (status === 401) return 'authentication_error';
   if (status === 403) return 'permission_error';
   if (status === 429) return 'rate_limit_error';
@@ -38,6 +39,9 @@ function errorCode(code: ErrorCode): string {
       return 'rate_limit_exceeded';
     case 'MODEL_UNAVAILABLE':
       return 'model_not_found';
+    // OpenAI's word for a spent quota; its clients show it as such.
+    case 'BUDGET_EXCEEDED':
+      return 'insufficient_quota';
     default:
       return code.toLowerCase();
   }
@@ -57,7 +61,7 @@ function openAiError(err: AppError): OpenAiError {
     first && 'code' in first && typeof first.code === 'string' && !Array.isArray(details)
       ? first.code
       : errorCode(err.code);
-  return { error: { message: err.message, type: errorType(err.status), param, code } };
+  return { error: { message: err.message, type: errorType(err.status, err.code), param, code } };
 }
 
 const toCompletionUsage = (u: MessageUsage | undefined): CompletionUsage => ({
@@ -147,12 +151,18 @@ export async function openAiRoutes(app: FastifyInstance, ctx: AppContext): Promi
         stream = service.start(prepared, abort.signal);
       } catch (err) {
         release();
+        await prepared.ledger.release();
         throw err;
       }
-      const finish = (status: 'complete' | 'stopped' | 'error', usage: MessageUsage | undefined) => {
+      const finish = (
+        status: 'complete' | 'stopped' | 'error',
+        usage: ModelUsage | undefined,
+        text: string,
+      ) => {
         release();
+        ctx.metrics.modelCall(prepared.resolved.modelId, stream.firstTokenSeconds, usage);
         return service
-          .record(caller, prepared, { stream: body.stream === true, status, usage })
+          .record(caller, prepared, { stream: body.stream === true, status, usage, text })
           .catch((err: unknown) => request.log.error({ err }, 'openai api: could not record usage'));
       };
 
@@ -163,10 +173,10 @@ export async function openAiRoutes(app: FastifyInstance, ctx: AppContext): Promi
         });
         const result = await collect(stream);
         if (result.failure && !result.text) {
-          await finish(abort.signal.aborted ? 'stopped' : 'error', result.usage);
+          await finish(abort.signal.aborted ? 'stopped' : 'error', result.usage, result.text);
           throw result.failure;
         }
-        await finish(result.failure ? 'error' : 'complete', result.usage);
+        await finish(result.failure ? 'error' : 'complete', result.usage, result.text);
         return {
           id: prepared.id,
           object: 'chat.completion' as const,
@@ -200,12 +210,14 @@ export async function openAiRoutes(app: FastifyInstance, ctx: AppContext): Promi
       const includeUsage = body.stream_options?.include_usage === true;
       let first = true;
       let finishReason = 'stop';
-      let usage: MessageUsage | undefined;
+      let usage: ModelUsage | undefined;
       let failure: AppError | undefined;
+      let written = '';
       await new Promise<void>((done) =>
         stream.consume((event: ModelEvent) => {
           switch (event.type) {
             case 'delta':
+              written += event.text;
               // A client gone mid-stream has aborted the call; what is still in flight is dropped.
               if (res.destroyed) break;
               res.write(
@@ -251,7 +263,7 @@ export async function openAiRoutes(app: FastifyInstance, ctx: AppContext): Promi
         }
         res.write('data: [DONE]\n\n');
       }
-      await finish(abort.signal.aborted ? 'stopped' : failure ? 'error' : 'complete', usage);
+      await finish(abort.signal.aborted ? 'stopped' : failure ? 'error' : 'complete', usage, written);
       ended = true;
       res.end();
     },
@@ -262,12 +274,12 @@ export async function openAiRoutes(app: FastifyInstance, ctx: AppContext): Promi
 async function collect(stream: ModelStream): Promise<{
   text: string;
   finishReason: string;
-  usage: MessageUsage | undefined;
+  usage: ModelUsage | undefined;
   failure: AppError | undefined;
 }> {
   let text = '';
   let finishReason = 'stop';
-  let usage: MessageUsage | undefined;
+  let usage: ModelUsage | undefined;
   let failure: AppError | undefined;
   await new Promise<void>((done) =>
     stream.consume((event) => {

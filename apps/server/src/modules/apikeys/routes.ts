@@ -9,11 +9,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { sendPage } from '../../lib/paging.ts';
-import { errorResponses, RouteNeeds } from '../../plugins/routes.ts';
+import { errorResponses, IdParams, RouteNeeds } from '../../plugins/routes.ts';
 import { noStore } from '../../plugins/security.ts';
 import { auditMeta } from '../audit/index.ts';
-
-const IdParams = z.object({ id: z.string().min(1).max(100) });
 
 /**
  * Personal API keys (docs/ARCHITECTURE.md#api-keys-and-the-openai-compatible-api), mounted at /api/v1. Signed-in people only: a key cannot mint or

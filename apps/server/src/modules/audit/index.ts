@@ -1,4 +1,5 @@
 import { defineModule } from '../../lib/module.ts';
+import { auditRoutes } from './routes.ts';
 import { auditService } from './service.ts';
 
 export { auditMeta, auditRoutes } from './routes.ts';
@@ -17,9 +18,10 @@ declare module '../../context.ts' {
   }
 }
 
-/** The audit log. Its route is mounted by the accounts module, inside its own (accounts/routes.ts). */
+/** The audit log: every module records into it; Admins read it at /api/v1/audit. */
 export const auditModule = defineModule({
   name: 'audit',
   hostedBy: 'accounts',
   services: (ctx) => ({ audit: auditService(ctx) }),
+  routes: [{ plugin: auditRoutes, prefix: '/api/v1' }],
 });

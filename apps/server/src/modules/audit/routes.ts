@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { sendPage } from '../../lib/paging.ts';
+import { noStore } from '../../plugins/security.ts';
 import type { AuditMeta } from './store.ts';
 
 /** The IP (as the proxy settings see it) and user agent of an administrative request. */
@@ -12,9 +13,11 @@ export function auditMeta(request: FastifyRequest): AuditMeta {
   return { ip: request.ip ?? null, userAgent: typeof ua === 'string' ? ua : null };
 }
 
-/** GET /api/v1/audit: the audit log, newest first (mounted by the account manager). */
+/** GET /api/v1/audit: the audit log, newest first. */
 export async function auditRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const service = ctx.services.audit;
+  // Who changed what is per caller: never let a shared cache keep it.
+  app.addHook('onSend', noStore);
   app.withTypeProvider<ZodTypeProvider>().get(
     '/audit',
     {

@@ -1,12 +1,57 @@
 import {
   type Chat,
   type ChatExport,
+  type ChatExportQuery,
   type Locale,
   type Message,
   modelDisplayName,
   providerOf,
 } from '@assistente/contracts';
+import { callerLocale, type LocaleHints } from '../accounts/locale.ts';
+import { toChat } from './dto.ts';
+import { messageNotFound } from './errors.ts';
 import { EXPORT_TEXTS } from './export-texts.ts';
+import type { ChatCaller } from './policy.ts';
+import { type ChatsState, ownChat, withFiles } from './state.ts';
+
+/**
+ * The chat as a download: Markdown (one branch, labelled in the caller's language) or JSON
+ * (every message). The branch is the one ending at `query.leaf`, else the newest message's;
+ * a `leaf` that is not a message of this chat is 404.
+ */
+export async function exportChat(
+  s: ChatsState,
+  caller: ChatCaller,
+  chatId: string,
+  query: ChatExportQuery,
+  hints: LocaleHints,
+  /** Provider id → its name, so answers name their model as people read it. */
+  providerLabels?: ReadonlyMap<string, string>,
+): Promise<{ fileName: string; contentType: string; body: string }> {
+  const chat = toChat(await ownChat(s, caller, chatId));
+  const rows = await s.store.allMessages(caller, chatId);
+  if (query.leaf !== undefined && !rows.some((r) => r.id === query.leaf)) throw messageNotFound();
+  const messages = await withFiles(s, caller, chatId, rows);
+  const branch = currentBranch(messages, query.leaf);
+  const now = new Date();
+  return query.format === 'json'
+    ? {
+        fileName: exportFileName(chat, 'json'),
+        contentType: 'application/json; charset=utf-8',
+        body: `${JSON.stringify(toJsonExport(chat, messages, now, branch.at(-1)?.messageId), null, 2)}\n`,
+      }
+    : {
+        fileName: exportFileName(chat, 'md'),
+        contentType: 'text/markdown; charset=utf-8',
+        body: toMarkdownExport(chat, branch, {
+          now,
+          locale: callerLocale(caller, hints),
+          timeZone: query.timeZone,
+          baseUrl: s.ctx.config.publicUrl,
+          ...(providerLabels ? { providerLabels } : {}),
+        }),
+      };
+}
 
 /** `Title of the chat.md`: the title made safe for every file system, or "chat". */
 export function exportFileName(chat: Chat, ext: 'md' | 'json'): string {

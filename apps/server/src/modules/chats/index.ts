@@ -16,6 +16,8 @@ const PURGE_EVERY_MS = 60_000;
  * - `finishAssistantMessage(messageId, { status, content?, usage?, error?, model? })` → Message
  * - `listMessagesForContext(chatId, leafMessageId)` → ContextMessage[] root → leaf
  * - `getAttachmentsForModel(caller, ids)` → AttachmentForModel[] (bytes + contentType)
+ * - `saveStreaming(batch)`, `streamingAnswerIds(chatId)`, `sweepStaleAnswers(before, error)`: the
+ *   streaming answers' writes (chats/answers.ts), so agents names none of these tables
  */
 export { type ChatCaller, chatOwnerId, mayAttach } from './policy.ts';
 export { type AttachmentForModel, type ChatsService, type ContextMessage, titleFrom } from './service.ts';

@@ -18,7 +18,7 @@ import { sendPage } from '../../lib/paging.ts';
 import { BinaryBody, errorResponses } from '../../plugins/routes.ts';
 import { noStore } from '../../plugins/security.ts';
 import { localeHints } from '../accounts/locale.ts';
-import { contentDisposition, readSingleUpload, sendStoredObject } from '../storage/index.ts';
+import { contentDisposition, receiveUpload, sendStoredObject, UPLOAD_ERRORS } from '../storage/index.ts';
 
 /**
  * Not `ChatIdSchema`: an id that is no chat's, UUID or not, answers 404 "Chat not found" like an
@@ -205,7 +205,7 @@ export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promis
         params: ChatIdParams,
         response: {
           201: AttachmentSchema,
-          ...errorResponses('NOT_FOUND', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'QUOTA_EXCEEDED'),
+          ...errorResponses('NOT_FOUND', ...UPLOAD_ERRORS),
         },
       },
     },
@@ -214,8 +214,13 @@ export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promis
       const { chatId } = request.params;
       // Refuse before reading the body when the chat is not theirs or the domain is out of room.
       await service.checkUpload(caller, chatId);
-      const file = await readSingleUpload(request, ctx.config.UPLOAD_MAX_BYTES);
-      return reply.status(201).send(await service.uploadAttachment(caller, chatId, file));
+      const stored = await receiveUpload(
+        ctx,
+        request,
+        { domainId: caller.domain.id, maxBytes: ctx.config.UPLOAD_MAX_BYTES },
+        (file) => service.uploadAttachment(caller, chatId, file),
+      );
+      return reply.status(201).send(stored);
     },
   );
 
@@ -227,7 +232,7 @@ export async function chatsRoutes(app: FastifyInstance, ctx: AppContext): Promis
         tags,
         summary: 'Download an attachment',
         params: AttachmentIdParams,
-        response: { 200: BinaryBody, ...errorResponses('NOT_FOUND') },
+        response: { 200: BinaryBody, ...errorResponses('NOT_FOUND', 'STORAGE_UNAVAILABLE') },
       },
     },
     async (request, reply) => {

@@ -17,7 +17,6 @@ import {
   inArray,
   isNotNull,
   isNull,
-  lt,
   type SQL,
   sql,
 } from 'drizzle-orm';
@@ -29,7 +28,6 @@ import {
   messages,
   searchVector,
   streamedContent,
-  users,
 } from '../../db/schema/index.ts';
 import { type KeyedPage, keyedPage } from '../../lib/paging.ts';
 import type { AttachmentRow, ChatRow, MessageRow } from './dto.ts';
@@ -76,13 +74,7 @@ const ownChats = (caller: ChatCaller) => and(eq(chats.userId, chatOwnerId(caller
  * message's files (untitled, nothing sent yet) is a draft until that message is stored; listed, it
  * was an empty "untitled chat" left behind whenever the user went elsewhere before sending.
  */
-const startedChat = sql`(${chats.title} <> '' or exists (select 1 from ${messages} where ${messages.chatId} = ${chats.id}))`;
-
-/**
- * A chat nobody will come back to: a draft, or an embed visitor's chat without a message. A visitor
- * names chats over a public API; titled and left empty, they would be kept for ever.
- */
-const abandonedChat = sql`(not ${startedChat} or (not exists (select 1 from ${messages} where ${messages.chatId} = ${chats.id}) and exists (select 1 from ${users} where ${users.id} = ${chats.userId} and ${users.type} = 'visitor')))`;
+export const startedChat = sql`(${chats.title} <> '' or exists (select 1 from ${messages} where ${messages.chatId} = ${chats.id}))`;
 
 /** `chatId` is one of the caller's live chats (for rows that hang off a chat). */
 const ownChat = (caller: ChatCaller, chatId: string) =>
@@ -485,65 +477,7 @@ export function chatsStore(db: Db) {
       }
       return out.reverse();
     },
-
-    // ---- Housekeeping ----
-
-    /**
-     * Deletes drafts made before `before` that never became chats (no title, no message): the user
-     * left without sending the files they attached. Embed visitors' chats without a message go too,
-     * titled or not. Answers the removed files' storage keys.
-     */
-    async purgeDrafts(before: Date, limit = 500): Promise<{ chats: number; storageKeys: string[] }> {
-      return db.transaction(async (tx) => {
-        const doomed = await tx
-          .select({ id: chats.id })
-          .from(chats)
-          .where(and(isNull(chats.deletedAt), lt(chats.createdAt, before), abandonedChat))
-          .limit(limit);
-        // Checked again as it is deleted: a message sent meanwhile makes it a chat to keep.
-        return removeChats(
-          tx,
-          doomed.map((d) => d.id),
-          abandonedChat,
-        );
-      });
-    },
-
-    /** Removes chats deleted before `before` (their messages and attachment rows cascade). */
-    async purgeDeleted(before: Date, limit = 500): Promise<{ chats: number; storageKeys: string[] }> {
-      return db.transaction(async (tx) => {
-        const doomed = await tx
-          .select({ id: chats.id })
-          .from(chats)
-          .where(and(isNotNull(chats.deletedAt), lt(chats.deletedAt, before)))
-          .limit(limit);
-        return removeChats(
-          tx,
-          doomed.map((d) => d.id),
-        );
-      });
-    },
   };
 }
 
-/**
- * Deletes the chats `ids` (their messages and attachment rows cascade) where `still` holds yet;
- * answers how many went and the storage keys of their files, for the caller to delete.
- */
-async function removeChats(
-  tx: Tx,
-  ids: string[],
-  still?: SQL,
-): Promise<{ chats: number; storageKeys: string[] }> {
-  if (ids.length === 0) return { chats: 0, storageKeys: [] };
-  const files = await tx
-    .select({ chatId: attachments.chatId, key: attachments.storageKey })
-    .from(attachments)
-    .where(inArray(attachments.chatId, ids));
-  const gone = await tx
-    .delete(chats)
-    .where(and(inArray(chats.id, ids), still))
-    .returning({ id: chats.id });
-  const removed = new Set(gone.map((g) => g.id));
-  return { chats: removed.size, storageKeys: files.filter((f) => removed.has(f.chatId)).map((f) => f.key) };
-}
+export type ChatsStore = ReturnType<typeof chatsStore>;

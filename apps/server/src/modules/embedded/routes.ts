@@ -13,11 +13,9 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { errorResponses } from '../../plugins/routes.ts';
+import { errorResponses, IdParams } from '../../plugins/routes.ts';
 import { noStore } from '../../plugins/security.ts';
 import { auditMeta } from '../audit/index.ts';
-
-const IdParams = z.object({ id: z.string().min(1).max(100) });
 
 /** Embeds (virtual accounts, docs/ARCHITECTURE.md#embedded-chat), mounted at /api/v1/virtual_account: premium domains' Admins. */
 export async function virtualAccountRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {

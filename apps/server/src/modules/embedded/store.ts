@@ -1,23 +1,12 @@
-import { and, asc, eq, gte, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
-import { embeddedUsage, embeddedVisitors, santitos, users, virtualAccounts } from '../../db/schema/index.ts';
+import { embeddedUsage, embeddedVisitors, virtualAccounts } from '../../db/schema/index.ts';
 
 export type VirtualAccountRow = typeof virtualAccounts.$inferSelect;
 export type VirtualAccountInsert = typeof virtualAccounts.$inferInsert;
+/** Whatever an Admin may change: an embed keeps its id and domain, and the store sets the timestamps. */
 export type VirtualAccountPatch = Partial<
-  Pick<
-    VirtualAccountRow,
-    | 'displayName'
-    | 'color'
-    | 'agentId'
-    | 'allowedOrigins'
-    | 'welcome'
-    | 'identity'
-    | 'limits'
-    | 'allowAttachments'
-    | 'active'
-    | 'secretEnc'
-  >
+  Omit<VirtualAccountRow, 'id' | 'domainId' | 'createdAt' | 'updatedAt'>
 >;
 
 export interface UsageCounts {
@@ -35,15 +24,6 @@ const dayOf = (d: Date) => d.toISOString().slice(0, 10);
  */
 export function virtualAccountsStore(db: Db | Tx) {
   return {
-    async agentInDomain(domainId: string, agentId: string): Promise<boolean> {
-      const [row] = await db
-        .select({ id: santitos.id })
-        .from(santitos)
-        .where(and(eq(santitos.id, agentId), eq(santitos.domainId, domainId), eq(santitos.active, true)))
-        .limit(1);
-      return Boolean(row);
-    },
-
     list(domainId: string): Promise<VirtualAccountRow[]> {
       return db
         .select()
@@ -111,14 +91,6 @@ export function virtualAccountsStore(db: Db | Tx) {
         .from(embeddedVisitors)
         .where(eq(embeddedVisitors.virtualAccountId, virtualAccountId));
       return rows.map((r) => r.id);
-    },
-
-    /** Deletes visitors' stored rows (their chats go with them). */
-    async deleteVisitorUsers(ids: readonly string[]): Promise<void> {
-      for (let i = 0; i < ids.length; i += 500) {
-        const slice = ids.slice(i, i + 500);
-        await db.delete(users).where(and(eq(users.type, 'visitor'), inArray(users.id, slice)));
-      }
     },
 
     /** Visitors seen and chats and messages of the last 30 days, per embed of `ids`. */

@@ -57,9 +57,11 @@ beforeAll(async () => {
   premium = await makeDomain(t.ctx, { premium: true });
   other = await makeDomain(t.ctx, { premium: true });
   plain = await makeDomain(t.ctx);
-  admin = await makeUser(t.ctx, { domain: premium, role: 'Admin' });
-  editor = await makeUser(t.ctx, { domain: premium, role: 'Editor' });
-  viewer = await makeUser(t.ctx, { domain: premium, role: 'Viewer' });
+  [admin, editor, viewer] = await Promise.all([
+    makeUser(t.ctx, { domain: premium, role: 'Admin' }),
+    makeUser(t.ctx, { domain: premium, role: 'Editor' }),
+    makeUser(t.ctx, { domain: premium, role: 'Viewer' }),
+  ]);
   superAdmin = await makeUser(t.ctx, { domain: other, role: 'SuperAdmin' });
   otherAdmin = await makeUser(t.ctx, { domain: other, role: 'Admin' });
   plainAdmin = await makeUser(t.ctx, { domain: plain, role: 'Admin' });

@@ -7,13 +7,12 @@ import {
   type IdTokenClaims,
   VISITOR_SIGNATURE_WINDOW_SECONDS,
 } from '@assistente/contracts';
-import { eq } from 'drizzle-orm';
 import { type AppContext, Channels } from '../../context.ts';
-import { domains, santitos, users } from '../../db/schema/index.ts';
 import type { AuthInvalidateMessage, DomainRow, UserRow, VisitorCaller } from '../../lib/caller.ts';
 import { invalidIdToken } from '../../lib/errors.ts';
 import { randomBase62 } from '../../lib/random-id.ts';
 import { isPremiumDomain } from '../accounts/caller-state.ts';
+import { findDomainById, findVisitorUser, storeVisitorUser } from '../accounts/index.ts';
 import type { SessionMeta } from '../identity/types.ts';
 import {
   anonymousVisitorsOnly,
@@ -96,13 +95,13 @@ export function visitorsService(ctx: AppContext) {
   async function load(id: string): Promise<EmbedState | undefined> {
     const row = await store.findById(id);
     if (!row) return undefined;
-    const [domain] = await ctx.db.select().from(domains).where(eq(domains.id, row.domainId)).limit(1);
+    const domain = await findDomainById(ctx.db, row.domainId);
     if (!domain) return undefined;
     let agent: EmbeddedConfig['agent'] = null;
     if (row.agentId) {
-      const [a] = await ctx.db.select().from(santitos).where(eq(santitos.id, row.agentId)).limit(1);
+      const a = await ctx.services.santitos.findForEmbed(row.agentId);
       // An uploaded image needs a user's token to fetch: visitors get the emoji only.
-      if (a?.active) {
+      if (a) {
         agent = {
           _id: a.id,
           name: a.name,
@@ -144,32 +143,12 @@ export function visitorsService(ctx: AppContext) {
 
   /** The visitor's stored row, made on their first session; the display name follows a signed visitor's. */
   async function visitorUser(s: EmbedState, uid: string, displayName: string): Promise<UserRow> {
-    const email = visitorEmail(uid);
-    const now = new Date();
-    const [row] = await ctx.db
-      .insert(users)
-      .values({
-        id: email,
-        email,
-        displayName,
-        domainId: s.domain.id,
-        departmentId: '',
-        role: 'Viewer',
-        type: 'visitor',
-        active: true,
-        creator: { name: s.row.displayName, email: '' },
-        eula: {
-          accept: true,
-          timestamp: now.toISOString(),
-          version: s.domain.eulaVersion,
-          pendingRevision: false,
-          pendingTimestamp: null,
-          isPrivacyPolicy: true,
-        },
-      })
-      .onConflictDoUpdate({ target: users.id, set: { displayName, updatedAt: now } })
-      .returning();
-    if (!row) throw new Error('visitor row could not be stored');
+    const row = await storeVisitorUser(ctx.db, {
+      email: visitorEmail(uid),
+      displayName,
+      domain: s.domain,
+      embedName: s.row.displayName,
+    });
     visitorUsers.delete(uid);
     visitorUsers.set(uid, row);
     return row;
@@ -178,11 +157,7 @@ export function visitorsService(ctx: AppContext) {
   async function storedVisitorUser(uid: string): Promise<UserRow | undefined> {
     const hit = visitorUsers.get(uid);
     if (hit) return hit;
-    const [row] = await ctx.db
-      .select()
-      .from(users)
-      .where(eq(users.id, visitorEmail(uid)))
-      .limit(1);
+    const row = await findVisitorUser(ctx.db, visitorEmail(uid));
     if (row) {
       if (visitorUsers.size >= USERS_MAX) visitorUsers.delete(visitorUsers.keys().next().value!);
       visitorUsers.set(uid, row);

@@ -76,6 +76,10 @@ export async function findAccountByEmail(
   return row && toAccount(row);
 }
 
+export async function awaitingPassword(core: IdentityCore, emails: readonly string[]): Promise<Set<string>> {
+  return new Set(await store.passwordlessEmails(core.deps.db, emails));
+}
+
 export async function findAccount(core: IdentityCore, uid: string): Promise<IdentityAccount | undefined> {
   if (!uid || uid.length > 128) return undefined;
   const row = await store.findAccountByUid(core.deps.db, uid);

@@ -55,6 +55,9 @@ export class IdentityServiceImpl implements IdentityService {
   findAccount(uid: string) {
     return accounts.findAccount(this.core, uid);
   }
+  awaitingPassword(emails: readonly string[]) {
+    return accounts.awaitingPassword(this.core, emails);
+  }
   setDisabled(uid: string, disabled: boolean) {
     return accounts.setDisabled(this.core, uid, disabled);
   }

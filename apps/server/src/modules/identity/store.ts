@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, like, lt, ne, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, like, lt, ne, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import {
   identityAccounts,
@@ -30,6 +30,17 @@ export async function insertAccount(
 export async function findAccountByEmail(db: Executor, email: string): Promise<AccountRow | undefined> {
   const [row] = await db.select().from(identityAccounts).where(emailMatches(email)).limit(1);
   return row;
+}
+
+/** Of `emails` (lower-cased), those whose account has no password yet: invited, never signed in. */
+export async function passwordlessEmails(db: Executor, emails: readonly string[]): Promise<string[]> {
+  if (emails.length === 0) return [];
+  const lower = sql<string>`lower(${identityAccounts.email})`;
+  const rows = await db
+    .select({ email: lower })
+    .from(identityAccounts)
+    .where(and(inArray(lower, [...emails]), isNull(identityAccounts.passwordHash)));
+  return rows.map((r) => r.email);
 }
 
 export async function findAccountByUid(db: Executor, uid: string): Promise<AccountRow | undefined> {

@@ -68,6 +68,8 @@ export interface IdentityService {
   }): Promise<IdentityAccount>;
   findAccountByEmail(email: string): Promise<IdentityAccount | undefined>;
   findAccount(uid: string): Promise<IdentityAccount | undefined>;
+  /** Of these lower-cased emails, the ones whose account has no password yet (invited, not signed in). */
+  awaitingPassword(emails: readonly string[]): Promise<Set<string>>;
   /** Disabling also ends every session of the account. */
   setDisabled(uid: string, disabled: boolean): Promise<void>;
   deleteAccount(uid: string): Promise<void>;

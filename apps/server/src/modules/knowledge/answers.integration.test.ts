@@ -12,13 +12,8 @@ import { TestSocket } from '../../test/agents-client.ts';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
 import { postFile } from '../../test/chats.ts';
 import { visitorToken } from '../../test/embedded.ts';
-import {
-  makeDepartment,
-  makeDomain,
-  makeUser,
-  type TestDomain,
-  type TestUser,
-} from '../../test/factories.ts';
+import type { TestDomain, TestUser } from '../../test/factories.ts';
+import { makeDepartment, makeDomain, makeUser } from '../../test/factories.ts';
 import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
 
 const ORIGIN = 'http://localhost:3999';

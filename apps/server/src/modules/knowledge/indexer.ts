@@ -5,7 +5,7 @@ import { randomBase62 } from '../../lib/random-id.ts';
 import { providerFailureOf } from '../providers/errors.ts';
 import { MAX_CHUNKS } from './bounds.ts';
 import { type Chunk, chunkText } from './chunker.ts';
-import { embedTexts } from './embeddings.ts';
+import { embedCounted } from './embeddings.ts';
 import { publishDocument } from './events.ts';
 import { type Hit, type QueryEmbedding, retrieve } from './retrieval.ts';
 import { type ChunkInsert, knowledgeStore } from './store.ts';
@@ -55,7 +55,9 @@ export async function indexText(
   let vectors: number[][] = [];
   if (target && chunks.length > 0) {
     try {
-      vectors = await embedTexts(
+      vectors = await embedCounted(
+        ctx,
+        doc.domainId,
         target,
         chunks.map((c) => chunkContext(doc.title, c)),
         signal,
@@ -134,7 +136,7 @@ export async function searchKnowledge(
     const known = recentQueries.get(key);
     if (known && Date.now() - known.at < QUERY_TTL_MS) return { vector: known.vector, model: target.modelId };
     try {
-      const [vector] = await embedTexts(target, [query], AbortSignal.timeout(10_000));
+      const [vector] = await embedCounted(ctx, domainId, target, [query], AbortSignal.timeout(10_000));
       if (!vector) return undefined;
       recentQueries.delete(key);
       recentQueries.set(key, { at: Date.now(), vector });

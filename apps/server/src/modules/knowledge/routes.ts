@@ -21,7 +21,7 @@ import { bearerToken } from '../../plugins/auth.ts';
 import { BinaryBody, errorResponses } from '../../plugins/routes.ts';
 import { noStore } from '../../plugins/security.ts';
 import { auditMeta } from '../audit/index.ts';
-import { deleteStored, readSingleUpload, sendStoredObject } from '../storage/index.ts';
+import { deleteStored, receiveUpload, sendStoredObject, UPLOAD_ERRORS } from '../storage/index.ts';
 import { forwardKnowledge } from './events.ts';
 
 const IdParams = z.object({ id: z.string().min(1).max(100) });
@@ -301,14 +301,7 @@ export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Pr
         querystring,
         response: {
           201: KnowledgeDocumentSchema,
-          ...errorResponses(
-            'NOT_FOUND',
-            'DOMAIN_NOT_FOUND',
-            'BAD_REQUEST',
-            'PAYLOAD_TOO_LARGE',
-            'UNSUPPORTED_MEDIA_TYPE',
-            'QUOTA_EXCEEDED',
-          ),
+          ...errorResponses('NOT_FOUND', 'DOMAIN_NOT_FOUND', 'BAD_REQUEST', ...UPLOAD_ERRORS),
         },
       },
     },
@@ -317,10 +310,10 @@ export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Pr
       // Who may upload is checked before the body is read.
       const domain = await service.adminDomain(caller, request.query.domain);
       await service.get(caller, request.params.id, domain);
-      const file = await readSingleUpload(request, maxBytes);
-      return reply
-        .status(201)
-        .send(await service.upload(caller, request.params.id, file, auditMeta(request), domain));
+      const stored = await receiveUpload(ctx, request, { domainId: domain, maxBytes }, (file) =>
+        service.upload(caller, request.params.id, file, auditMeta(request), domain),
+      );
+      return reply.status(201).send(stored);
     },
   );
 
@@ -335,7 +328,10 @@ export async function knowledgeRoutes(app: FastifyInstance, ctx: AppContext): Pr
         summary: 'Download an uploaded document',
         params: DocumentParams,
         querystring,
-        response: { 200: BinaryBody, ...errorResponses('NOT_FOUND', 'DOMAIN_NOT_FOUND') },
+        response: {
+          200: BinaryBody,
+          ...errorResponses('NOT_FOUND', 'DOMAIN_NOT_FOUND', 'STORAGE_UNAVAILABLE'),
+        },
       },
     },
     async (request, reply) => {

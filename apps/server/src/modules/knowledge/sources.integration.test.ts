@@ -24,15 +24,6 @@ let otherAdmin: TestUser;
 let superAdmin: TestUser;
 let plainAdmin: TestUser;
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-function call(method: Method, url: string, who: TestUser, payload?: unknown) {
-  return t.app.inject({
-    method,
-    url,
-    headers: who.headers,
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-}
 const errorOf = (res: LightMyRequestResponse) => ErrorBodySchema.parse(res.json()).error;
 
 const confluenceBody = (over: Record<string, unknown> = {}) => ({
@@ -48,7 +39,7 @@ const confluenceBody = (over: Record<string, unknown> = {}) => ({
 });
 
 async function create(who: TestUser, body: unknown, query = ''): Promise<KnowledgeSource> {
-  const res = await call('POST', `${BASE}${query}`, who, body);
+  const res = await t.call('POST', `${BASE}${query}`, who, body);
   expect(res.statusCode, res.body).toBe(201);
   return KnowledgeSourceSchema.strict().parse(res.json());
 }
@@ -85,7 +76,7 @@ describe('knowledge sources are for Admins of a premium domain', () => {
         ['GET', `${BASE}/ks0/documents`, undefined],
         ['DELETE', `${BASE}/ks0/documents/kd0`, undefined],
       ] as const) {
-        const res = await call(method, url, who, body);
+        const res = await t.call(method, url, who, body);
         expect(res.statusCode, `${who.user.role} ${method} ${url}`).toBe(403);
       }
     }
@@ -94,7 +85,7 @@ describe('knowledge sources are for Admins of a premium domain', () => {
 
   it('an Admin of another domain can neither list, read, change nor delete a source', async () => {
     const mine = await create(admin, { kind: 'files', displayName: 'Handbook' });
-    const list = (await call('GET', BASE, otherAdmin)).json() as KnowledgeSource[];
+    const list = (await t.call('GET', BASE, otherAdmin)).json() as KnowledgeSource[];
     expect(list.map((s) => s.sourceId)).not.toContain(mine.sourceId);
     for (const [method, url, body] of [
       ['GET', `${BASE}/${mine.sourceId}`, undefined],
@@ -102,10 +93,12 @@ describe('knowledge sources are for Admins of a premium domain', () => {
       ['DELETE', `${BASE}/${mine.sourceId}`, undefined],
       ['GET', `${BASE}/${mine.sourceId}/documents`, undefined],
     ] as const) {
-      expect((await call(method, url, otherAdmin, body)).statusCode, `${method} ${url}`).toBe(404);
+      expect((await t.call(method, url, otherAdmin, body)).statusCode, `${method} ${url}`).toBe(404);
     }
-    expect((await call('GET', `${BASE}?domain=${a.domain.id}`, otherAdmin)).statusCode).toBe(403);
-    const still = KnowledgeSourceSchema.parse((await call('GET', `${BASE}/${mine.sourceId}`, admin)).json());
+    expect((await t.call('GET', `${BASE}?domain=${a.domain.id}`, otherAdmin)).statusCode).toBe(403);
+    const still = KnowledgeSourceSchema.parse(
+      (await t.call('GET', `${BASE}/${mine.sourceId}`, admin)).json(),
+    );
     expect(still.displayName).toBe('Handbook');
   });
 
@@ -116,9 +109,9 @@ describe('knowledge sources are for Admins of a premium domain', () => {
       `?domain=${b.domain.id}`,
     );
     expect(made.domain).toBe(b.domain.id);
-    const seen = (await call('GET', BASE, otherAdmin)).json() as KnowledgeSource[];
+    const seen = (await t.call('GET', BASE, otherAdmin)).json() as KnowledgeSource[];
     expect(seen.map((s) => s.sourceId)).toContain(made.sourceId);
-    const missing = await call('GET', `${BASE}?domain=nowhere.example`, superAdmin);
+    const missing = await t.call('GET', `${BASE}?domain=nowhere.example`, superAdmin);
     expect(missing.statusCode).toBe(404);
     expect(errorOf(missing).code).toBe('DOMAIN_NOT_FOUND');
   });
@@ -141,9 +134,9 @@ describe('a Confluence source', () => {
       },
     });
     for (const res of [
-      await call('GET', BASE, admin),
-      await call('GET', `${BASE}/${made.sourceId}`, admin),
-      await call('PUT', `${BASE}/${made.sourceId}`, admin, { displayName: 'Wiki 2' }),
+      await t.call('GET', BASE, admin),
+      await t.call('GET', `${BASE}/${made.sourceId}`, admin),
+      await t.call('PUT', `${BASE}/${made.sourceId}`, admin, { displayName: 'Wiki 2' }),
     ]) {
       expect(res.statusCode).toBe(200);
       expect(res.body).not.toContain(TOKEN);
@@ -159,7 +152,7 @@ describe('a Confluence source', () => {
 
   it('an empty token keeps the stored one; a new one replaces it', async () => {
     const made = await create(admin, confluenceBody());
-    const kept = await call('PUT', `${BASE}/${made.sourceId}`, admin, {
+    const kept = await t.call('PUT', `${BASE}/${made.sourceId}`, admin, {
       confluence: { apiToken: '', spaces: ['ENG', 'OPS'] },
     });
     expect(kept.statusCode, kept.body).toBe(200);
@@ -169,14 +162,14 @@ describe('a Confluence source', () => {
         (await t.ctx.db.select().from(knowledgeSources).where(eq(knowledgeSources.id, made.sourceId)))[0]!,
       );
     expect(await read()).toBe(TOKEN);
-    await call('PUT', `${BASE}/${made.sourceId}`, admin, { confluence: { apiToken: 'new-token-abc' } });
+    await t.call('PUT', `${BASE}/${made.sourceId}`, admin, { confluence: { apiToken: 'new-token-abc' } });
     expect(await read()).toBe('new-token-abc');
   });
 
   it('refuses a base URL that breaks the SSRF rule, and bad bodies, changing nothing', async () => {
-    const before = ((await call('GET', BASE, admin)).json() as KnowledgeSource[]).length;
+    const before = ((await t.call('GET', BASE, admin)).json() as KnowledgeSource[]).length;
     for (const url of ['http://10.0.0.8/wiki', 'http://169.254.169.254', 'http://localhost:8090']) {
-      const res = await call(
+      const res = await t.call(
         'POST',
         BASE,
         admin,
@@ -195,13 +188,13 @@ describe('a Confluence source', () => {
       confluenceBody({ confluence: { ...confluenceBody().confluence, baseUrl: 'ftp://x.example' } }),
       confluenceBody({ confluence: { ...confluenceBody().confluence, baseUrl: 'https://u:p@x.example' } }),
     ]) {
-      const res = await call('POST', BASE, admin, body);
+      const res = await t.call('POST', BASE, admin, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
     }
     const files = await create(admin, { kind: 'files', displayName: 'F' });
-    const res = await call('PUT', `${BASE}/${files.sourceId}`, admin, { confluence: { spaces: ['X'] } });
+    const res = await t.call('PUT', `${BASE}/${files.sourceId}`, admin, { confluence: { spaces: ['X'] } });
     expect(res.statusCode).toBe(400);
-    expect(((await call('GET', BASE, admin)).json() as KnowledgeSource[]).length).toBe(before + 1);
+    expect(((await t.call('GET', BASE, admin)).json() as KnowledgeSource[]).length).toBe(before + 1);
   });
 });
 
@@ -210,14 +203,14 @@ describe('audit', () => {
     const d = await makeDomain(t.ctx, { premium: true });
     const dAdmin = await makeUser(t.ctx, { domain: d, role: 'Admin' });
     const made = await create(dAdmin, confluenceBody());
-    await call('PUT', `${BASE}/${made.sourceId}`, dAdmin, {
+    await t.call('PUT', `${BASE}/${made.sourceId}`, dAdmin, {
       displayName: 'Renamed',
       confluence: { apiToken: 'zzz-new' },
     });
-    expect((await call('DELETE', `${BASE}/${made.sourceId}`, dAdmin)).statusCode).toBe(204);
-    expect((await call('GET', `${BASE}/${made.sourceId}`, dAdmin)).statusCode).toBe(404);
+    expect((await t.call('DELETE', `${BASE}/${made.sourceId}`, dAdmin)).statusCode).toBe(204);
+    expect((await t.call('GET', `${BASE}/${made.sourceId}`, dAdmin)).statusCode).toBe(404);
     const rows = await t.ctx.db.select().from(auditEntries).where(eq(auditEntries.domainId, d.domain.id));
-    const res = await call('GET', '/api/v1/audit?targetType=knowledge', dAdmin);
+    const res = await t.call('GET', '/api/v1/audit?targetType=knowledge', dAdmin);
     expect(res.statusCode, res.body).toBe(200);
     const entries = (res.json() as unknown[]).map((e) => AuditEntrySchema.parse(e));
     expect(entries.map((e) => e.action).sort()).toEqual([

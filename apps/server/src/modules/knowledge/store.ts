@@ -1,25 +1,12 @@
-import { KNOWLEDGE_SOURCE_REF_KIND } from '@assistente/contracts';
 import { and, asc, count, eq, gt, inArray, isNotNull, lte, ne, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
-import { knowledgeChunks, knowledgeDocuments, knowledgeSources, santitos } from '../../db/schema/index.ts';
+import { knowledgeChunks, knowledgeDocuments, knowledgeSources } from '../../db/schema/index.ts';
 import { type KeyedPage, keyedPage } from '../../lib/paging.ts';
 
 export type SourceRow = typeof knowledgeSources.$inferSelect;
 export type SourceInsert = typeof knowledgeSources.$inferInsert;
-export type SourcePatch = Partial<
-  Pick<
-    SourceRow,
-    | 'displayName'
-    | 'status'
-    | 'error'
-    | 'errorReason'
-    | 'progress'
-    | 'lastSyncAt'
-    | 'nextSyncAt'
-    | 'confluence'
-    | 'apiTokenEnc'
-  >
->;
+/** What a change may set of a source: all but what it is (id, domain, kind) and its timestamps. */
+export type SourcePatch = Partial<Omit<SourceRow, 'id' | 'domainId' | 'kind' | 'createdAt' | 'updatedAt'>>;
 export type DocumentRow = typeof knowledgeDocuments.$inferSelect;
 export type DocumentInsert = typeof knowledgeDocuments.$inferInsert;
 export type ChunkInsert = typeof knowledgeChunks.$inferInsert;
@@ -45,10 +32,6 @@ export type DocumentState = Pick<DocumentRow, keyof typeof documentState>;
 
 /** A source with how much of it is indexed. */
 export type SourceWithCounts = SourceRow & { documents: number; chunks: number; indexing: number };
-
-/** A santito's knowledge names the source. */
-const listsSource = (sourceId: string) =>
-  sql`${santitos.knowledge} @> ${JSON.stringify([{ kind: KNOWLEDGE_SOURCE_REF_KIND, ref: sourceId }])}::jsonb`;
 
 /**
  * SQL for knowledge sources and documents. Every function takes the domain the service already
@@ -151,33 +134,6 @@ export function knowledgeStore(db: Db | Tx) {
           ),
         );
       return rows.flatMap((r) => (r.key ? [r.key] : []));
-    },
-
-    /** Santitos of the domain whose knowledge lists the source. */
-    async santitosListing(domainId: string, sourceId: string): Promise<string[]> {
-      const rows = await db
-        .select({ id: santitos.id })
-        .from(santitos)
-        .where(and(eq(santitos.domainId, domainId), listsSource(sourceId)))
-        .limit(50);
-      return rows.map((r) => r.id);
-    },
-
-    /** Whether the active santito `agentId` of the domain lists the source. */
-    async santitoLists(domainId: string, agentId: string, sourceId: string): Promise<boolean> {
-      const [row] = await db
-        .select({ id: santitos.id })
-        .from(santitos)
-        .where(
-          and(
-            eq(santitos.domainId, domainId),
-            eq(santitos.id, agentId),
-            eq(santitos.active, true),
-            listsSource(sourceId),
-          ),
-        )
-        .limit(1);
-      return Boolean(row);
     },
 
     /**

@@ -129,3 +129,10 @@ function describeFailure(f: ProviderFailure): string {
 function assertNever(x: never): never {
   throw new Error(`Unknown provider failure ${String(x)}`);
 }
+
+/** The domain's model access rules close the model to the caller (docs/ARCHITECTURE.md#model-access). */
+export const modelNotAllowed = (modelId: string) =>
+  new AppError(
+    'MODEL_NOT_ALLOWED',
+    `The model ${modelId} is not open to you in your organisation; choose another one.`,
+  );

@@ -36,15 +36,6 @@ let viewer: TestUser;
 let otherAdmin: TestUser;
 let superAdmin: TestUser;
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-function call(app: TestApp, method: Method, url: string, who: TestUser, payload?: unknown) {
-  return app.app.inject({
-    method,
-    url,
-    headers: who.headers,
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-}
 const errorOf = (res: LightMyRequestResponse) => ErrorBodySchema.parse(res.json()).error;
 
 async function create(
@@ -53,7 +44,7 @@ async function create(
   app = t,
   query = '',
 ): Promise<ProviderConfig> {
-  const res = await call(app, 'POST', `/api/v1/settings/providers${query}`, who, body);
+  const res = await app.call('POST', `/api/v1/settings/providers${query}`, who, body);
   expect(res.statusCode, res.body).toBe(201);
   return ProviderConfigSchema.strict().parse(res.json());
 }
@@ -109,7 +100,7 @@ describe('provider settings are for Admins of the domain', () => {
         ['GET', '/api/v1/settings/ai', undefined],
         ['PUT', '/api/v1/settings/ai', { defaultModel: null }],
       ] as const) {
-        const res = await call(t, method, url, who, body);
+        const res = await t.call(method, url, who, body);
         expect(res.statusCode, `${who.user.role} ${method} ${url}`).toBe(403);
       }
     }
@@ -121,26 +112,26 @@ describe('provider settings are for Admins of the domain', () => {
     const mine = await create(admin, fixtureBody());
     expect(mine.domain).toBe(a.domain.id);
     // Naming another domain is refused for an Admin.
-    expect((await call(t, 'GET', `/api/v1/settings/providers?domain=${b.domain.id}`, admin)).statusCode).toBe(
+    expect((await t.call('GET', `/api/v1/settings/providers?domain=${b.domain.id}`, admin)).statusCode).toBe(
       403,
     );
     // Another domain's Admin sees nothing of it and cannot touch it.
-    const list = await call(t, 'GET', '/api/v1/settings/providers', otherAdmin);
+    const list = await t.call('GET', '/api/v1/settings/providers', otherAdmin);
     expect((list.json() as ProviderConfig[]).map((p) => p.id)).not.toContain(mine.id);
     for (const [method, url, body] of [
       ['PUT', `/api/v1/settings/providers/${mine.id}`, { label: 'hijacked' }],
       ['DELETE', `/api/v1/settings/providers/${mine.id}`, undefined],
       ['POST', `/api/v1/settings/providers/${mine.id}/test`, undefined],
     ] as const) {
-      const res = await call(t, method, url, otherAdmin, body);
+      const res = await t.call(method, url, otherAdmin, body);
       expect(res.statusCode).toBe(404);
     }
     // A SuperAdmin reaches it through ?domain=.
-    const viaSuper = await call(t, 'GET', `/api/v1/settings/providers?domain=${a.domain.id}`, superAdmin);
+    const viaSuper = await t.call('GET', `/api/v1/settings/providers?domain=${a.domain.id}`, superAdmin);
     expect((viaSuper.json() as ProviderConfig[]).map((p) => p.id)).toContain(mine.id);
     const made = await create(superAdmin, fixtureBody(), t, `?domain=${b.domain.id}`);
     expect(made.domain).toBe(b.domain.id);
-    const missing = await call(t, 'GET', '/api/v1/settings/providers?domain=nowhere.example', superAdmin);
+    const missing = await t.call('GET', '/api/v1/settings/providers?domain=nowhere.example', superAdmin);
     expect(missing.statusCode).toBe(404);
     expect(errorOf(missing).code).toBe('DOMAIN_NOT_FOUND');
   });
@@ -156,9 +147,9 @@ describe('API keys', () => {
     expect(JSON.stringify(row)).not.toContain(KEY);
     expect(JSON.stringify(row)).not.toContain(KEY.slice(3, -4));
     for (const res of [
-      await call(t, 'GET', '/api/v1/settings/providers', admin),
-      await call(t, 'PUT', `/api/v1/settings/providers/${made.id}`, admin, { label: 'Renamed' }),
-      await call(t, 'GET', '/api/v1/models', viewer),
+      await t.call('GET', '/api/v1/settings/providers', admin),
+      await t.call('PUT', `/api/v1/settings/providers/${made.id}`, admin, { label: 'Renamed' }),
+      await t.call('GET', '/api/v1/models', viewer),
     ]) {
       expect(res.statusCode).toBe(200);
       expect(res.body).not.toContain(KEY);
@@ -171,41 +162,41 @@ describe('API keys', () => {
     const stored = async () =>
       (await t.ctx.db.select().from(providerConfigs).where(eq(providerConfigs.id, made.id)))[0]?.apiKeyEnc;
     const before = await stored();
-    let res = await call(t, 'PUT', `/api/v1/settings/providers/${made.id}`, admin, {
+    let res = await t.call('PUT', `/api/v1/settings/providers/${made.id}`, admin, {
       apiKey: '',
       label: 'Same key',
     });
     expect(res.statusCode).toBe(200);
     expect(await stored()).toBe(before);
     // The provider still gets the original key.
-    await call(t, 'POST', `/api/v1/settings/providers/${made.id}/test`, admin);
+    await t.call('POST', `/api/v1/settings/providers/${made.id}/test`, admin);
     expect(fx.requests.at(-1)?.headers.authorization).toBe(`Bearer ${KEY}`);
 
-    res = await call(t, 'PUT', `/api/v1/settings/providers/${made.id}`, admin, {
+    res = await t.call('PUT', `/api/v1/settings/providers/${made.id}`, admin, {
       apiKey: 'sk-another-key-000011112222',
     });
     expect(ProviderConfigSchema.parse(res.json()).apiKeyHint).toBe('2222');
-    await call(t, 'POST', `/api/v1/settings/providers/${made.id}/test`, admin);
+    await t.call('POST', `/api/v1/settings/providers/${made.id}/test`, admin);
     expect(fx.requests.at(-1)?.headers.authorization).toBe('Bearer sk-another-key-000011112222');
 
-    res = await call(t, 'PUT', `/api/v1/settings/providers/${made.id}`, admin, { apiKey: null });
+    res = await t.call('PUT', `/api/v1/settings/providers/${made.id}`, admin, { apiKey: null });
     expect(ProviderConfigSchema.parse(res.json())).toMatchObject({ hasApiKey: false, apiKeyHint: null });
     expect(await stored()).toBeNull();
   });
 
   it('refuses to remove the key of a provider that needs one, and unknown fields', async () => {
     const made = await create(admin, { kind: 'openai', label: 'OpenAI', baseUrl: fx.baseUrl, apiKey: KEY });
-    const res = await call(t, 'PUT', `/api/v1/settings/providers/${made.id}`, admin, { apiKey: null });
+    const res = await t.call('PUT', `/api/v1/settings/providers/${made.id}`, admin, { apiKey: null });
     expect(res.statusCode).toBe(400);
-    const extra = await call(t, 'POST', '/api/v1/settings/providers', admin, { ...fixtureBody(), secret: 1 });
+    const extra = await t.call('POST', '/api/v1/settings/providers', admin, { ...fixtureBody(), secret: 1 });
     expect(extra.statusCode).toBe(400);
-    const noKey = await call(t, 'POST', '/api/v1/settings/providers', admin, {
+    const noKey = await t.call('POST', '/api/v1/settings/providers', admin, {
       kind: 'anthropic',
       label: 'A',
     });
     expect(noKey.statusCode).toBe(400);
     expect(errorOf(noKey).message).toContain('apiKey');
-    const noUrl = await call(t, 'POST', '/api/v1/settings/providers', admin, { kind: 'ollama', label: 'O' });
+    const noUrl = await t.call('POST', '/api/v1/settings/providers', admin, { kind: 'ollama', label: 'O' });
     expect(errorOf(noUrl).message).toContain('baseUrl');
   });
 });
@@ -233,7 +224,7 @@ describe('the SSRF rule', () => {
   it('refuses private, loopback and metadata base URLs without an allowlist', async () => {
     const strictAdmin = await makeUser(strict.ctx, { role: 'Admin' });
     for (const baseUrl of [...refused, fx.baseUrl]) {
-      const res = await call(strict, 'POST', '/api/v1/settings/providers', strictAdmin, {
+      const res = await strict.call('POST', '/api/v1/settings/providers', strictAdmin, {
         kind: 'openai-compatible',
         label: 'x',
         baseUrl,
@@ -252,7 +243,7 @@ describe('the SSRF rule', () => {
   it('says why an address is refused: a private one, or a name that does not resolve', async () => {
     const strictAdmin = await makeUser(strict.ctx, { role: 'Admin' });
     const detailOf = async (baseUrl: string) => {
-      const res = await call(strict, 'POST', '/api/v1/settings/providers', strictAdmin, {
+      const res = await strict.call('POST', '/api/v1/settings/providers', strictAdmin, {
         kind: 'openai-compatible',
         label: 'x',
         baseUrl,
@@ -270,7 +261,7 @@ describe('the SSRF rule', () => {
 
   it('lets PROVIDER_URL_ALLOWLIST through, for that host:port only', async () => {
     await create(admin, fixtureBody());
-    const otherPort = await call(t, 'POST', '/api/v1/settings/providers', admin, {
+    const otherPort = await t.call('POST', '/api/v1/settings/providers', admin, {
       ...fixtureBody(),
       baseUrl: `http://127.0.0.1:${fx.port + 1}/v1`,
     });
@@ -285,7 +276,7 @@ describe('the SSRF rule', () => {
       `http://127.0.0.1:${fx.port + 1}/`,
     ]) {
       fx.setScript({ redirectTo: target });
-      const res = await call(t, 'POST', `/api/v1/settings/providers/${made.id}/test`, admin);
+      const res = await t.call('POST', `/api/v1/settings/providers/${made.id}/test`, admin);
       const result = ProviderTestResultSchema.parse(res.json());
       expect(result.ok, target).toBe(false);
       expect(result.message).toMatch(/private/);
@@ -294,7 +285,7 @@ describe('the SSRF rule', () => {
 
   it('checks a URL changed by an update too', async () => {
     const made = await create(admin, fixtureBody());
-    const res = await call(t, 'PUT', `/api/v1/settings/providers/${made.id}`, admin, {
+    const res = await t.call('PUT', `/api/v1/settings/providers/${made.id}`, admin, {
       baseUrl: 'http://10.1.1.1/v1',
     });
     expect(res.statusCode).toBe(400);
@@ -302,7 +293,7 @@ describe('the SSRF rule', () => {
 
   it('trusts the instance-wide env settings (loopback allowed)', async () => {
     const user = await makeUser(env.ctx);
-    const res = await call(env, 'GET', '/api/v1/models', user);
+    const res = await env.call('GET', '/api/v1/models', user);
     const list = ModelListSchema.parse(res.json());
     expect(list.models.map((m) => m.id)).toEqual(['openai:fixture-large', 'openai:fixture-small']);
     expect(list.defaultModel).toBe('openai:fixture-large');
@@ -314,10 +305,10 @@ describe('testing a provider', () => {
   it('lists the models with the stored settings, or says why it failed', async () => {
     const made = await create(admin, fixtureBody());
     fx.setModels(['m-one', 'm-two']);
-    let res = await call(t, 'POST', `/api/v1/settings/providers/${made.id}/test`, admin);
+    let res = await t.call('POST', `/api/v1/settings/providers/${made.id}/test`, admin);
     expect(ProviderTestResultSchema.parse(res.json())).toEqual({ ok: true, models: ['m-one', 'm-two'] });
     fx.setScript({ status: 401 });
-    res = await call(t, 'POST', `/api/v1/settings/providers/${made.id}/test`, admin);
+    res = await t.call('POST', `/api/v1/settings/providers/${made.id}/test`, admin);
     const failed = ProviderTestResultSchema.parse(res.json());
     expect(failed.ok).toBe(false);
     expect(failed.message).toContain('API key');
@@ -327,7 +318,7 @@ describe('testing a provider', () => {
   it('says what happened as a code: refused key, refused connection, unknown host', async () => {
     const made = await create(admin, fixtureBody());
     fx.setScript({ status: 401 });
-    let res = await call(t, 'POST', `/api/v1/settings/providers/${made.id}/test`, admin);
+    let res = await t.call('POST', `/api/v1/settings/providers/${made.id}/test`, admin);
     expect(ProviderTestResultSchema.parse(res.json()).failure).toEqual({ code: 'key_refused', status: 401 });
     fx.reset();
     for (const [baseUrl, address, host] of [
@@ -335,7 +326,7 @@ describe('testing a provider', () => {
       ['http://llm.nowhere.invalid/v1', 'unresolvable', 'llm.nowhere.invalid'],
     ] as const) {
       const dead = await create(admin, { ...fixtureBody(), baseUrl });
-      res = await call(t, 'POST', `/api/v1/settings/providers/${dead.id}/test`, admin);
+      res = await t.call('POST', `/api/v1/settings/providers/${dead.id}/test`, admin);
       const failure = ProviderTestResultSchema.parse(res.json()).failure;
       expect(failure, baseUrl).toEqual({ code: 'unreachable', address, host });
     }
@@ -344,7 +335,7 @@ describe('testing a provider', () => {
   it('speaks Ollama’s native API for the ollama kind', async () => {
     const made = await create(admin, { kind: 'ollama', label: 'Ollama', baseUrl: fx.url });
     fx.setModels(['llama3.2']);
-    const res = await call(t, 'POST', `/api/v1/settings/providers/${made.id}/test`, admin);
+    const res = await t.call('POST', `/api/v1/settings/providers/${made.id}/test`, admin);
     expect(ProviderTestResultSchema.parse(res.json())).toEqual({ ok: true, models: ['llama3.2'] });
     expect(fx.requests.at(-1)?.path).toBe('/api/tags');
   });
@@ -358,7 +349,7 @@ describe('models and the default model', () => {
     const curated = await create(dAdmin, { ...fixtureBody(), label: 'Curated', models: ['fixture-small'] });
     const listed = await create(dAdmin, { ...fixtureBody(), label: 'Listed' });
     await create(dAdmin, { ...fixtureBody(), label: 'Off', enabled: false });
-    const res = await call(t, 'GET', '/api/v1/models', dViewer);
+    const res = await t.call('GET', '/api/v1/models', dViewer);
     const list = ModelListSchema.parse(res.json());
     expect(list.models.map((m) => m.id)).toEqual([
       `${curated.id}:fixture-small`,
@@ -373,13 +364,13 @@ describe('models and the default model', () => {
     // No default chosen: the first model listed is the one chats get, and the list says so.
     expect(list.defaultModel).toBe(`${curated.id}:fixture-small`);
 
-    const put = await call(t, 'PUT', '/api/v1/settings/ai', dAdmin, {
+    const put = await t.call('PUT', '/api/v1/settings/ai', dAdmin, {
       defaultModel: `${listed.id}:fixture-large`,
     });
     expect(AiSettingsSchema.parse(put.json())).toMatchObject({ defaultModel: `${listed.id}:fixture-large` });
-    const after = ModelListSchema.parse((await call(t, 'GET', '/api/v1/models', dViewer)).json());
+    const after = ModelListSchema.parse((await t.call('GET', '/api/v1/models', dViewer)).json());
     expect(after.defaultModel).toBe(`${listed.id}:fixture-large`);
-    const got = await call(t, 'GET', '/api/v1/settings/ai', dAdmin);
+    const got = await t.call('GET', '/api/v1/settings/ai', dAdmin);
     expect(AiSettingsSchema.parse(got.json()).effectiveDefaultModel).toBe(`${listed.id}:fixture-large`);
   });
 
@@ -389,7 +380,7 @@ describe('models and the default model', () => {
     const made = await create(dAdmin, fixtureBody());
     fx.setModels(['all-minilm', 'bge-m3', 'fixture-chat', 'mxbai-embed-large', 'nomic-embed-text']);
     try {
-      const list = ModelListSchema.parse((await call(t, 'GET', '/api/v1/models', dAdmin)).json());
+      const list = ModelListSchema.parse((await t.call('GET', '/api/v1/models', dAdmin)).json());
       expect(list).toEqual({
         models: [expect.objectContaining({ id: `${made.id}:fixture-chat` })],
         defaultModel: `${made.id}:fixture-chat`,
@@ -400,23 +391,23 @@ describe('models and the default model', () => {
   });
 
   it('refuses a default model no provider offers', async () => {
-    const res = await call(t, 'PUT', '/api/v1/settings/ai', admin, { defaultModel: 'nobody:model' });
+    const res = await t.call('PUT', '/api/v1/settings/ai', admin, { defaultModel: 'nobody:model' });
     expect(res.statusCode).toBe(400);
-    const bad = await call(t, 'PUT', '/api/v1/settings/ai', admin, { defaultModel: 'no-colon' });
+    const bad = await t.call('PUT', '/api/v1/settings/ai', admin, { defaultModel: 'no-colon' });
     expect(bad.statusCode).toBe(400);
     // A provider with a curated list offers those models only: chats could not use another.
     const d = await makeDomain(t.ctx);
     const dAdmin = await makeUser(t.ctx, { domain: d, role: 'Admin' });
     const curated = await create(dAdmin, { ...fixtureBody(), models: ['fixture-small'] });
     const outside = { defaultModel: `${curated.id}:fixture-large` };
-    expect((await call(t, 'PUT', '/api/v1/settings/ai', dAdmin, outside)).statusCode).toBe(400);
+    expect((await t.call('PUT', '/api/v1/settings/ai', dAdmin, outside)).statusCode).toBe(400);
     const inside = { defaultModel: `${curated.id}:fixture-small` };
-    expect((await call(t, 'PUT', '/api/v1/settings/ai', dAdmin, inside)).statusCode).toBe(200);
+    expect((await t.call('PUT', '/api/v1/settings/ai', dAdmin, inside)).statusCode).toBe(200);
   });
 
   it('a domain with nothing configured lists no model', async () => {
     const lonely = await makeUser(t.ctx);
-    const list = ModelListSchema.parse((await call(t, 'GET', '/api/v1/models', lonely)).json());
+    const list = ModelListSchema.parse((await t.call('GET', '/api/v1/models', lonely)).json());
     expect(list).toEqual({ models: [], defaultModel: null });
   });
 
@@ -443,17 +434,17 @@ describe('models and the default model', () => {
     const dAdmin = await makeUser(t.ctx, { domain: d, role: 'Admin' });
     const first = await create(dAdmin, { ...fixtureBody(), label: 'Primeiro', models: ['fixture-small'] });
     const second = await create(dAdmin, { ...fixtureBody(), label: 'Segundo', models: ['fixture-large'] });
-    const put = await call(t, 'PUT', '/api/v1/settings/ai', dAdmin, {
+    const put = await t.call('PUT', '/api/v1/settings/ai', dAdmin, {
       defaultModel: `${second.id}:fixture-large`,
     });
     expect(put.statusCode).toBe(200);
-    expect((await call(t, 'DELETE', `/api/v1/settings/providers/${second.id}`, dAdmin)).statusCode).toBe(204);
-    const settings = AiSettingsSchema.parse((await call(t, 'GET', '/api/v1/settings/ai', dAdmin)).json());
+    expect((await t.call('DELETE', `/api/v1/settings/providers/${second.id}`, dAdmin)).statusCode).toBe(204);
+    const settings = AiSettingsSchema.parse((await t.call('GET', '/api/v1/settings/ai', dAdmin)).json());
     expect(settings).toMatchObject({
       defaultModel: null,
       effectiveDefaultModel: `${first.id}:fixture-small`,
     });
-    const list = ModelListSchema.parse((await call(t, 'GET', '/api/v1/models', dAdmin)).json());
+    const list = ModelListSchema.parse((await t.call('GET', '/api/v1/models', dAdmin)).json());
     expect(list.defaultModel).toBe(`${first.id}:fixture-small`);
     expect(list.models.map((m) => m.id)).toContain(list.defaultModel);
     const caller = await resolveCaller(t.ctx, dAdmin.idToken);
@@ -467,19 +458,19 @@ describe('models and the default model', () => {
     const newKey = 'sk-audit-replaced-key-123';
     expect(
       (
-        await call(t, 'PUT', `/api/v1/settings/providers/${made.id}`, dAdmin, {
+        await t.call('PUT', `/api/v1/settings/providers/${made.id}`, dAdmin, {
           label: 'Renomeado',
           apiKey: newKey,
         })
       ).statusCode,
     ).toBe(200);
     const model = `${made.id}:fixture-large`;
-    expect((await call(t, 'PUT', '/api/v1/settings/ai', dAdmin, { defaultModel: model })).statusCode).toBe(
+    expect((await t.call('PUT', '/api/v1/settings/ai', dAdmin, { defaultModel: model })).statusCode).toBe(
       200,
     );
-    expect((await call(t, 'DELETE', `/api/v1/settings/providers/${made.id}`, dAdmin)).statusCode).toBe(204);
+    expect((await t.call('DELETE', `/api/v1/settings/providers/${made.id}`, dAdmin)).statusCode).toBe(204);
 
-    const res = await call(t, 'GET', '/api/v1/audit?limit=20', dAdmin);
+    const res = await t.call('GET', '/api/v1/audit?limit=20', dAdmin);
     expect(res.statusCode).toBe(200);
     expect(res.body).not.toContain(KEY);
     expect(res.body).not.toContain(newKey);
@@ -508,18 +499,16 @@ describe('models and the default model', () => {
     const d = await makeDomain(t.ctx);
     const dAdmin = await makeUser(t.ctx, { domain: d, role: 'Admin' });
     expect(
-      (await call(t, 'PUT', '/api/v1/settings/ai', dAdmin, { defaultModel: 'nobody:model' })).statusCode,
+      (await t.call('PUT', '/api/v1/settings/ai', dAdmin, { defaultModel: 'nobody:model' })).statusCode,
     ).toBe(400);
-    expect((await call(t, 'DELETE', '/api/v1/settings/providers/p000000000000', dAdmin)).statusCode).toBe(
-      404,
-    );
-    const res = await call(t, 'GET', '/api/v1/audit', dAdmin);
+    expect((await t.call('DELETE', '/api/v1/settings/providers/p000000000000', dAdmin)).statusCode).toBe(404);
+    const res = await t.call('GET', '/api/v1/audit', dAdmin);
     expect(res.json()).toEqual([]);
   });
 
   it('deletes a configuration', async () => {
     const made = await create(admin, fixtureBody());
-    expect((await call(t, 'DELETE', `/api/v1/settings/providers/${made.id}`, admin)).statusCode).toBe(204);
-    expect((await call(t, 'DELETE', `/api/v1/settings/providers/${made.id}`, admin)).statusCode).toBe(404);
+    expect((await t.call('DELETE', `/api/v1/settings/providers/${made.id}`, admin)).statusCode).toBe(204);
+    expect((await t.call('DELETE', `/api/v1/settings/providers/${made.id}`, admin)).statusCode).toBe(404);
   });
 });

@@ -1,6 +1,7 @@
 import {
   AiSettingsSchema,
   AiSettingsUpdateSchema,
+  ModelAccessSchema,
   ModelListSchema,
   ProviderConfigCreateSchema,
   ProviderConfigSchema,
@@ -70,11 +71,10 @@ export async function providersRoutes(app: FastifyInstance, ctx: AppContext): Pr
         response: { 201: ProviderConfigSchema, ...errorResponses('DOMAIN_NOT_FOUND') },
       },
     },
-    async (request, reply) => {
-      const caller = request.caller;
-      const made = await service.create(caller, request.body, auditMeta(request), request.query.domain);
-      return reply.status(201).send(made);
-    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(await service.create(request.caller, request.body, auditMeta(request), request.query.domain)),
   );
 
   r.put(
@@ -162,5 +162,35 @@ export async function providersRoutes(app: FastifyInstance, ctx: AppContext): Pr
     },
     async (request) =>
       service.putAiSettings(request.caller, request.body, auditMeta(request), request.query.domain),
+  );
+
+  r.get(
+    '/settings/model_access',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'Who of the domain may use which model (docs: Model access)',
+        querystring: query,
+        response: { 200: ModelAccessSchema, ...errorResponses('DOMAIN_NOT_FOUND') },
+      },
+    },
+    async (request) => service.getModelAccess(request.caller, request.query.domain),
+  );
+
+  r.put(
+    '/settings/model_access',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'Replace the domain’s model access rules (audited)',
+        querystring: query,
+        body: ModelAccessSchema,
+        response: { 200: ModelAccessSchema, ...errorResponses('DOMAIN_NOT_FOUND') },
+      },
+    },
+    async (request) =>
+      service.putModelAccess(request.caller, request.body, auditMeta(request), request.query.domain),
   );
 }

@@ -1,3 +1,4 @@
+import type { ModelAccess } from '@assistente/contracts';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { domainAiSettings, providerConfigs } from '../../db/schema/index.ts';
@@ -13,6 +14,18 @@ export type ProviderConfigPatch = Partial<
  * caller may act on, and filters by it: a row of another domain is never read or written.
  */
 export function providersStore(db: Db | Tx) {
+  /** What every chat send needs of the domain's AI settings, in one read. */
+  async function aiSettings(
+    domainId: string,
+  ): Promise<{ defaultModel: string | null; modelAccess: ModelAccess | null }> {
+    const [row] = await db
+      .select({ defaultModel: domainAiSettings.defaultModel, modelAccess: domainAiSettings.modelAccess })
+      .from(domainAiSettings)
+      .where(eq(domainAiSettings.domainId, domainId))
+      .limit(1);
+    return { defaultModel: row?.defaultModel ?? null, modelAccess: row?.modelAccess ?? null };
+  }
+
   return {
     list(domainId: string): Promise<ProviderConfigRow[]> {
       return db
@@ -59,22 +72,20 @@ export function providersStore(db: Db | Tx) {
     },
 
     async defaultModel(domainId: string): Promise<string | null> {
-      const [row] = await db
-        .select({ defaultModel: domainAiSettings.defaultModel })
-        .from(domainAiSettings)
-        .where(eq(domainAiSettings.domainId, domainId))
-        .limit(1);
-      return row?.defaultModel ?? null;
+      return (await aiSettings(domainId)).defaultModel;
     },
 
-    async setDefaultModel(domainId: string, defaultModel: string | null): Promise<void> {
+    aiSettings,
+
+    /** Writes some of the domain's AI settings, making its row if it has none yet. */
+    async setAiSettings(
+      domainId: string,
+      set: { defaultModel?: string | null; modelAccess?: ModelAccess },
+    ): Promise<void> {
       await db
         .insert(domainAiSettings)
-        .values({ domainId, defaultModel })
-        .onConflictDoUpdate({
-          target: domainAiSettings.domainId,
-          set: { defaultModel, updatedAt: new Date() },
-        });
+        .values({ domainId, ...set })
+        .onConflictDoUpdate({ target: domainAiSettings.domainId, set: { ...set, updatedAt: new Date() } });
     },
   };
 }

@@ -11,12 +11,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { sendPage } from '../../lib/paging.ts';
-import { BinaryBody, errorResponses, RouteNeeds } from '../../plugins/routes.ts';
+import { BinaryBody, errorResponses, IdParams, RouteNeeds } from '../../plugins/routes.ts';
 import { noStore } from '../../plugins/security.ts';
 import { auditMeta } from '../audit/index.ts';
-import { readSingleUpload, sendStoredObject } from '../storage/index.ts';
-
-const IdParams = z.object({ id: z.string().min(1).max(100) });
+import { receiveUpload, sendStoredObject, UPLOAD_ERRORS } from '../storage/index.ts';
 
 /** Santitos (docs/ARCHITECTURE.md#organisations-domains-departments-premium), mounted at /api/v1/agent; premium only (404 for everyone else). */
 export async function santitosRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -116,15 +114,16 @@ export async function santitosRoutes(app: FastifyInstance, ctx: AppContext): Pro
         params: IdParams,
         response: {
           200: SantitoSchema,
-          ...errorResponses('NOT_FOUND', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'QUOTA_EXCEEDED'),
+          ...errorResponses('NOT_FOUND', ...UPLOAD_ERRORS),
         },
       },
     },
     async (request) => {
       const caller = request.caller;
       await service.checkAvatarUpload(caller, request.params.id);
-      const file = await readSingleUpload(request, avatarMax);
-      return service.setAvatarImage(caller, request.params.id, file);
+      return receiveUpload(ctx, request, { domainId: caller.domain.id, maxBytes: avatarMax }, (file) =>
+        service.setAvatarImage(caller, request.params.id, file),
+      );
     },
   );
 
@@ -136,7 +135,7 @@ export async function santitosRoutes(app: FastifyInstance, ctx: AppContext): Pro
         tags,
         summary: 'The uploaded avatar image',
         params: IdParams,
-        response: { 200: BinaryBody, ...errorResponses('NOT_FOUND') },
+        response: { 200: BinaryBody, ...errorResponses('NOT_FOUND', 'STORAGE_UNAVAILABLE') },
       },
     },
     async (request, reply) => {

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
-import { departments, santitos } from '../../db/schema/index.ts';
+import { santitos } from '../../db/schema/index.ts';
 import type { Caller, UserCaller } from '../../lib/caller.ts';
 import { escapeLike, type KeyedPage, keyedPage } from '../../lib/paging.ts';
 import type { AccountCaller } from '../../lib/policy.ts';
@@ -57,6 +57,16 @@ export function santitosStore(db: Db) {
         .select()
         .from(santitos)
         .where(and(eq(santitos.id, id), eq(santitos.active, true), visibleTo(caller)))
+        .limit(1);
+      return row;
+    },
+
+    /** An active santito of any domain, by id: an embed names its own, checked by whoever asks. */
+    async findActive(id: string): Promise<SantitoRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(santitos)
+        .where(and(eq(santitos.id, id), eq(santitos.active, true)))
         .limit(1);
       return row;
     },
@@ -128,15 +138,7 @@ export function santitosStore(db: Db) {
         .returning();
       return row;
     },
-
-    /** The department's name, or undefined when it is not one of the caller's domain. */
-    async departmentName(caller: UserCaller, departmentId: string): Promise<string | undefined> {
-      const [row] = await db
-        .select({ name: departments.displayName })
-        .from(departments)
-        .where(and(eq(departments.id, departmentId), eq(departments.domainId, caller.domain.id)))
-        .limit(1);
-      return row?.name;
-    },
   };
 }
+
+export type SantitosStore = ReturnType<typeof santitosStore>;

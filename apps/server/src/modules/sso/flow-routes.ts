@@ -41,6 +41,17 @@ export async function ssoFlowRoutes(app: FastifyInstance, ctx: AppContext): Prom
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['sso'];
   const PUBLIC = { auth: 'public' } as const;
+  /** A step of the browser's sign-in at a provider: public, and answered with a redirect. */
+  const redirecting = <Q extends z.ZodType>(summary: string, querystring: Q) => ({
+    config: PUBLIC,
+    schema: {
+      tags,
+      summary,
+      params: ProviderParams,
+      querystring,
+      response: { 302: Redirect, 400: IdentityErrorBodySchema },
+    },
+  });
 
   // Under /identity, so refusals answer in Identity Toolkit's envelope like every identity route.
   app.setErrorHandler((err, request, reply) => {
@@ -68,16 +79,7 @@ export async function ssoFlowRoutes(app: FastifyInstance, ctx: AppContext): Prom
 
   r.get(
     '/identity/sso/:providerId/start',
-    {
-      config: PUBLIC,
-      schema: {
-        tags,
-        summary: 'Send the browser to the provider (authorization code flow with PKCE)',
-        params: ProviderParams,
-        querystring: SsoStartQuerySchema,
-        response: { 302: Redirect, 400: IdentityErrorBodySchema },
-      },
-    },
+    redirecting('Send the browser to the provider (authorization code flow with PKCE)', SsoStartQuerySchema),
     async (request, reply) => {
       const redirect = localPath(request.query.redirect);
       // Only a path of this app: after sign-in the browser goes there with a session.
@@ -95,16 +97,7 @@ export async function ssoFlowRoutes(app: FastifyInstance, ctx: AppContext): Prom
 
   r.get(
     '/identity/sso/:providerId/callback',
-    {
-      config: PUBLIC,
-      schema: {
-        tags,
-        summary: 'Where the provider sends the browser back; goes on to the login page',
-        params: ProviderParams,
-        querystring: CallbackQuery,
-        response: { 302: Redirect, 400: IdentityErrorBodySchema },
-      },
-    },
+    redirecting('Where the provider sends the browser back; goes on to the login page', CallbackQuery),
     async (request, reply) => {
       const ua = request.headers['user-agent'];
       const done = await flow.callback(request.params.providerId, request.query, request.headers.cookie, {

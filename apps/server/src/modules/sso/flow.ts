@@ -62,7 +62,10 @@ export function localPath(redirect: string | undefined): string | undefined {
   try {
     const url = new URL(redirect, 'http://app.invalid');
     if (url.origin !== 'http://app.invalid') return undefined;
-    return `${url.pathname}${url.search}${url.hash}`;
+    const path = `${url.pathname}${url.search}${url.hash}`;
+    // Dot segments collapse on parsing: `/..//evil.test` comes out as `//evil.test`, which a
+    // browser reads as another host. The path the app sends must pass the check it passed.
+    return path.startsWith('//') || path.includes('\\') ? undefined : path;
   } catch {
     return undefined;
   }

@@ -7,17 +7,15 @@ import {
 } from 'node:net';
 import {
   AuditEntrySchema,
-  ErrorBodySchema,
   newSsoProviderId,
   SsoLoginOptionsSchema,
   type SsoProvider,
   SsoProviderSchema,
 } from '@assistente/contracts';
 import { eq } from 'drizzle-orm';
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ssoProviders } from '../../db/schema/index.ts';
-import { buildTestApp, type TestApp } from '../../test/app.ts';
+import { buildTestApp, errorOf, type TestApp } from '../../test/app.ts';
 import { makeDomain, makeUser, type TestDomain, type TestUser } from '../../test/factories.ts';
 
 const SECRET = 'oidc-client-secret-THIS-IS-SECRET-4f3e';
@@ -43,17 +41,6 @@ let admin: TestUser;
 let superAdmin: TestUser;
 let otherSuperAdmin: TestUser;
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-function call(app: TestApp, method: Method, url: string, who: TestUser | null, payload?: unknown) {
-  return app.app.inject({
-    method,
-    url,
-    ...(who ? { headers: who.headers } : {}),
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-}
-const errorOf = (res: LightMyRequestResponse) => ErrorBodySchema.parse(res.json()).error;
-
 const body = (over: Record<string, unknown> = {}) => ({
   displayName: 'Acme Keycloak',
   issuer: ISSUER,
@@ -67,8 +54,7 @@ const body = (over: Record<string, unknown> = {}) => ({
 
 /** The one detail of the 400 that refuses `issuer`. */
 async function issuerRefusal(app: TestApp, who: TestUser, issuer: string): Promise<unknown> {
-  const res = await call(
-    app,
+  const res = await app.call(
     'POST',
     '/api/v1/integration/sso',
     who,
@@ -81,7 +67,7 @@ async function issuerRefusal(app: TestApp, who: TestUser, issuer: string): Promi
 }
 
 async function create(who: TestUser, over: Record<string, unknown> = {}, app = t): Promise<SsoProvider> {
-  const res = await call(app, 'POST', '/api/v1/integration/sso', who, body(over));
+  const res = await app.call('POST', '/api/v1/integration/sso', who, body(over));
   expect(res.statusCode, res.body).toBe(201);
   return SsoProviderSchema.strict().parse(res.json());
 }
@@ -137,13 +123,12 @@ describe('single sign-on providers are managed by SuperAdmins only', () => {
         ['PUT', `/api/v1/integration/sso/${made.id}`, { displayName: 'x' }],
         ['DELETE', `/api/v1/integration/sso/${made.id}`, undefined],
       ] as const) {
-        const res = await call(t, method, url, who, payload);
+        const res = await t.call(method, url, who, payload);
         expect(res.statusCode, `${who.user.role} ${method} ${url}`).toBe(403);
       }
     }
     for (const method of ['GET', 'POST'] as const) {
-      const res = await call(
-        t,
+      const res = await t.call(
         method,
         '/api/v1/integration/sso',
         null,
@@ -168,14 +153,14 @@ describe('single sign-on providers are managed by SuperAdmins only', () => {
       enabled: true,
       redirectUri: `http://localhost:3999/identity/sso/${made.id}/callback`,
     });
-    const list = await call(t, 'GET', '/api/v1/integration/sso', otherSuperAdmin);
+    const list = await t.call('GET', '/api/v1/integration/sso', otherSuperAdmin);
     expect(list.statusCode).toBe(200);
     expect(
       SsoProviderSchema.array()
         .parse(list.json())
         .map((p) => p.id),
     ).toContain(made.id);
-    const put = await call(t, 'PUT', `/api/v1/integration/sso/${made.id}`, otherSuperAdmin, {
+    const put = await t.call('PUT', `/api/v1/integration/sso/${made.id}`, otherSuperAdmin, {
       displayName: 'Renamed',
       domains: ['x.example', 'X.example'],
       enabled: false,
@@ -186,10 +171,10 @@ describe('single sign-on providers are managed by SuperAdmins only', () => {
       domains: ['x.example'],
       enabled: false,
     });
-    const del = await call(t, 'DELETE', `/api/v1/integration/sso/${made.id}`, otherSuperAdmin);
+    const del = await t.call('DELETE', `/api/v1/integration/sso/${made.id}`, otherSuperAdmin);
     expect(del.statusCode).toBe(204);
-    expect((await call(t, 'DELETE', `/api/v1/integration/sso/${made.id}`, superAdmin)).statusCode).toBe(404);
-    expect((await call(t, 'PUT', `/api/v1/integration/sso/${made.id}`, superAdmin, {})).statusCode).toBe(404);
+    expect((await t.call('DELETE', `/api/v1/integration/sso/${made.id}`, superAdmin)).statusCode).toBe(404);
+    expect((await t.call('PUT', `/api/v1/integration/sso/${made.id}`, superAdmin, {})).statusCode).toBe(404);
   });
 });
 
@@ -200,8 +185,8 @@ describe('the client secret', () => {
     expect(row?.clientSecretEnc).toBeTruthy();
     expect(JSON.stringify(row)).not.toContain(SECRET);
     for (const res of [
-      await call(t, 'GET', '/api/v1/integration/sso', superAdmin),
-      await call(t, 'PUT', `/api/v1/integration/sso/${made.id}`, superAdmin, { displayName: 'Again' }),
+      await t.call('GET', '/api/v1/integration/sso', superAdmin),
+      await t.call('PUT', `/api/v1/integration/sso/${made.id}`, superAdmin, { displayName: 'Again' }),
       await t.app.inject('/identity/sso/providers'),
     ]) {
       expect(res.statusCode).toBe(200);
@@ -215,12 +200,12 @@ describe('the client secret', () => {
     const stored = async () =>
       (await t.ctx.db.select().from(ssoProviders).where(eq(ssoProviders.id, made.id)))[0]?.clientSecretEnc;
     const before = await stored();
-    await call(t, 'PUT', `/api/v1/integration/sso/${made.id}`, superAdmin, { clientSecret: '' });
+    await t.call('PUT', `/api/v1/integration/sso/${made.id}`, superAdmin, { clientSecret: '' });
     expect(await stored()).toBe(before);
     expect((await t.ctx.services.sso.clientSettings(made.id))?.clientSecret).toBe(SECRET);
-    await call(t, 'PUT', `/api/v1/integration/sso/${made.id}`, superAdmin, { clientSecret: 'another-one' });
+    await t.call('PUT', `/api/v1/integration/sso/${made.id}`, superAdmin, { clientSecret: 'another-one' });
     expect((await t.ctx.services.sso.clientSettings(made.id))?.clientSecret).toBe('another-one');
-    const res = await call(t, 'PUT', `/api/v1/integration/sso/${made.id}`, superAdmin, {
+    const res = await t.call('PUT', `/api/v1/integration/sso/${made.id}`, superAdmin, {
       clientSecret: null,
     });
     expect(SsoProviderSchema.parse(res.json()).hasClientSecret).toBe(false);
@@ -243,7 +228,7 @@ describe('bad input changes nothing', () => {
       body({ clientId: '' }),
       body({ displayName: '' }),
     ]) {
-      const res = await call(t, 'POST', '/api/v1/integration/sso', superAdmin, payload);
+      const res = await t.call('POST', '/api/v1/integration/sso', superAdmin, payload);
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
       expect(errorOf(res).code).toBe('VALIDATION_FAILED');
     }
@@ -257,7 +242,7 @@ describe('bad input changes nothing', () => {
       'https://[::1]:8443',
       'http://203.0.113.9',
     ]) {
-      const res = await call(strict, 'POST', '/api/v1/integration/sso', superAdmin, body({ issuer }));
+      const res = await strict.call('POST', '/api/v1/integration/sso', superAdmin, body({ issuer }));
       // `superAdmin` belongs to `t`; `strict` has its own users.
       expect([400, 401]).toContain(res.statusCode);
     }
@@ -278,10 +263,10 @@ describe('bad input changes nothing', () => {
     const made = await create(superAdmin, { id });
     expect(made.id).toBe(id);
     expect(made.redirectUri).toBe(`http://localhost:3999/identity/sso/${id}/callback`);
-    const again = await call(t, 'POST', '/api/v1/integration/sso', superAdmin, body({ id }));
+    const again = await t.call('POST', '/api/v1/integration/sso', superAdmin, body({ id }));
     expect(again.statusCode).toBe(409);
     for (const bad of ['env', 'sso1', 'SSO0123456789AB', '../x']) {
-      const res = await call(t, 'POST', '/api/v1/integration/sso', superAdmin, body({ id: bad }));
+      const res = await t.call('POST', '/api/v1/integration/sso', superAdmin, body({ id: bad }));
       expect(res.statusCode, bad).toBe(400);
     }
     expect(await t.ctx.db.select().from(ssoProviders).where(eq(ssoProviders.id, id))).toHaveLength(1);
@@ -328,7 +313,7 @@ describe('the login page list', () => {
     ]);
     const sa = await makeUser(env.ctx, { role: 'SuperAdmin' });
     const list = SsoProviderSchema.array().parse(
-      (await call(env, 'GET', '/api/v1/integration/sso', sa)).json(),
+      (await env.call('GET', '/api/v1/integration/sso', sa)).json(),
     );
     expect(list).toEqual([
       expect.objectContaining({
@@ -343,22 +328,22 @@ describe('the login page list', () => {
       }),
     ]);
     expect(JSON.stringify(list)).not.toContain('google-secret-value');
-    expect((await call(env, 'PUT', '/api/v1/integration/sso/env', sa, { displayName: 'x' })).statusCode).toBe(
+    expect((await env.call('PUT', '/api/v1/integration/sso/env', sa, { displayName: 'x' })).statusCode).toBe(
       400,
     );
-    expect((await call(env, 'DELETE', '/api/v1/integration/sso/env', sa)).statusCode).toBe(400);
+    expect((await env.call('DELETE', '/api/v1/integration/sso/env', sa)).statusCode).toBe(400);
   });
 });
 
 describe('the audit log', () => {
   it('records every change as instance-wide, without the secret', async () => {
     const made = await create(otherSuperAdmin, { displayName: 'Audited' });
-    await call(t, 'PUT', `/api/v1/integration/sso/${made.id}`, otherSuperAdmin, {
+    await t.call('PUT', `/api/v1/integration/sso/${made.id}`, otherSuperAdmin, {
       clientSecret: 'replaced-secret-value',
       autoProvision: false,
     });
-    await call(t, 'DELETE', `/api/v1/integration/sso/${made.id}`, otherSuperAdmin);
-    const res = await call(t, 'GET', `/api/v1/audit?targetId=${made.id}`, otherSuperAdmin);
+    await t.call('DELETE', `/api/v1/integration/sso/${made.id}`, otherSuperAdmin);
+    const res = await t.call('GET', `/api/v1/audit?targetId=${made.id}`, otherSuperAdmin);
     expect(res.statusCode, res.body).toBe(200);
     const entries = AuditEntrySchema.array().parse(res.json());
     expect(entries.map((e) => e.action)).toEqual(['sso.delete', 'sso.update', 'sso.create']);
@@ -367,7 +352,7 @@ describe('the audit log', () => {
     expect(res.body).not.toContain(SECRET);
     expect(res.body).not.toContain('replaced-secret-value');
     // A domain's Admin does not read instance-wide entries.
-    const adminView = await call(t, 'GET', `/api/v1/audit?targetId=${made.id}`, admin);
+    const adminView = await t.call('GET', `/api/v1/audit?targetId=${made.id}`, admin);
     expect(AuditEntrySchema.array().parse(adminView.json())).toEqual([]);
   });
 });

@@ -350,6 +350,7 @@ describe('starting', () => {
       'https://evil.example/',
       '//evil.example/x',
       '/\\evil.example',
+      '/..//evil.example',
       'chats',
       'javascript:alert(1)',
     ]) {

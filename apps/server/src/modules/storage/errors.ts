@@ -2,13 +2,16 @@ import { AppError } from '../../lib/errors.ts';
 
 /*
  * The storage error mapping of docs/ARCHITECTURE.md#uploads-and-stored-files: 401 unauthenticated, 402 quota exceeded, 403 unauthorised
- * for the path, 404 object not found.
+ * for the path, 404 object not found, 503 when the store cannot be reached.
  */
 export const storageUnauthenticated = () => new AppError('UNAUTHENTICATED', 'Sign in to access this file');
 export const quotaExceeded = (quotaBytes: number) =>
   new AppError('QUOTA_EXCEEDED', 'Your organisation has used all of its file storage', { quotaBytes });
 export const storageForbidden = () => new AppError('FORBIDDEN', 'You are not allowed to access this file');
 export const objectNotFound = () => new AppError('NOT_FOUND', 'File not found');
+/** The store cannot be reached (or answers 5xx): an outage outside the product, not a fault in it. */
+export const storageUnavailable = () =>
+  new AppError('STORAGE_UNAVAILABLE', 'File storage is unavailable; nothing was stored, try again');
 export const tooLarge = (maxBytes: number) =>
   new AppError('PAYLOAD_TOO_LARGE', `The file is larger than the limit of ${formatBytes(maxBytes)}`, {
     maxBytes,

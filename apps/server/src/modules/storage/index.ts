@@ -1,7 +1,16 @@
 import { defineModule } from '../../lib/module.ts';
 import { createStorage, type StorageService } from './registry.ts';
 
+export { receiveUpload } from './admission.ts';
 export { objectNotFound } from './errors.ts';
+
+/** What an upload route may answer besides its own codes: too large, wrong type, no room, no store. */
+export const UPLOAD_ERRORS = [
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'QUOTA_EXCEEDED',
+  'STORAGE_UNAVAILABLE',
+] as const;
 export { assertRoomLeft } from './quota.ts';
 export type { StorageService } from './registry.ts';
 export { contentDisposition, sendStoredObject } from './serve.ts';

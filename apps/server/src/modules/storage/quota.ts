@@ -4,9 +4,13 @@ import type { Tx } from '../../db/client.ts';
 import { quotaExceeded } from './errors.ts';
 import { storageUsage } from './usage.ts';
 
-/** Throws 402 when the domain has no room left at all (checked before reading an upload). */
-export async function assertRoomLeft(ctx: AppContext, domainId: string): Promise<void> {
-  if ((await storageUsage(ctx.db, domainId)) >= ctx.config.STORAGE_QUOTA_BYTES) {
+/**
+ * Throws 402 when the domain has no room for `incoming` more bytes (by default: no room left at
+ * all), checked before reading an upload.
+ */
+export async function assertRoomLeft(ctx: AppContext, domainId: string, incoming = 0): Promise<void> {
+  const used = await storageUsage(ctx.db, domainId);
+  if (used >= ctx.config.STORAGE_QUOTA_BYTES || used + incoming > ctx.config.STORAGE_QUOTA_BYTES) {
     throw quotaExceeded(ctx.config.STORAGE_QUOTA_BYTES);
   }
 }

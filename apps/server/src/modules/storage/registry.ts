@@ -1,8 +1,9 @@
 import path from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { Config } from '../../config.ts';
+import { UPLOADS_AT_ONCE, UploadGate } from './admission.ts';
 import { localStorage } from './local.ts';
-import { createS3Client, parseS3Url, s3Storage } from './s3.ts';
+import { createS3Client, parseS3Url, s3Reachable, s3Storage } from './s3.ts';
 import type { BucketName, Storage } from './types.ts';
 
 export type StorageService = ReturnType<typeof createStorage>;
@@ -15,6 +16,8 @@ export function createStorage(config: Pick<Config, 'STORAGE_URL' | 'dataDir'>) {
   const buckets = new Map<BucketName, Storage>();
   let s3: S3Client | undefined;
   return {
+    /** The process's upload slots (admission.ts). */
+    uploads: new UploadGate(UPLOADS_AT_ONCE),
     bucket(name: BucketName): Storage {
       let store = buckets.get(name);
       if (!store) {
@@ -30,6 +33,17 @@ export function createStorage(config: Pick<Config, 'STORAGE_URL' | 'dataDir'>) {
         buckets.set(name, store);
       }
       return store;
+    },
+    /**
+     * Whether files can be stored now, for /readyz: an S3 store answers within two seconds; the
+     * data directory is the process's own disk, ready while the process is.
+     */
+    async reachable(): Promise<boolean> {
+      const url = config.STORAGE_URL?.trim();
+      if (!url || url.startsWith('file:')) return true;
+      const location = parseS3Url(url);
+      s3 ??= createS3Client(location);
+      return s3Reachable(s3, location, 2_000);
     },
     /** Releases the S3 client's sockets (on app close). */
     close(): void {

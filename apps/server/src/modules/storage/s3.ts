@@ -2,12 +2,13 @@ import { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   HeadObjectCommand,
   PutObjectCommand,
   S3Client,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
-import { objectNotFound, storageForbidden, storageUnauthenticated } from './errors.ts';
+import { objectNotFound, storageForbidden, storageUnauthenticated, storageUnavailable } from './errors.ts';
 import { assertValidKey } from './keys.ts';
 import type { ObjectMeta, Storage, StoredObject } from './types.ts';
 
@@ -52,19 +53,39 @@ export function parseS3Url(raw: string): S3Location {
 
 interface SdkError {
   name?: string;
+  code?: string;
   Code?: string;
   $metadata?: { httpStatusCode?: number };
 }
 
+/** How a store that is down, restarting or unreachable fails before it answers anything. */
+const TRANSPORT_FAILURES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
 const statusOf = (err: unknown) => (err as SdkError | undefined)?.$metadata?.httpStatusCode;
 
-/** The store's own 401/403/404 become the spec's storage errors; anything else stays a 500. */
+/**
+ * The store's own 401/403/404 become the storage errors of docs/ARCHITECTURE.md#uploads-and-stored-files;
+ * a store that cannot be reached or answers 5xx is STORAGE_UNAVAILABLE (503); anything else stays a 500.
+ */
 function mapError(err: unknown): unknown {
   const e = err as SdkError | undefined;
   const status = statusOf(err);
   if (status === 404 || e?.name === 'NoSuchKey' || e?.name === 'NotFound') return objectNotFound();
   if (status === 401) return storageUnauthenticated();
   if (status === 403) return storageForbidden();
+  if (status !== undefined && status >= 500) return storageUnavailable();
+  if (status === undefined && (TRANSPORT_FAILURES.has(e?.code ?? '') || e?.name === 'TimeoutError')) {
+    return storageUnavailable();
+  }
   return err;
 }
 
@@ -149,4 +170,24 @@ export function createS3Client(location: S3Location, extra: Partial<S3ClientConf
     maxAttempts: 3,
     ...extra,
   });
+}
+
+/**
+ * Whether the store answers at all (a HEAD of the bucket), for /readyz. Any answer from the store
+ * counts, a refusal too: readiness is about reaching it, and a refused key shows on its own routes.
+ */
+export async function s3Reachable(
+  client: S3Client,
+  location: S3Location,
+  timeoutMs: number,
+): Promise<boolean> {
+  try {
+    await client.send(new HeadBucketCommand({ Bucket: location.bucket }), {
+      abortSignal: AbortSignal.timeout(timeoutMs),
+    });
+    return true;
+  } catch (err) {
+    const status = statusOf(err);
+    return status !== undefined && status < 500;
+  }
 }

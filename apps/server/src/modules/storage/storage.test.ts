@@ -1,7 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -10,6 +8,7 @@ import { CreateBucketCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../lib/errors.ts';
 import { TINY_PNG } from '../../test/chats.ts';
+import { S3_TEST_CREDENTIALS, type S3Standin, startS3Standin } from '../../test/s3-standin.ts';
 import { resolveUploadType } from './content-types.ts';
 import { assertValidKey, newObjectKey } from './keys.ts';
 import { localStorage } from './local.ts';
@@ -17,7 +16,7 @@ import { createS3Client, parseS3Url, s3Storage } from './s3.ts';
 import { contentDisposition } from './serve.ts';
 import type { Storage } from './types.ts';
 
-const credentials = { accessKeyId: 'TESTKEY', secretAccessKey: 'testsecret' };
+const credentials = S3_TEST_CREDENTIALS;
 
 /** The behaviour every Storage must have, local or S3. */
 async function exerciseStorage(store: Storage) {
@@ -110,76 +109,10 @@ describe('STORAGE_URL', () => {
   });
 });
 
-/**
- * A minimal server speaking the part of the S3 REST protocol the adapter uses (path style):
- * PutObject, GetObject, HeadObject, DeleteObject. It answers 403 AccessDenied for keys under `denied/`.
- */
-async function startFakeS3(): Promise<{
-  endpoint: string;
-  requests: IncomingMessage[];
-  close(): Promise<void>;
-}> {
-  const objects = new Map<string, { body: Buffer; contentType: string }>();
-  const requests: IncomingMessage[] = [];
-  const xmlError = (code: string, message: string) =>
-    `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${message}</Message></Error>`;
-  const server: Server = createServer(async (req, res) => {
-    requests.push(req);
-    const body = await buffer(req);
-    const url = new URL(req.url ?? '/', 'http://x');
-    const objectPath = decodeURIComponent(url.pathname);
-    if (!req.headers.authorization?.startsWith('AWS4-HMAC-SHA256 Credential=TESTKEY/')) {
-      res.writeHead(403, { 'content-type': 'application/xml' }).end(xmlError('AccessDenied', 'unsigned'));
-      return;
-    }
-    if (objectPath.includes('/denied/')) {
-      res.writeHead(403, { 'content-type': 'application/xml' });
-      res.end(req.method === 'HEAD' ? undefined : xmlError('AccessDenied', 'Access Denied'));
-      return;
-    }
-    const found = objects.get(objectPath);
-    switch (req.method) {
-      case 'PUT':
-        objects.set(objectPath, { body, contentType: req.headers['content-type'] ?? 'binary/octet-stream' });
-        res.writeHead(200, { etag: '"x"' }).end();
-        return;
-      case 'GET':
-      case 'HEAD':
-        if (!found) {
-          res.writeHead(404, { 'content-type': 'application/xml' });
-          res.end(
-            req.method === 'HEAD' ? undefined : xmlError('NoSuchKey', 'The specified key does not exist.'),
-          );
-          return;
-        }
-        res.writeHead(200, {
-          'content-type': found.contentType,
-          'content-length': String(found.body.length),
-          etag: '"x"',
-        });
-        res.end(req.method === 'HEAD' ? undefined : found.body);
-        return;
-      case 'DELETE':
-        objects.delete(objectPath);
-        res.writeHead(204).end();
-        return;
-      default:
-        res.writeHead(405).end();
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    endpoint: `http://127.0.0.1:${port}`,
-    requests,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 describe('S3 storage against a local S3-protocol server', () => {
-  let fake: Awaited<ReturnType<typeof startFakeS3>>;
+  let fake: S3Standin;
   beforeAll(async () => {
-    fake = await startFakeS3();
+    fake = await startS3Standin();
   });
   afterAll(async () => {
     await fake?.close();
@@ -216,39 +149,37 @@ describe('S3 storage against a local S3-protocol server', () => {
 
 /** moto's S3 server, when this machine has it: the adapter against a real implementation of the protocol. */
 const motoServer = spawnSync('sh', ['-c', 'command -v moto_server'], { encoding: 'utf8' }).stdout.trim();
-if (motoServer) {
-  describe('S3 storage against moto_server', () => {
-    let child: ChildProcess | undefined;
-    let endpoint = '';
-    beforeAll(async () => {
-      const port = 20000 + Math.floor(Math.random() * 20000);
-      child = spawn(motoServer, ['-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
-      endpoint = `http://127.0.0.1:${port}`;
-      // moto is Python: on a busy machine it takes well over 10 s to listen.
-      const deadline = Date.now() + 40_000;
-      while (Date.now() < deadline) {
-        try {
-          if ((await fetch(endpoint)).ok) return;
-        } catch {
-          // not listening yet
-        }
-        await new Promise((r) => setTimeout(r, 100));
+describe.skipIf(!motoServer)('S3 storage against moto_server', () => {
+  let child: ChildProcess | undefined;
+  let endpoint = '';
+  beforeAll(async () => {
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    child = spawn(motoServer, ['-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+    endpoint = `http://127.0.0.1:${port}`;
+    // moto is Python: on a busy machine it takes well over 10 s to listen.
+    const deadline = Date.now() + 40_000;
+    while (Date.now() < deadline) {
+      try {
+        if ((await fetch(endpoint)).ok) return;
+      } catch {
+        // not listening yet
       }
-      throw new Error('moto_server did not start within 40 s');
-    }, 60_000);
-    afterAll(() => {
-      child?.kill();
-    });
-
-    it('round-trips objects', async () => {
-      const location = parseS3Url(`s3://assistente-test?endpoint=${endpoint}&region=us-east-1`);
-      const client = createS3Client(location, { credentials });
-      await client.send(new CreateBucketCommand({ Bucket: 'assistente-test' }));
-      await exerciseStorage(s3Storage(location, 'chats/', {}, client));
-      client.destroy();
-    });
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('moto_server did not start within 40 s');
+  }, 60_000);
+  afterAll(() => {
+    child?.kill();
   });
-}
+
+  it('round-trips objects', async () => {
+    const location = parseS3Url(`s3://assistente-test?endpoint=${endpoint}&region=us-east-1`);
+    const client = createS3Client(location, { credentials });
+    await client.send(new CreateBucketCommand({ Bucket: 'assistente-test' }));
+    await exerciseStorage(s3Storage(location, 'chats/', {}, client));
+    client.destroy();
+  });
+});
 
 describe('upload types', () => {
   it('accepts allowed types whose bytes agree', () => {

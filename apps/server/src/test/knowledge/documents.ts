@@ -55,6 +55,23 @@ export interface ZipOptions {
   declare?: (name: string, size: number) => number;
 }
 
+interface EntryFields {
+  method: number;
+  crc: number;
+  stored: number;
+  size: number;
+  nameLength: number;
+}
+
+/** The fields a zip entry's local and central headers share: the same order, the central two bytes later. */
+function writeEntryFields(header: Buffer, at: number, f: EntryFields): void {
+  header.writeUInt16LE(f.method, at);
+  header.writeUInt32LE(f.crc, at + 6);
+  header.writeUInt32LE(f.stored, at + 10);
+  header.writeUInt32LE(f.size, at + 14);
+  header.writeUInt16LE(f.nameLength, at + 18);
+}
+
 /** A zip archive of `files` (PKWARE APPNOTE: local headers, central directory). */
 function makeZip(files: Record<string, string | Buffer>, opts: ZipOptions = {}): Buffer {
   const locals: Buffer[] = [];
@@ -69,20 +86,19 @@ function makeZip(files: Record<string, string | Buffer>, opts: ZipOptions = {}):
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(opts.deflate ? 8 : 0, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(nameBytes.length, 26);
+    const fields = {
+      method: opts.deflate ? 8 : 0,
+      crc,
+      stored: data.length,
+      size,
+      nameLength: nameBytes.length,
+    };
+    writeEntryFields(local, 8, fields);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(20, 4);
     central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(opts.deflate ? 8 : 0, 10);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(size, 24);
-    central.writeUInt16LE(nameBytes.length, 28);
+    writeEntryFields(central, 10, fields);
     central.writeUInt32LE(offset, 42);
     locals.push(local, nameBytes, data);
     centrals.push(central, nameBytes);

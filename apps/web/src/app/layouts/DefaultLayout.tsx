@@ -3,6 +3,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useId, useRef } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { EulaGate } from '../../features/eula/index.ts';
+import { BudgetBanner } from '../../features/usage/index.ts';
 import { useTranslation } from '../../lib/i18n/index.ts';
 import { useLoadFloatingAfterPaint } from '../../ui/DeferredFloating.tsx';
 import { useLocalePath } from '../../ui/hooks/useLocalePath.ts';
@@ -102,6 +103,7 @@ export function DefaultShell({ children }: { children: ReactNode }) {
           <MainNav onNavigate={close} />
         </AppShell.Navbar>
         <AppShell.Main ref={main} id={mainId} tabIndex={-1} className={classes.main}>
+          <BudgetBanner />
           {children}
         </AppShell.Main>
       </AppShell>

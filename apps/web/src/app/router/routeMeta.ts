@@ -39,6 +39,7 @@ const extras: Record<WebRoutePath, Extras> = {
   '/settings': { titleKey: 'nav.settings' },
   '/departments': { titleKey: 'nav.departments', minRole: 'Admin' },
   '/integration': { titleKey: 'nav.integration', minRole: 'Admin' },
+  '/usage': { titleKey: 'nav.usage', minRole: 'Admin' },
   '/chats': { titleKey: 'nav.chats' },
   '/chats/:chatId': {
     titleKey: 'pages.chat.title',

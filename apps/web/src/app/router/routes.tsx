@@ -36,6 +36,7 @@ const pages: Record<MainRoutePath, Importer> = {
   '/settings': withTexts(() => import('../../features/settings/SettingsPage.tsx'), 'admin'),
   '/departments': withTexts(() => import('../../features/departments/DepartmentsPage.tsx'), 'admin'),
   '/integration': withTexts(() => import('../../features/integration/IntegrationPage.tsx'), 'admin'),
+  '/usage': withTexts(() => import('../../features/usage/UsagePage.tsx'), 'admin'),
   '/chats': () => import('../../features/chats/ChatsPage.tsx'),
   '/chats/:chatId': () => import('../../features/chats/ChatPage.tsx'),
   // `/auth` always redirects (redirect guard); it has no page of its own.
@@ -97,6 +98,7 @@ function localeRoutes(prefix: Locale | null, deps: RouteDeps): RouteObject {
           page('/settings', 'settings', deps),
           page('/departments', 'departments', deps),
           page('/integration', 'integration', deps),
+          page('/usage', 'usage', deps),
         ],
       },
       {

@@ -2,6 +2,7 @@ import { splitLocale } from '@assistente/contracts';
 import { NavLink, Stack } from '@mantine/core';
 import {
   IconBuildingCommunity,
+  IconChartBar,
   IconHome2,
   IconMessages,
   IconPlugConnected,
@@ -26,6 +27,7 @@ const ICONS: Record<NavKey, ComponentType<{ size?: number; stroke?: number }>> =
   users: IconUsers,
   departments: IconSitemap,
   integration: IconPlugConnected,
+  usage: IconChartBar,
   domains: IconBuildingCommunity,
 };
 

@@ -12,6 +12,7 @@ const EVERYTHING = [
   'users',
   'departments',
   'integration',
+  'usage',
   'domains',
   'settings',
 ];
@@ -23,8 +24,16 @@ describe('main navigation', () => {
     expect(keys('Editor', false)).toEqual(['home', 'chats', 'settings']);
   });
 
-  it('adds users, departments, their own domain and (premium) integration for Admins', () => {
-    expect(keys('Admin', false)).toEqual(['home', 'chats', 'users', 'departments', 'domains', 'settings']);
+  it('adds users, departments, usage, their own domain and (premium) integration for Admins', () => {
+    expect(keys('Admin', false)).toEqual([
+      'home',
+      'chats',
+      'users',
+      'departments',
+      'usage',
+      'domains',
+      'settings',
+    ]);
     expect(keys('Admin', true)).toEqual(EVERYTHING);
   });
 

@@ -10,6 +10,7 @@ export type NavKey =
   | 'users'
   | 'departments'
   | 'integration'
+  | 'usage'
   | 'domains';
 
 export interface NavItem {
@@ -25,6 +26,7 @@ const NAV_ITEMS: readonly NavItem[] = [
   { key: 'users', path: '/users' },
   { key: 'departments', path: '/departments' },
   { key: 'integration', path: '/integration' },
+  { key: 'usage', path: '/usage' },
   { key: 'domains', path: '/domains' },
   { key: 'settings', path: '/settings' },
 ];

@@ -36,12 +36,7 @@ function OwnDomain({ caller }: { caller: User }) {
       {domain ? (
         <OwnDomainCard domain={domain} />
       ) : query.isError ? (
-        <LoadError
-          title={t('domains.errors.load_failed')}
-          message={apiErrorText(t, query.error)}
-          retryLabel={t('common.retry')}
-          onRetry={() => void query.refetch()}
-        />
+        <LoadError title={t('domains.errors.load_failed')} query={query} />
       ) : (
         <ListSkeleton rows={1} height={160} label={t('app.loading')} />
       )}

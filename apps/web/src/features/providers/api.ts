@@ -1,6 +1,8 @@
 import {
   type AiSettings,
   AiSettingsSchema,
+  type ModelAccess,
+  ModelAccessSchema,
   type ModelList,
   ModelListSchema,
   type ProviderConfig,
@@ -32,5 +34,10 @@ export function createProvidersApi(client: ApiClient) {
       parsed(AiSettingsSchema, client.PUT('/api/v1/settings/ai', { body: { defaultModel } })),
     /** What the user may pick: the domain's and the instance's models, and the default one. */
     listModels: (): Promise<ModelList> => parsed(ModelListSchema, client.GET('/api/v1/models')),
+    getAccess: (): Promise<ModelAccess> =>
+      parsed(ModelAccessSchema, client.GET('/api/v1/settings/model_access')),
+    // A refusal (a bad pattern, a department of another domain) is an answer: shown, not retried.
+    putAccess: (body: ModelAccess): Promise<ModelAccess> =>
+      parsed(ModelAccessSchema, client.PUT('/api/v1/settings/model_access', { body, retry: 0 })),
   };
 }

@@ -3,6 +3,7 @@ import { Badge, Group, Tabs } from '@mantine/core';
 import {
   IconApi,
   IconBuilding,
+  IconChartBar,
   IconDevices,
   IconFileCertificate,
   IconHistory,
@@ -18,6 +19,7 @@ import { TabStrip } from '../../ui/TabStrip.tsx';
 import { ApiKeysTab } from '../apikeys/index.ts';
 import { useAccountSession } from '../auth/index.ts';
 import { ProvidersSettings } from '../providers/index.ts';
+import { MyUsage } from '../usage/index.ts';
 import { AuditTab } from './components/AuditTab.tsx';
 import { DomainTab } from './components/DomainTab.tsx';
 import { PasswordTab } from './components/PasswordTab.tsx';
@@ -30,6 +32,7 @@ export const SETTINGS_TABS = [
   'password',
   'sessions',
   'apiKeys',
+  'usage',
   'terms',
   'audit',
   'domain',
@@ -42,6 +45,7 @@ const ICONS: Record<SettingsTab, ComponentType<{ size?: number; stroke?: number 
   password: IconKey,
   sessions: IconDevices,
   apiKeys: IconApi,
+  usage: IconChartBar,
   terms: IconFileCertificate,
   audit: IconHistory,
   domain: IconBuilding,
@@ -100,6 +104,9 @@ function Settings({ user }: { user: User }) {
         </Tabs.Panel>
         <Tabs.Panel value="apiKeys">
           <ApiKeysTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="usage">
+          <MyUsage />
         </Tabs.Panel>
         <Tabs.Panel value="terms">
           <TermsTab />

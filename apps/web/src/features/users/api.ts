@@ -58,10 +58,13 @@ export function createUsersApi(client: ApiClient) {
         }),
       ),
     create: (body: UserCreate, locale: string): Promise<UserCreated> =>
-      parsed(UserCreatedSchema, client.POST('/api/v1/user', { body, locale })),
+      parsed(UserCreatedSchema, client.POST('/api/v1/user', { body, params: { query: { locale } } })),
     remove: (id: string): Promise<void> => done(client.DELETE('/api/v1/user/{id}', byId(id))),
     resendInvitation: (id: string, locale: string): Promise<InvitationSent> =>
-      parsed(InvitationSentSchema, client.POST('/api/v1/user/{id}/invitation', { ...byId(id), locale })),
+      parsed(
+        InvitationSentSchema,
+        client.POST('/api/v1/user/{id}/invitation', { params: { path: { id }, query: { locale } } }),
+      ),
     revokeSessions: (id: string): Promise<SessionsRevoked> =>
       parsed(SessionsRevokedSchema, client.POST('/api/v1/user/{id}/sessions/revoke-all', byId(id))),
   };

@@ -77,8 +77,12 @@ export function createAuthorizedRequests(target: RequestTarget) {
   }
 
   /** Downloads a protected file (attachment, export) and hands it to the browser as a save. */
-  async function downloadFile(path: string, fallbackName: string): Promise<void> {
-    const { blob, response } = await fetchBlob(path);
+  async function downloadFile(
+    path: string,
+    fallbackName: string,
+    service: ProductService = 'chats',
+  ): Promise<void> {
+    const { blob, response } = await fetchBlob(path, service);
     saveBlob(blob, dispositionFileName(response.headers.get('content-disposition'), fallbackName));
   }
 

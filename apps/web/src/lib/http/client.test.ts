@@ -117,10 +117,14 @@ describe('HTTP client: request', () => {
     expect(Object.fromEntries(call(1).url.searchParams)).toEqual({ department: 'dep1' });
   });
 
-  it('sends the reader’s language as ?locale= when a call gives it', async () => {
+  it('sends a declared query parameter (the inviter’s ?locale=) beside the account hints', async () => {
     const { client, call } = setup([json(200, {})]);
-    await client.POST('/api/v1/user', { body: anyBody({}), locale: 'en' });
-    expect(call().url.searchParams.get('locale')).toBe('en');
+    await client.POST('/api/v1/user', { body: anyBody({}), params: { query: { locale: 'en' } } });
+    expect(Object.fromEntries(call().url.searchParams)).toEqual({
+      locale: 'en',
+      domain: 'acme.com',
+      department: 'dep1',
+    });
   });
 
   it('sends JSON bodies on write methods', async () => {

@@ -38,11 +38,6 @@ export interface RequestContext {
 interface CallOptions {
   /** The account the hints name instead of the session's (null: none), e.g. while a session is being established. */
   as?: RequestUser | null;
-  /**
-   * The reader's screen language, sent as `?locale=` like the account hints: the server reads it
-   * leniently (the mails of an invitation) and its document does not declare it.
-   */
-  locale?: string;
   /** Extra attempts for an idempotent request; 0 when a 409 is an answer to show at once. */
   retry?: number;
   credentials?: RequestCredentials;
@@ -134,7 +129,6 @@ function callerMiddleware(config: ApiClientConfig): Middleware {
       const context = await config.context();
       const user = call.as === undefined ? context.user : call.as;
       const url = withUserHints(new URL(request.url), user, params.query);
-      if (call.locale) url.searchParams.set('locale', call.locale);
       const headers = new Headers(request.headers);
       for (const [name, value] of Object.entries(callerHeaders({ idToken: context.idToken, user })))
         headers.set(name, value);

@@ -67,7 +67,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -84,7 +84,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -101,7 +101,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -118,7 +118,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -135,7 +135,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -152,7 +152,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -241,7 +241,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -258,7 +258,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -275,7 +275,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -292,7 +292,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -309,7 +309,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -326,7 +326,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -343,7 +343,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -360,7 +360,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -377,7 +377,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -454,7 +454,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -471,7 +471,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -488,7 +488,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -505,7 +505,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -522,7 +522,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -539,7 +539,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -622,7 +622,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -639,7 +639,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -656,7 +656,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -673,7 +673,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -690,7 +690,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -707,7 +707,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -724,7 +724,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -741,7 +741,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -758,7 +758,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -797,7 +797,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -814,7 +814,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -831,7 +831,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -848,7 +848,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -865,7 +865,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -882,7 +882,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -899,7 +899,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -916,7 +916,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -968,7 +968,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -985,7 +985,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1002,7 +1002,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1019,7 +1019,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1036,7 +1036,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1053,7 +1053,24 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1118,7 +1135,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1135,7 +1152,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1152,7 +1169,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1169,7 +1186,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1186,7 +1203,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1203,7 +1220,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1220,7 +1237,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1237,7 +1254,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1254,7 +1271,24 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1306,7 +1340,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1330,7 +1364,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1347,7 +1381,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1414,7 +1448,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1431,7 +1465,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1448,7 +1482,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1465,7 +1499,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1482,7 +1516,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1538,7 +1572,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1555,7 +1589,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1572,7 +1606,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1589,7 +1623,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1606,7 +1640,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1623,7 +1657,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1640,7 +1674,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1657,7 +1691,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1711,7 +1745,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1728,7 +1762,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1745,7 +1779,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1762,7 +1796,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1779,7 +1813,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1796,7 +1830,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1813,7 +1847,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1830,7 +1864,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1856,14 +1890,14 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    action?: "user.create" | "user.update" | "user.delete" | "user.invite" | "user.sessions.revoke" | "domain.create" | "domain.update" | "domain.delete" | "domain.settings.update" | "department.create" | "department.update" | "department.delete" | "provider.create" | "provider.update" | "provider.delete" | "domain.ai.update" | "apiKey.create" | "apiKey.revoke" | "virtual_account.create" | "virtual_account.update" | "virtual_account.delete" | "virtual_account.secret.rotate" | "knowledge.create" | "knowledge.update" | "knowledge.delete" | "knowledge.document.upload" | "knowledge.document.delete" | "sso.create" | "sso.update" | "sso.delete" | "santito.create" | "santito.update" | "santito.delete";
+                    action?: "user.create" | "user.update" | "user.delete" | "user.invite" | "user.sessions.revoke" | "domain.create" | "domain.update" | "domain.delete" | "domain.settings.update" | "department.create" | "department.update" | "department.delete" | "provider.create" | "provider.update" | "provider.delete" | "domain.ai.update" | "domain.model_access.update" | "apiKey.create" | "apiKey.revoke" | "virtual_account.create" | "virtual_account.update" | "virtual_account.delete" | "virtual_account.secret.rotate" | "knowledge.create" | "knowledge.update" | "knowledge.delete" | "knowledge.document.upload" | "knowledge.document.delete" | "sso.create" | "sso.update" | "sso.delete" | "santito.create" | "santito.update" | "santito.delete" | "budget.create" | "budget.update" | "budget.delete" | "price.update";
                     actor?: string;
                     cursor?: string;
                     domain?: string;
                     from?: string;
                     limit?: number;
                     targetId?: string;
-                    targetType?: "user" | "domain" | "department" | "provider" | "apiKey" | "virtual_account" | "knowledge" | "ssoProvider" | "santito";
+                    targetType?: "user" | "domain" | "department" | "provider" | "apiKey" | "virtual_account" | "knowledge" | "ssoProvider" | "santito" | "budget" | "price";
                     to?: string;
                 };
                 header?: never;
@@ -1880,7 +1914,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            action: "user.create" | "user.update" | "user.delete" | "user.invite" | "user.sessions.revoke" | "domain.create" | "domain.update" | "domain.delete" | "domain.settings.update" | "department.create" | "department.update" | "department.delete" | "provider.create" | "provider.update" | "provider.delete" | "domain.ai.update" | "apiKey.create" | "apiKey.revoke" | "virtual_account.create" | "virtual_account.update" | "virtual_account.delete" | "virtual_account.secret.rotate" | "knowledge.create" | "knowledge.update" | "knowledge.delete" | "knowledge.document.upload" | "knowledge.document.delete" | "sso.create" | "sso.update" | "sso.delete" | "santito.create" | "santito.update" | "santito.delete";
+                            action: "user.create" | "user.update" | "user.delete" | "user.invite" | "user.sessions.revoke" | "domain.create" | "domain.update" | "domain.delete" | "domain.settings.update" | "department.create" | "department.update" | "department.delete" | "provider.create" | "provider.update" | "provider.delete" | "domain.ai.update" | "domain.model_access.update" | "apiKey.create" | "apiKey.revoke" | "virtual_account.create" | "virtual_account.update" | "virtual_account.delete" | "virtual_account.secret.rotate" | "knowledge.create" | "knowledge.update" | "knowledge.delete" | "knowledge.document.upload" | "knowledge.document.delete" | "sso.create" | "sso.update" | "sso.delete" | "santito.create" | "santito.update" | "santito.delete" | "budget.create" | "budget.update" | "budget.delete" | "price.update";
                             actor: {
                                 email: string;
                                 id: string;
@@ -1899,7 +1933,7 @@ export interface paths {
                             target: {
                                 id: string;
                                 /** @enum {string} */
-                                type: "user" | "domain" | "department" | "provider" | "apiKey" | "virtual_account" | "knowledge" | "ssoProvider" | "santito";
+                                type: "user" | "domain" | "department" | "provider" | "apiKey" | "virtual_account" | "knowledge" | "ssoProvider" | "santito" | "budget" | "price";
                             };
                         }[];
                     };
@@ -1913,7 +1947,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1930,7 +1964,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1947,7 +1981,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1964,7 +1998,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -1981,7 +2015,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2053,7 +2087,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2070,7 +2104,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2087,7 +2121,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2104,7 +2138,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2121,7 +2155,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2182,7 +2216,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2199,7 +2233,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2216,7 +2250,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2233,7 +2267,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2250,7 +2284,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2267,7 +2301,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2284,7 +2318,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2352,7 +2386,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2369,7 +2403,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2386,7 +2420,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2403,7 +2437,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2420,7 +2454,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2437,7 +2471,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2505,7 +2539,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2522,7 +2556,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2539,7 +2573,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2556,7 +2590,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2573,7 +2607,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2590,7 +2624,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2607,7 +2641,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2624,7 +2658,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2663,7 +2697,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2680,7 +2714,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2697,7 +2731,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2714,7 +2748,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2731,7 +2765,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2748,7 +2782,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2765,7 +2799,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2782,7 +2816,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2845,7 +2879,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2862,7 +2896,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2879,7 +2913,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2896,7 +2930,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2913,7 +2947,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2930,7 +2964,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2947,7 +2981,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2964,7 +2998,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -2981,7 +3015,24 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3035,7 +3086,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3052,7 +3103,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3069,7 +3120,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3086,7 +3137,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3103,7 +3154,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3120,7 +3171,24 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3161,7 +3229,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3178,7 +3246,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3195,7 +3263,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3212,7 +3280,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3229,7 +3297,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3246,7 +3314,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3263,7 +3331,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3280,7 +3348,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3297,7 +3365,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3390,7 +3458,7 @@ export interface paths {
                                 createdAt: string;
                                 error?: string;
                                 /** @enum {string} */
-                                errorCode?: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                errorCode?: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 errorReason?: {
                                     /** @enum {string} */
                                     address?: "invalid" | "scheme" | "credentials" | "https_required" | "private" | "unresolvable" | "refused" | "timeout" | "redirects";
@@ -3427,7 +3495,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3444,7 +3512,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3461,7 +3529,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3478,7 +3546,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3495,7 +3563,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3512,7 +3580,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3586,7 +3654,7 @@ export interface paths {
                             createdAt: string;
                             error?: string;
                             /** @enum {string} */
-                            errorCode?: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                            errorCode?: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                             errorReason?: {
                                 /** @enum {string} */
                                 address?: "invalid" | "scheme" | "credentials" | "https_required" | "private" | "unresolvable" | "refused" | "timeout" | "redirects";
@@ -3619,7 +3687,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3636,7 +3704,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3653,7 +3721,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3670,7 +3738,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3687,7 +3755,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3704,7 +3772,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3776,7 +3844,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3793,7 +3861,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3810,7 +3878,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3827,7 +3895,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3844,7 +3912,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3861,7 +3929,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3878,7 +3946,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3895,7 +3963,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3956,7 +4024,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3973,7 +4041,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -3990,7 +4058,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4007,7 +4075,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4024,7 +4092,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4041,7 +4109,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4092,7 +4160,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4109,7 +4177,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4126,7 +4194,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4143,7 +4211,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4160,7 +4228,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4177,7 +4245,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4194,7 +4262,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4211,7 +4279,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4279,7 +4347,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4296,7 +4364,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4313,7 +4381,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4330,7 +4398,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4347,7 +4415,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4364,7 +4432,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4381,7 +4449,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4398,7 +4466,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4415,7 +4483,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4454,7 +4522,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4471,7 +4539,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4488,7 +4556,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4505,7 +4573,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4522,7 +4590,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4539,7 +4607,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4556,7 +4624,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4573,7 +4641,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4590,7 +4658,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4657,7 +4725,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4674,7 +4742,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4691,7 +4759,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4708,7 +4776,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4725,7 +4793,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4786,7 +4854,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4803,7 +4871,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4820,7 +4888,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4837,7 +4905,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4854,7 +4922,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4871,7 +4939,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4888,7 +4956,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4905,7 +4973,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4970,7 +5038,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -4987,7 +5055,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5004,7 +5072,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5021,7 +5089,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5038,7 +5106,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5055,7 +5123,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5123,7 +5191,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5140,7 +5208,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5157,7 +5225,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5174,7 +5242,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5191,7 +5259,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5208,7 +5276,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5225,7 +5293,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5242,7 +5310,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5281,7 +5349,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5298,7 +5366,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5315,7 +5383,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5332,7 +5400,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5349,7 +5417,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5366,7 +5434,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5383,7 +5451,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5400,7 +5468,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5417,7 +5485,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5481,7 +5549,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5498,7 +5566,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5515,7 +5583,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5532,7 +5600,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5549,7 +5617,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5566,7 +5634,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5627,7 +5695,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5644,7 +5712,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5661,7 +5729,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5678,7 +5746,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5695,7 +5763,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5792,7 +5860,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5809,7 +5877,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5826,7 +5894,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5843,7 +5911,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5860,7 +5928,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5877,7 +5945,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5894,7 +5962,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -5911,7 +5979,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -6083,7 +6151,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -6100,7 +6168,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -6117,7 +6185,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -6134,7 +6202,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -6151,7 +6219,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -6168,7 +6236,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -6347,7 +6415,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -6364,7 +6432,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -6381,7 +6449,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -6398,7 +6466,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -6415,7 +6483,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -6432,7 +6500,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -6449,7 +6517,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -6466,7 +6534,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -6640,7 +6708,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -6657,7 +6725,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -6674,7 +6742,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -6691,7 +6759,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -6708,7 +6776,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -6725,7 +6793,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -6899,7 +6967,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -6916,7 +6984,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -6933,7 +7001,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -6950,7 +7018,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -6967,7 +7035,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -6984,7 +7052,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -7001,7 +7069,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -7018,7 +7086,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -7060,7 +7128,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -7077,7 +7145,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -7094,7 +7162,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -7111,7 +7179,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -7128,7 +7196,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -7145,7 +7213,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -7162,7 +7230,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -7179,7 +7247,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -7341,7 +7409,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -7358,7 +7426,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -7375,7 +7443,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -7392,7 +7460,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -7409,7 +7477,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -7426,7 +7494,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -7575,7 +7643,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -7592,7 +7660,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -7609,7 +7677,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -7626,7 +7694,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -7643,7 +7711,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -7660,7 +7728,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -7677,7 +7745,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -7694,7 +7762,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -7711,7 +7779,24 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -7769,7 +7854,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -7786,7 +7871,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -7803,7 +7888,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -7820,7 +7905,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -7837,7 +7922,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -7854,7 +7939,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -7871,7 +7956,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -7888,7 +7973,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -7944,7 +8029,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -7961,7 +8046,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -7978,7 +8063,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -7995,7 +8080,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -8012,7 +8097,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -8029,7 +8114,24 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -8207,7 +8309,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -8224,7 +8326,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -8241,7 +8343,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -8258,7 +8360,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -8275,7 +8377,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -8292,7 +8394,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -8309,7 +8411,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -8326,7 +8428,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -8383,7 +8485,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -8400,7 +8502,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -8417,7 +8519,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -8434,7 +8536,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -8493,7 +8595,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -8510,7 +8612,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -8527,7 +8629,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -8544,7 +8646,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -8561,7 +8663,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -8578,7 +8680,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -8748,7 +8850,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -8765,7 +8867,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -8782,7 +8884,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -8799,7 +8901,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -8816,7 +8918,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -8833,7 +8935,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -8850,7 +8952,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -8867,7 +8969,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -8936,7 +9038,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -8953,7 +9055,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -8970,7 +9072,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -8987,7 +9089,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9065,7 +9167,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9082,7 +9184,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9099,7 +9201,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9116,7 +9218,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9133,7 +9235,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9150,7 +9252,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9167,7 +9269,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9184,7 +9286,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9271,7 +9373,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9288,7 +9390,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9305,7 +9407,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9322,7 +9424,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9339,7 +9441,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9356,7 +9458,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9373,7 +9475,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9390,7 +9492,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9429,7 +9531,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9446,7 +9548,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9463,7 +9565,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9480,7 +9582,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9497,7 +9599,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9514,7 +9616,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9531,7 +9633,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9548,7 +9650,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9610,7 +9712,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9627,7 +9729,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9644,7 +9746,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9661,7 +9763,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9721,7 +9823,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9738,7 +9840,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9755,7 +9857,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9772,7 +9874,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9789,7 +9891,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9806,7 +9908,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9857,7 +9959,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9874,7 +9976,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9891,7 +9993,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9908,7 +10010,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9925,7 +10027,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9942,7 +10044,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9959,7 +10061,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -9976,7 +10078,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10021,6 +10123,7 @@ export interface paths {
                         "application/json": {
                             domain: string;
                             eulaVersion: string;
+                            timeZone: string;
                         };
                     };
                 };
@@ -10033,7 +10136,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10050,7 +10153,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10067,7 +10170,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10084,7 +10187,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10101,7 +10204,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10118,7 +10221,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10141,7 +10244,8 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        eulaVersion: string;
+                        eulaVersion?: string;
+                        timeZone?: string;
                     };
                 };
             };
@@ -10155,6 +10259,7 @@ export interface paths {
                         "application/json": {
                             domain: string;
                             eulaVersion: string;
+                            timeZone: string;
                         };
                     };
                 };
@@ -10167,7 +10272,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10184,7 +10289,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10201,7 +10306,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10218,7 +10323,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10235,7 +10340,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10252,7 +10357,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10269,7 +10374,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10286,7 +10391,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10351,7 +10456,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10368,7 +10473,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10385,7 +10490,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10402,7 +10507,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10419,7 +10524,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10493,7 +10598,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10510,7 +10615,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10527,7 +10632,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10544,7 +10649,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10561,7 +10666,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10578,7 +10683,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10595,7 +10700,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10612,7 +10717,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10629,7 +10734,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10639,6 +10744,334 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/settings/model_access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who of the domain may use which model (docs: Model access) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The domain a SuperAdmin acts on; anyone else may name only their own */
+                    domain?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            default: "allow" | "deny";
+                            rules: {
+                                departments?: string[];
+                                model: string;
+                                roles?: ("Viewer" | "Editor" | "Admin" | "SuperAdmin")[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        /** Replace the domain’s model access rules (audited) */
+        put: {
+            parameters: {
+                query?: {
+                    /** @description The domain a SuperAdmin acts on; anyone else may name only their own */
+                    domain?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        default: "allow" | "deny";
+                        rules: {
+                            departments?: string[];
+                            model: string;
+                            roles?: ("Viewer" | "Editor" | "Admin" | "SuperAdmin")[];
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            default: "allow" | "deny";
+                            rules: {
+                                departments?: string[];
+                                model: string;
+                                roles?: ("Viewer" | "Editor" | "Admin" | "SuperAdmin")[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -10689,7 +11122,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10706,7 +11139,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10723,7 +11156,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10740,7 +11173,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10757,7 +11190,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10812,7 +11245,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10829,7 +11262,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10846,7 +11279,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10863,7 +11296,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10880,7 +11313,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10897,7 +11330,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10914,7 +11347,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10931,7 +11364,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -10999,7 +11432,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11016,7 +11449,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11033,7 +11466,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11050,7 +11483,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11067,7 +11500,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11084,7 +11517,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11151,7 +11584,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11168,7 +11601,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11185,7 +11618,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11202,7 +11635,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11219,7 +11652,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11236,7 +11669,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11253,7 +11686,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11270,7 +11703,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11350,7 +11783,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11367,7 +11800,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11384,7 +11817,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11401,7 +11834,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11418,7 +11851,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11435,7 +11868,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11452,7 +11885,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11469,7 +11902,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11511,7 +11944,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11528,7 +11961,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11545,7 +11978,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11562,7 +11995,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11579,7 +12012,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11596,7 +12029,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11613,7 +12046,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11630,7 +12063,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11699,7 +12132,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11716,7 +12149,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11733,7 +12166,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11750,7 +12183,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11767,7 +12200,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11784,7 +12217,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11801,7 +12234,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11818,7 +12251,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11881,7 +12314,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11898,7 +12331,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11915,7 +12348,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11932,7 +12365,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -11988,7 +12421,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12005,7 +12438,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12022,7 +12455,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12039,7 +12472,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12056,7 +12489,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12073,7 +12506,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12090,7 +12523,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12107,7 +12540,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12168,7 +12601,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12185,7 +12618,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12202,7 +12635,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12219,7 +12652,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12236,7 +12669,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12253,7 +12686,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12270,7 +12703,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12280,6 +12713,1707 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/usage/budgets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation’s budgets, each with what its current period has used */
+        get: {
+            parameters: {
+                query?: {
+                    domain?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                /** Format: date-time */
+                                createdAt: string;
+                                domain: string;
+                                id: string;
+                                limit: {
+                                    costMicros?: number;
+                                    tokens?: number;
+                                };
+                                /** @enum {string} */
+                                period: "day" | "week" | "month";
+                                scope: {
+                                    /** @enum {string} */
+                                    kind: "domain";
+                                } | {
+                                    departmentId: string;
+                                    /** @enum {string} */
+                                    kind: "department";
+                                } | {
+                                    /** @enum {string} */
+                                    kind: "user";
+                                    userId: string;
+                                };
+                                scopeLabel: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                                used: {
+                                    costMicros: number;
+                                    /** Format: date-time */
+                                    periodStart: string;
+                                    /** Format: date-time */
+                                    resetsAt: string;
+                                    tokens: number;
+                                };
+                                warnAtPercent: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Set a budget for the organisation, a department or a person (one per scope and period) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        domain?: string;
+                        limit: {
+                            costMicros?: number;
+                            tokens?: number;
+                        };
+                        /** @enum {string} */
+                        period: "day" | "week" | "month";
+                        scope: {
+                            /** @enum {string} */
+                            kind: "domain";
+                        } | {
+                            departmentId: string;
+                            /** @enum {string} */
+                            kind: "department";
+                        } | {
+                            /** @enum {string} */
+                            kind: "user";
+                            userId: string;
+                        };
+                        /** @default 80 */
+                        warnAtPercent?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            domain: string;
+                            id: string;
+                            limit: {
+                                costMicros?: number;
+                                tokens?: number;
+                            };
+                            /** @enum {string} */
+                            period: "day" | "week" | "month";
+                            scope: {
+                                /** @enum {string} */
+                                kind: "domain";
+                            } | {
+                                departmentId: string;
+                                /** @enum {string} */
+                                kind: "department";
+                            } | {
+                                /** @enum {string} */
+                                kind: "user";
+                                userId: string;
+                            };
+                            scopeLabel: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            used: {
+                                costMicros: number;
+                                /** Format: date-time */
+                                periodStart: string;
+                                /** Format: date-time */
+                                resetsAt: string;
+                                tokens: number;
+                            };
+                            warnAtPercent: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/usage/budgets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change a budget: its scope, period, limits or warning share */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        domain?: string;
+                        limit: {
+                            costMicros?: number;
+                            tokens?: number;
+                        };
+                        /** @enum {string} */
+                        period: "day" | "week" | "month";
+                        scope: {
+                            /** @enum {string} */
+                            kind: "domain";
+                        } | {
+                            departmentId: string;
+                            /** @enum {string} */
+                            kind: "department";
+                        } | {
+                            /** @enum {string} */
+                            kind: "user";
+                            userId: string;
+                        };
+                        /** @default 80 */
+                        warnAtPercent?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            domain: string;
+                            id: string;
+                            limit: {
+                                costMicros?: number;
+                                tokens?: number;
+                            };
+                            /** @enum {string} */
+                            period: "day" | "week" | "month";
+                            scope: {
+                                /** @enum {string} */
+                                kind: "domain";
+                            } | {
+                                departmentId: string;
+                                /** @enum {string} */
+                                kind: "department";
+                            } | {
+                                /** @enum {string} */
+                                kind: "user";
+                                userId: string;
+                            };
+                            scopeLabel: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            used: {
+                                costMicros: number;
+                                /** Format: date-time */
+                                periodStart: string;
+                                /** Format: date-time */
+                                resetsAt: string;
+                                tokens: number;
+                            };
+                            warnAtPercent: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Remove a budget: the people it covered are no longer limited by it */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/usage/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The same rows as the summary, as a CSV download (costs in decimal USD) */
+        get: {
+            parameters: {
+                query: {
+                    domain?: string;
+                    format?: "csv";
+                    from: string;
+                    groupBy?: "day" | "user" | "department" | "model" | "santito" | "source";
+                    to: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The file’s bytes, with its own content type */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/usage/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller’s own usage this month, by model, and the budgets that cover them */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            budgets: {
+                                budgetId: string;
+                                limit: {
+                                    costMicros?: number;
+                                    tokens?: number;
+                                };
+                                percent: number;
+                                /** @enum {string} */
+                                period: "day" | "week" | "month";
+                                /** @enum {string} */
+                                scope: "domain" | "department" | "user";
+                                used: {
+                                    costMicros: number;
+                                    /** Format: date-time */
+                                    periodStart: string;
+                                    /** Format: date-time */
+                                    resetsAt: string;
+                                    tokens: number;
+                                };
+                                warnAtPercent: number;
+                            }[];
+                            byModel: {
+                                calls: number;
+                                costMicros: number;
+                                inputTokens: number;
+                                key: string;
+                                label: string;
+                                outputTokens: number;
+                                unpricedCalls: number;
+                            }[];
+                            /** Format: date */
+                            from: string;
+                            /** Format: date */
+                            to: string;
+                            total: {
+                                calls: number;
+                                costMicros: number;
+                                inputTokens: number;
+                                outputTokens: number;
+                                unpricedCalls: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/usage/prices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The price in force of every priced model (instance-wide) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                cachedInputPerMillion?: number;
+                                /** @enum {string} */
+                                currency: "USD";
+                                /** Format: date-time */
+                                effectiveFrom: string;
+                                id: string;
+                                inputPerMillion: number;
+                                model: string;
+                                outputPerMillion: number;
+                                setBy: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/usage/prices/{model}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set a model’s price from now on (earlier calls keep theirs) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    model: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        cachedInputPerMillion?: number;
+                        /** @enum {string} */
+                        currency: "USD";
+                        inputPerMillion: number;
+                        outputPerMillion: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cachedInputPerMillion?: number;
+                            /** @enum {string} */
+                            currency: "USD";
+                            /** Format: date-time */
+                            effectiveFrom: string;
+                            id: string;
+                            inputPerMillion: number;
+                            model: string;
+                            outputPerMillion: number;
+                            setBy: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/usage/prices/{model}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every price a model has had, newest first */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    model: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                cachedInputPerMillion?: number;
+                                /** @enum {string} */
+                                currency: "USD";
+                                /** Format: date-time */
+                                effectiveFrom: string;
+                                id: string;
+                                inputPerMillion: number;
+                                model: string;
+                                outputPerMillion: number;
+                                setBy: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/usage/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation’s usage over a range of its days, grouped by one key */
+        get: {
+            parameters: {
+                query: {
+                    domain?: string;
+                    format?: "csv";
+                    from: string;
+                    groupBy?: "day" | "user" | "department" | "model" | "santito" | "source";
+                    to: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            rows: {
+                                calls: number;
+                                costMicros: number;
+                                inputTokens: number;
+                                key: string;
+                                label: string;
+                                outputTokens: number;
+                                unpricedCalls: number;
+                            }[];
+                            total: {
+                                calls: number;
+                                costMicros: number;
+                                inputTokens: number;
+                                outputTokens: number;
+                                unpricedCalls: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -12357,7 +14491,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12374,7 +14508,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12391,7 +14525,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12408,7 +14542,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12425,7 +14559,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12442,7 +14576,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12456,7 +14590,9 @@ export interface paths {
         /** Create a user and mail them an invitation */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    locale?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -12520,7 +14656,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12537,7 +14673,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12554,7 +14690,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12571,7 +14707,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12588,7 +14724,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12605,7 +14741,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12622,7 +14758,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12639,7 +14775,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12709,7 +14845,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12726,7 +14862,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12743,7 +14879,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12760,7 +14896,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12777,7 +14913,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12794,7 +14930,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12811,7 +14947,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12878,7 +15014,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12895,7 +15031,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12912,7 +15048,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12929,7 +15065,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -12946,7 +15082,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13025,7 +15161,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13042,7 +15178,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13059,7 +15195,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13076,7 +15212,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13093,7 +15229,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13110,7 +15246,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13206,7 +15342,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13223,7 +15359,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13240,7 +15376,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13257,7 +15393,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13274,7 +15410,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13291,7 +15427,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13308,7 +15444,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13325,7 +15461,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13342,7 +15478,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13381,7 +15517,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13398,7 +15534,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13415,7 +15551,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13432,7 +15568,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13449,7 +15585,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13466,7 +15602,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13483,7 +15619,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13500,7 +15636,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13517,7 +15653,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13544,7 +15680,9 @@ export interface paths {
         /** Mail a new set-password link to a user who has none yet */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    locale?: string;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -13575,7 +15713,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13592,7 +15730,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13609,7 +15747,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13626,7 +15764,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13643,7 +15781,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13660,7 +15798,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13677,7 +15815,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13694,7 +15832,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13711,7 +15849,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13728,7 +15866,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13785,7 +15923,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13802,7 +15940,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13819,7 +15957,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13836,7 +15974,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13853,7 +15991,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13870,7 +16008,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13887,7 +16025,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13904,7 +16042,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13982,7 +16120,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -13999,7 +16137,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14016,7 +16154,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14033,7 +16171,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14050,7 +16188,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14067,7 +16205,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14166,7 +16304,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14183,7 +16321,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14200,7 +16338,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14217,7 +16355,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14234,7 +16372,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14251,7 +16389,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14268,7 +16406,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14285,7 +16423,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14363,7 +16501,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14380,7 +16518,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14397,7 +16535,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14414,7 +16552,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14431,7 +16569,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14448,7 +16586,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14531,7 +16669,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14548,7 +16686,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14565,7 +16703,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14582,7 +16720,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14599,7 +16737,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14616,7 +16754,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14633,7 +16771,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14650,7 +16788,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14689,7 +16827,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14706,7 +16844,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14723,7 +16861,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14740,7 +16878,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14757,7 +16895,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14774,7 +16912,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14791,7 +16929,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14808,7 +16946,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14888,7 +17026,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14905,7 +17043,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14922,7 +17060,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14939,7 +17077,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14956,7 +17094,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14973,7 +17111,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -14990,7 +17128,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;
@@ -15007,7 +17145,7 @@ export interface paths {
                         "application/json": {
                             error: {
                                 /** @enum {string} */
-                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE";
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
                                 details?: unknown;
                                 message: string;
                                 status: number;

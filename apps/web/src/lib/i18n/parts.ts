@@ -39,6 +39,7 @@ export const ADMIN_SECTIONS: readonly string[] = [
   'sso',
   'embeds',
   'apiKeys',
+  'usage',
 ];
 
 /** The part a top-level section of a locale file belongs to. */

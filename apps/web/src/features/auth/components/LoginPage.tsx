@@ -1,5 +1,5 @@
 import { isEmailAddress, isSsoErrorCode, type SsoLoginOption } from '@assistente/contracts';
-import { Alert, Anchor, Button, Group, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertCircle, IconCode, IconKey } from '@tabler/icons-react';
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
@@ -21,6 +21,7 @@ const EditorHandoff = lazy(() => import('./EditorHandoff.tsx'));
 
 import { authServices, signInWithPassword, signInWithSso } from '../services.ts';
 import { accountSession, isAuthenticated } from '../session.ts';
+import { AuthHeading } from './AuthHeading.tsx';
 
 /** The one-time code a single sign-on callback left in the fragment (`#ssoCode=…&providerId=…`). */
 function readSsoFragment(hash: string): { code: string; providerId: string } | null {
@@ -162,12 +163,7 @@ export default function LoginPage() {
 
   return (
     <Stack gap="lg">
-      <Stack gap={6}>
-        <Title order={1} size="h2">
-          {t('pages_login.title')}
-        </Title>
-        <Text c="dimmed">{t('pages_login.subtitle')}</Text>
-      </Stack>
+      <AuthHeading title={t('pages_login.title')} subtitle={t('pages_login.subtitle')} />
 
       {signedOutReason ? (
         <Alert

@@ -9,7 +9,6 @@ import {
   Stack,
   Text,
   TextInput,
-  ThemeIcon,
   Title,
 } from '@mantine/core';
 import { IconAlertCircle, IconArrowLeft, IconCircleCheck, IconMailCheck } from '@tabler/icons-react';
@@ -25,6 +24,7 @@ import { useGuessableCheck } from '../hooks/useGuessableCheck.ts';
 import { emailFromState } from '../internal/emailState.ts';
 import { meetsPolicy, passwordChecks } from '../passwordPolicy.ts';
 import { authServices, signInWithPassword } from '../services.ts';
+import { AuthHeading, AuthOutcome } from './AuthHeading.tsx';
 import { PasswordChecklist } from './PasswordChecklist.tsx';
 
 function BackToLogin() {
@@ -72,27 +72,24 @@ function RequestLink() {
 
   if (sent) {
     return (
-      <Stack gap="md" align="center" ta="center" role="status" data-testid="reset-sent">
-        <ThemeIcon size={56} radius="xl" variant="light" color="primary">
-          <IconMailCheck size={30} />
-        </ThemeIcon>
-        <Title order={1} size="h3">
-          {t('pages_reset_password.sent_title')}
-        </Title>
-        <Text c="dimmed">{t('pages_reset_password.sent_message', { email: sent })}</Text>
+      <AuthOutcome
+        testId="reset-sent"
+        icon={<IconMailCheck size={30} />}
+        color="primary"
+        title={t('pages_reset_password.sent_title')}
+        message={t('pages_reset_password.sent_message', { email: sent })}
+      >
         <BackToLogin />
-      </Stack>
+      </AuthOutcome>
     );
   }
 
   return (
     <Stack gap="lg">
-      <Stack gap={6}>
-        <Title order={1} size="h2">
-          {t('pages_reset_password.title')}
-        </Title>
-        <Text c="dimmed">{t('pages_reset_password.request_subtitle')}</Text>
-      </Stack>
+      <AuthHeading
+        title={t('pages_reset_password.title')}
+        subtitle={t('pages_reset_password.request_subtitle')}
+      />
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
           <TextInput
@@ -236,33 +233,28 @@ function SetNewPassword({ oobCode, invite }: { oobCode: string; invite: boolean 
 
   if (done !== null) {
     return (
-      <Stack gap="md" align="center" ta="center" role="status" data-testid="reset-done">
-        <ThemeIcon size={56} radius="xl" variant="light" color="green">
-          <IconCircleCheck size={30} />
-        </ThemeIcon>
-        <Title order={1} size="h3">
-          {t('pages_reset_password.done_title')}
-        </Title>
-        <Text c="dimmed">{t('pages_reset_password.done_message')}</Text>
+      <AuthOutcome
+        testId="reset-done"
+        icon={<IconCircleCheck size={30} />}
+        color="green"
+        title={t('pages_reset_password.done_title')}
+        message={t('pages_reset_password.done_message')}
+      >
         <Button component={Link} to={lp('/auth/login')} state={{ email: done }} fullWidth size="md">
           {t('pages_login.submit')}
         </Button>
-      </Stack>
+      </AuthOutcome>
     );
   }
 
   return (
     <Stack gap="lg">
-      <Stack gap={6}>
-        <Title order={1} size="h2">
-          {t(invite ? 'pages_reset_password.invite_title' : 'pages_reset_password.new_title')}
-        </Title>
-        <Text c="dimmed">
-          {t(invite ? 'pages_reset_password.invite_subtitle' : 'pages_reset_password.new_subtitle', {
-            email: code.email,
-          })}
-        </Text>
-      </Stack>
+      <AuthHeading
+        title={t(invite ? 'pages_reset_password.invite_title' : 'pages_reset_password.new_title')}
+        subtitle={t(invite ? 'pages_reset_password.invite_subtitle' : 'pages_reset_password.new_subtitle', {
+          email: code.email,
+        })}
+      />
       <form onSubmit={(event) => void onSubmit(event)} noValidate>
         <Stack gap="md">
           <input type="email" name="username" autoComplete="username" value={code.email} readOnly hidden />

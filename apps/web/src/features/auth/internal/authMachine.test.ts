@@ -5,25 +5,19 @@ import { HttpError } from '../../../lib/http/errors.ts';
 import type { AuthListener } from '../../../lib/identity/auth.ts';
 import { IdentityError } from '../../../lib/identity/errors.ts';
 import type { IdentityUser } from '../../../lib/identity/user.ts';
+import { identityUser as testIdentity } from '../../../test/fakeServices.ts';
 import { user } from '../../../test/fixtures.ts';
 import { signOutReason } from '../accessLost.ts';
 import type { AccountApi } from '../api.ts';
 import { type AccountSession, emptyAccountSession, isAuthenticated } from '../session.ts';
 import { createAuthMachine } from './authMachine.ts';
 
-const identityUser = (email: string | null = 'Ana@Acme.com'): IdentityUser => ({
-  uid: 'u1',
-  email,
-  emailVerified: true,
-  displayName: 'Ana',
-  photoURL: null,
-  phoneNumber: null,
-  isAnonymous: false,
-  tenantId: null,
-  providerData: [],
-  metadata: { creationTime: null, lastSignInTime: null },
-  stsTokenManager: { accessToken: 'id-0', refreshToken: 'r0', expirationTime: 0 },
-});
+const identityUser = (email: string | null = 'Ana@Acme.com'): IdentityUser =>
+  testIdentity({
+    email,
+    displayName: 'Ana',
+    stsTokenManager: { accessToken: 'id-0', refreshToken: 'r0', expirationTime: 0 },
+  });
 
 const apiUser = (patch: Partial<User> = {}): User =>
   user({ displayName: 'Ana', department: 'dep-old', ...patch });

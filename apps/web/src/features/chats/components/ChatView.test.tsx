@@ -37,24 +37,13 @@ vi.mock('../lib/upload.ts', () => ({
   uploadFile: async () => attachment,
 }));
 
-const santito = vi.hoisted(() => ({
-  _id: 'santito-1',
-  domain: 'acme.test',
-  name: 'Tradutor Jurídico',
-  description: '',
-  avatar: null,
-  avatarUrl: null,
-  instructions: '',
-  model: null,
-  starters: [],
-  knowledge: [],
-  visibility: 'domain' as const,
-  departmentId: null,
-  authorId: 'author@acme.test',
-  canEdit: false,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-}));
+const santito = await vi.hoisted(async () =>
+  (await import('../../../test/fixtures.ts')).santito({
+    domain: 'acme.test',
+    authorId: 'author@acme.test',
+    canEdit: false,
+  }),
+);
 vi.mock('../../santitos/hooks/useSantitos.ts', () => ({
   useSantito: (id: string | null | undefined) => ({ data: id === santito._id ? santito : undefined }),
 }));

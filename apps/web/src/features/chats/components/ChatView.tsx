@@ -23,7 +23,7 @@ import { chatListCache } from '../hooks/useChatsList.ts';
 import { useDraftChat } from '../hooks/useDraftChat.ts';
 import { useFileDrop } from '../hooks/useFileDrop.ts';
 import { useUploads } from '../hooks/useUploads.ts';
-import { streamingIds } from '../lib/chatStore.ts';
+import { type RequestError, streamingIds } from '../lib/chatStore.ts';
 import { visibleThread } from '../lib/thread.ts';
 import { ChatHeader } from './ChatHeader.tsx';
 import classes from './ChatView.module.css';
@@ -98,7 +98,7 @@ export function ChatView({
   const pathOf = embed?.chatPath ?? chatPath;
   const welcomeText = embed ? embed.welcome : (ownSantito?.description ?? '');
 
-  const [requestError, setRequestError] = useState<{ code: string; message: string } | null>(null);
+  const [requestError, setRequestError] = useState<RequestError | null>(null);
   const [awaiting, setAwaiting] = useState(false);
   const [followSignal, setFollowSignal] = useState(0);
   const [draftParams, setDraftParams] = useState<ChatParams>({});
@@ -174,7 +174,7 @@ export function ChatView({
       if (!chatId && !effectiveId) {
         request.chat.then(
           (created) => navigate(lp(pathOf(created.chatId))),
-          (error: { code: string; message: string }) => setRequestError(error),
+          (error: RequestError) => setRequestError(error),
         );
       }
       return true;
@@ -375,6 +375,7 @@ export function ChatView({
               <ErrorNotice
                 code={error.code}
                 message={error.message}
+                resetsAt={error.resetsAt}
                 onClose={() => {
                   setRequestError(null);
                   if (effectiveId) agents.store.dispatch({ type: 'dismiss-error', chatId: effectiveId });

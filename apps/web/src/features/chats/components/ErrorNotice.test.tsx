@@ -11,9 +11,12 @@ beforeAll(async () => {
 });
 afterEach(() => resetSession());
 
-function show(code: string, message: string, reason?: ProviderFailure) {
+function show(code: string, message: string, reason?: ProviderFailure, resetsAt?: string) {
   const router = createMemoryRouter([
-    { path: '/', element: <ErrorNotice code={code} message={message} reason={reason} /> },
+    {
+      path: '/',
+      element: <ErrorNotice code={code} message={message} reason={reason} resetsAt={resetsAt} />,
+    },
   ]);
   renderWithProviders(<RouterProvider router={router} />);
 }
@@ -42,6 +45,20 @@ describe('ErrorNotice', () => {
     show('VALIDATION_FAILED', 'content: The message is empty');
     expect(screen.getByRole('alert').textContent).toContain('Alguns dados são inválidos');
     expect(screen.getByRole('alert').textContent).toContain('content: The message is empty');
+  });
+
+  it('says when a budget that refused the send resets, in the reader’s language and date format', () => {
+    installFakeServices();
+    signInSession();
+    show('BUDGET_EXCEEDED', 'The user budget is used up until …', undefined, '2026-12-01T03:00:00.000Z');
+    const text = screen.getByRole('alert').textContent ?? '';
+    expect(text).toContain('O orçamento de uso foi atingido');
+    const when = new Intl.DateTimeFormat('pt-BR', { dateStyle: 'medium', timeStyle: 'short' }).format(
+      new Date('2026-12-01T03:00:00.000Z'),
+    );
+    expect(screen.getByTestId('chat-error-resets').textContent).toBe(
+      `Os envios voltam a funcionar em ${when}.`,
+    );
   });
 
   it("falls back to the server's message only for a code it does not know", () => {

@@ -3,6 +3,7 @@ import { Alert, Anchor, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useTranslation } from '../../../lib/i18n/index.ts';
+import { formatDateTime } from '../../../ui/format.ts';
 import { useLocalePath } from '../../../ui/hooks/useLocalePath.ts';
 import { useAccountSession } from '../../auth/index.ts';
 import { failureText } from '../../providers/index.ts';
@@ -13,6 +14,7 @@ export function ErrorNotice({
   code,
   message,
   reason,
+  resetsAt,
   onClose,
   compact = false,
 }: {
@@ -20,10 +22,12 @@ export function ErrorNotice({
   message: string;
   /** A provider's failure: said in the reader's language instead of the server's English `message`. */
   reason?: ProviderFailure | undefined;
+  /** When a budget that refused the send resets: said in the reader's language and time. */
+  resetsAt?: string | undefined;
   onClose?: () => void;
   compact?: boolean;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const lp = useLocalePath();
   const { apiUser } = useAccountSession();
   const translated = isTranslatedCode(code);
@@ -48,6 +52,13 @@ export function ErrorNotice({
       <Text size="sm">
         {translated ? t(`chats.errors.${code}`) : apiCode ? t(`errors.codes.${code}`) : message}
       </Text>
+      {resetsAt ? (
+        <Text size="sm" mt={4} data-testid="chat-error-resets">
+          {t('chats.errors.resets_at', {
+            when: formatDateTime(resetsAt, i18n.language),
+          })}
+        </Text>
+      ) : null}
       {(translated || apiCode) && showsServerDetail(code, admin) && detail ? (
         <Text size="xs" c="dimmed" mt={4} data-testid="chat-error-detail">
           {detail}

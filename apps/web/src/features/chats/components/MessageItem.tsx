@@ -9,7 +9,7 @@ import {
   IconPlayerStopFilled,
   IconRefresh,
 } from '@tabler/icons-react';
-import { memo, useCallback, useMemo, useState } from 'react';
+import { memo, type ReactNode, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { CopyIconButton } from '../../../ui/CopyIconButton.tsx';
 import { Tooltip } from '../../../ui/DeferredFloating.tsx';
@@ -95,31 +95,25 @@ function BranchNav({
   onSelect: (parentKey: string, id: string) => void;
 }) {
   const { t } = useTranslation();
+  const step = (to: string | null, label: string, icon: ReactNode) => (
+    <ActionIcon
+      variant="subtle"
+      color="neutral.6"
+      size="sm"
+      disabled={!to}
+      onClick={() => to && onSelect(parentKey, to)}
+      aria-label={label}
+    >
+      {icon}
+    </ActionIcon>
+  );
   return (
     <Group gap={0} className={classes.branchNav} aria-label={t('chats.message.branches')} role="group">
-      <ActionIcon
-        variant="subtle"
-        color="neutral.6"
-        size="sm"
-        disabled={!prev}
-        onClick={() => prev && onSelect(parentKey, prev)}
-        aria-label={t('chats.message.previous_version')}
-      >
-        <IconChevronLeft size={15} />
-      </ActionIcon>
+      {step(prev, t('chats.message.previous_version'), <IconChevronLeft size={15} />)}
       <Text size="xs" c="dimmed" className={classes.branchCount} data-testid="branch-position">
         {index}/{count}
       </Text>
-      <ActionIcon
-        variant="subtle"
-        color="neutral.6"
-        size="sm"
-        disabled={!next}
-        onClick={() => next && onSelect(parentKey, next)}
-        aria-label={t('chats.message.next_version')}
-      >
-        <IconChevronRight size={15} />
-      </ActionIcon>
+      {step(next, t('chats.message.next_version'), <IconChevronRight size={15} />)}
     </Group>
   );
 }

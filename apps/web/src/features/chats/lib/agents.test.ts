@@ -52,7 +52,12 @@ describe('AgentsController', () => {
   it('sends a first message without a chat and resolves the chat the server made', async () => {
     const { agents, socket } = await connected();
     const created = vi.fn();
-    agents.setListEvents({ chatCreated: created, chatUpdated: vi.fn(), activity: vi.fn() });
+    agents.setListEvents({
+      chatCreated: created,
+      chatUpdated: vi.fn(),
+      activity: vi.fn(),
+      usageChanged: vi.fn(),
+    });
     const request = agents.send({ chatId: null, content: 'Olá', params: { temperature: 0.2 } });
     expect(request).not.toBeNull();
     const frame = socket.sent.at(-1);

@@ -6,7 +6,13 @@ import {
   ServerFrameSchema,
 } from '@assistente/contracts';
 import { AgentsSocket, type AgentsSocketOptions, type ConnectionState } from './agentsSocket.ts';
-import { type ChatStore, createChatStore, createDeltaBatcher, streamingIds } from './chatStore.ts';
+import {
+  type ChatStore,
+  createChatStore,
+  createDeltaBatcher,
+  type RequestError,
+  streamingIds,
+} from './chatStore.ts';
 
 /** What the chats list (TanStack Query cache) hears from the socket. */
 export interface ChatListEvents {
@@ -14,6 +20,8 @@ export interface ChatListEvents {
   chatUpdated(chat: Chat): void;
   /** A message was written in the chat: it moves to the top of the list. */
   activity(chatId: string): void;
+  /** An answer ended or a send was refused: what the person has used of their budgets changed. */
+  usageChanged(): void;
 }
 
 export interface SendInput {
@@ -207,7 +215,12 @@ export class AgentsController {
         }
         break;
       case 'error':
-        this.settleSend(frame.requestId, { code: frame.code, message: frame.message });
+        if (frame.code === 'BUDGET_EXCEEDED') this.listEvents?.usageChanged();
+        this.settleSend(frame.requestId, {
+          code: frame.code,
+          message: frame.message,
+          ...(frame.resetsAt ? { resetsAt: frame.resetsAt } : {}),
+        });
         break;
       case 'chat.subscribed': {
         // Answers we think are generating but the server no longer is: they ended while we were away.
@@ -218,6 +231,9 @@ export class AgentsController {
         }
         return;
       }
+      case 'message.done':
+        this.listEvents?.usageChanged();
+        break;
       default:
         break;
     }
@@ -239,4 +255,4 @@ export function stopAgents(): void {
 }
 
 /** Errors of a request that created no chat, e.g. NO_PROVIDER on the first message. */
-export type RequestError = { code: string; message: string };
+export type { RequestError } from './chatStore.ts';

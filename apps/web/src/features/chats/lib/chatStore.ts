@@ -1,6 +1,9 @@
 import type { Message, ServerFrame } from '@assistente/contracts';
 import type { MessagesById } from './thread.ts';
 
+/** A refused request, as the `error` frame said it; `resetsAt` with BUDGET_EXCEEDED. */
+export type RequestError = { code: string; message: string; resetsAt?: string };
+
 /** What the client knows of one open chat. Objects are replaced, never mutated (memoised rendering). */
 export interface ThreadState extends MessagesById {
   chatId: string;
@@ -16,7 +19,7 @@ export interface ThreadState extends MessagesById {
   /** Error code of answers that ended in `error` here (translated texts), by message id. */
   errorCodes: Readonly<Record<string, string>>;
   /** The last `error` frame about this chat, shown above the composer until dismissed. */
-  lastError: { code: string; message: string } | null;
+  lastError: RequestError | null;
 }
 
 export interface Delta {
@@ -164,7 +167,14 @@ function applyFrame(state: ChatsState, frame: ServerFrame): ChatsState {
       if (!thread) return state;
       return {
         ...state,
-        [thread.chatId]: { ...thread, lastError: { code: frame.code, message: frame.message } },
+        [thread.chatId]: {
+          ...thread,
+          lastError: {
+            code: frame.code,
+            message: frame.message,
+            ...(frame.resetsAt ? { resetsAt: frame.resetsAt } : {}),
+          },
+        },
       };
     }
     default:

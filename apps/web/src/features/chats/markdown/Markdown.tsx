@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import { lazyModule, useLazyModule } from '../../../ui/lazyModule.ts';
 import classes from './Markdown.module.css';
-import type { CitedSources } from './MarkdownRenderer.tsx';
+import type { MarkdownProps } from './MarkdownRenderer.tsx';
 
 /**
  * The Markdown renderer (micromark, GFM, the HTML tree → React elements, the code block and link
@@ -29,16 +29,7 @@ export function prefetchRenderer(): void {
  * answer shows as its plain text, which is as inert as a user's message; it is then re-rendered.
  * If the chunk cannot be fetched (offline, a new build) the text stays readable as it is.
  */
-export const Markdown = memo(function Markdown({
-  content,
-  streaming = false,
-  citations,
-}: {
-  content: string;
-  streaming?: boolean;
-  /** Memoised by the caller: a new object renders every block again. */
-  citations?: CitedSources | undefined;
-}) {
+export const Markdown = memo(function Markdown({ content, streaming = false, citations }: MarkdownProps) {
   const renderer = useLazyModule(rendererChunk, true, true);
   if (!renderer) {
     return (

@@ -114,6 +114,13 @@ export interface CitedSources {
   sources: readonly Citation[];
 }
 
+export interface MarkdownProps {
+  content: string;
+  streaming?: boolean;
+  /** Memoised by the caller: a new object renders every block again. */
+  citations?: CitedSources | undefined;
+}
+
 /**
  * Model output as Markdown (GFM), sanitised: raw HTML shows as text, only safe link schemes,
  * remote images as links to open. Code highlighting and math load on first need. While an answer
@@ -123,11 +130,7 @@ export const RenderedMarkdown = memo(function RenderedMarkdown({
   content,
   streaming = false,
   citations,
-}: {
-  content: string;
-  streaming?: boolean;
-  citations?: CitedSources | undefined;
-}) {
+}: MarkdownProps) {
   const needsCode = hasFencedCode(content);
   const needsMath = hasMath(content);
   const highlight = useLazyModule(highlightChunk, needsCode);

@@ -14,14 +14,27 @@ export function knowledgeApi() {
   return createKnowledgeApi(productServices().accountHttp);
 }
 
+/**
+ * A read that an event overtook (it names a row the answer lacks: stored after the read began) is
+ * read again, a few times at most; the events that came meanwhile are applied to each answer.
+ */
+async function readUntilComplete<T>(read: () => Promise<{ value: T; complete: boolean }>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const { value, complete } = await read();
+    if (complete || attempt >= 3) return value;
+  }
+}
+
 /** The sources; their syncs' progress comes pushed (useKnowledgeEvents), not polled. */
 export function useKnowledgeSources() {
   return useQuery({
     queryKey: knowledgeKeys.list,
-    queryFn: async () => {
-      const mark = knowledgeJournal.mark();
-      return knowledgeJournal.replaySources(await knowledgeApi().list(), mark);
-    },
+    queryFn: () =>
+      readUntilComplete(async () => {
+        const mark = knowledgeJournal.mark();
+        const read = knowledgeJournal.replaySources(await knowledgeApi().list(), mark);
+        return { value: read.list, complete: read.complete };
+      }),
   });
 }
 
@@ -29,10 +42,12 @@ export function useKnowledgeSources() {
 export function useKnowledgeDocuments(id: string, enabled: boolean) {
   return useQuery({
     queryKey: knowledgeKeys.documents(id),
-    queryFn: async () => {
-      const mark = knowledgeJournal.mark();
-      return knowledgeJournal.replayDocuments(id, await knowledgeApi().documents(id), mark);
-    },
+    queryFn: () =>
+      readUntilComplete(async () => {
+        const mark = knowledgeJournal.mark();
+        const read = knowledgeJournal.replayDocuments(id, await knowledgeApi().documents(id), mark);
+        return { value: read.docs, complete: read.complete };
+      }),
     enabled,
   });
 }

@@ -203,11 +203,25 @@ describe('applying pushed events to the query cache', () => {
     apply({ type: 'document', sourceId: 's1', documentId: 'd1', status: 'ready', chunks: 2 });
     // The read answers with what the server had when it began.
     const answered = [doc('d1', { status: 'indexing' })];
-    expect(journal.replayDocuments('s1', answered, mark)).toEqual([
-      doc('d1', { status: 'ready', chunks: 2 }),
-    ]);
+    expect(journal.replayDocuments('s1', answered, mark)).toEqual({
+      docs: [doc('d1', { status: 'ready', chunks: 2 })],
+      complete: true,
+    });
     const sources = journal.replaySources([source('s1')], journal.mark());
-    expect(sources).toEqual([source('s1')]);
+    expect(sources).toEqual({ list: [source('s1')], complete: true });
+  });
+
+  it('a read that began before a row was stored says so, so it is read again', () => {
+    const { journal, apply } = setup();
+    // The documents are read while a sync stores its first page and the screen is told of it.
+    const mark = journal.mark();
+    apply({ type: 'document', sourceId: 's1', documentId: 'd9', status: 'indexing' });
+    expect(journal.replayDocuments('s1', [], mark).complete).toBe(false);
+    // Another source's document says nothing of this list.
+    expect(journal.replayDocuments('s2', [], mark).complete).toBe(true);
+    const sourcesMark = journal.mark();
+    apply({ type: 'source', sourceId: 's7', status: 'syncing' });
+    expect(journal.replaySources([source('s1')], sourcesMark).complete).toBe(false);
   });
 
   it('keeps a bounded journal', () => {

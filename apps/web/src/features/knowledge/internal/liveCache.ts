@@ -91,13 +91,33 @@ export class EventJournal {
     return this.entries.filter((e) => e.seq > mark).map((e) => e.event);
   }
 
-  /** `list` as read, with the events since `mark` applied. */
-  replaySources(list: KnowledgeSource[], mark: number): KnowledgeSource[] {
-    return this.since(mark).reduce((l, e) => patchSources(l, e).list, list);
+  /**
+   * `list` as read, with the events since `mark` applied. `complete` is false when one of them
+   * names a source the answer lacks: it was read before that source was stored, so read again.
+   */
+  replaySources(list: KnowledgeSource[], mark: number): { list: KnowledgeSource[]; complete: boolean } {
+    let complete = true;
+    const replayed = this.since(mark).reduce((l, e) => {
+      const patched = patchSources(l, e);
+      complete &&= patched.known;
+      return patched.list;
+    }, list);
+    return { list: replayed, complete };
   }
 
-  replayDocuments(sourceId: string, docs: KnowledgeDocument[], mark: number): KnowledgeDocument[] {
-    return this.since(mark).reduce((d, e) => patchDocuments(sourceId, d, e).docs, docs);
+  /** As `replaySources`, for one source's documents (a sync adding pages while they are read). */
+  replayDocuments(
+    sourceId: string,
+    docs: KnowledgeDocument[],
+    mark: number,
+  ): { docs: KnowledgeDocument[]; complete: boolean } {
+    let complete = true;
+    const replayed = this.since(mark).reduce((d, e) => {
+      const patched = patchDocuments(sourceId, d, e);
+      complete &&= patched.known;
+      return patched.docs;
+    }, docs);
+    return { docs: replayed, complete };
   }
 }
 

@@ -23,6 +23,7 @@ import {
 } from '../hooks/useProviders.ts';
 import { failureText } from '../lib/failures.ts';
 import { providerName } from '../lib/names.ts';
+import { ModelAccessEditor } from './ModelAccessEditor.tsx';
 import { keyMask, ProviderForm } from './ProviderForm.tsx';
 
 function TestResult({ result, baseUrl }: { result: ProviderTestResult; baseUrl: string | null }) {
@@ -242,6 +243,7 @@ export function ProvidersSettings() {
       </SettingsSection>
       <InstanceProviders models={instanceModels} />
       <DefaultModel />
+      <ModelAccessEditor />
 
       <Modal
         opened={editing !== null}

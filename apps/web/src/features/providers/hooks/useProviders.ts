@@ -1,4 +1,4 @@
-import type { ProviderConfigCreate, ProviderConfigUpdate } from '@assistente/contracts';
+import type { ModelAccess, ProviderConfigCreate, ProviderConfigUpdate } from '@assistente/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { productServices } from '../../auth/index.ts';
 import { createProvidersApi } from '../api.ts';
@@ -8,6 +8,7 @@ const providerKeys = {
   ai: ['providers', 'ai'] as const,
   /** What chats and santitos may pick; changes with the providers. */
   models: ['models'] as const,
+  access: ['providers', 'access'] as const,
 };
 
 function providersApi() {
@@ -72,6 +73,23 @@ export function useSaveDefaultModel() {
     onSuccess: (settings) => {
       client.setQueryData(providerKeys.ai, settings);
       void client.invalidateQueries({ queryKey: providerKeys.models });
+    },
+  });
+}
+
+/** The domain's model access rules (Admin). */
+export function useModelAccess() {
+  return useQuery({ queryKey: providerKeys.access, queryFn: () => providersApi().getAccess() });
+}
+
+/** Saving rules changes who sees which model: the model lists are read again too. */
+export function useSaveModelAccess() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ModelAccess) => providersApi().putAccess(body),
+    onSuccess: (saved) => {
+      client.setQueryData(providerKeys.access, saved);
+      return client.invalidateQueries({ queryKey: providerKeys.models });
     },
   });
 }

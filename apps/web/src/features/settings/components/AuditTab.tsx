@@ -26,7 +26,6 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconChevronDown, IconChevronRight, IconHistory, IconSearch } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { type TFunction as Translate, useTranslation } from '../../../lib/i18n/index.ts';
-import { apiErrorText } from '../../../ui/apiError.ts';
 import { EmptyPanel } from '../../../ui/EmptyPanel.tsx';
 import { formatDateTime } from '../../../ui/format.ts';
 import { ListSkeleton, LoadError } from '../../../ui/LoadState.tsx';
@@ -232,12 +231,7 @@ export function AuditTab({ caller }: { caller: User }) {
       {log.isPending ? (
         <ListSkeleton rows={4} height={60} label={t('app.loading')} />
       ) : log.isError ? (
-        <LoadError
-          title={t('audit.load_failed')}
-          message={apiErrorText(t, log.error)}
-          retryLabel={t('common.retry')}
-          onRetry={() => void log.refetch()}
-        />
+        <LoadError title={t('audit.load_failed')} query={log} />
       ) : entries.length === 0 ? (
         <EmptyPanel
           icon={<IconHistory size={28} stroke={1.6} />}

@@ -1,5 +1,5 @@
 import { DomainSettingsUpdateSchema, spansDomains, type User } from '@assistente/contracts';
-import { Alert, Button, Card, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Card, Divider, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -11,10 +11,14 @@ import { ListSkeleton, LoadError } from '../../../ui/LoadState.tsx';
 import { usePopup } from '../../../ui/popup/usePopup.ts';
 import { DomainSelect } from '../../domains/index.ts';
 import { useDomainSettings, useUpdateDomainSettings } from '../hooks/useSettings.ts';
+import { DomainTimeZone } from './DomainTimeZone.tsx';
 
 const ISSUE_KEYS = { eulaVersion: 'validation.eula_version' };
 
-/** Domain settings (Admin+): the EULA version; a new one asks every user of the domain to accept again. */
+/**
+ * Domain settings (Admin+): the EULA version (a new one asks every user of the domain to accept
+ * again) and the zone the domain's days are counted in.
+ */
 export function DomainTab({ caller }: { caller: User }) {
   const { t } = useTranslation();
   const popup = usePopup();
@@ -39,7 +43,7 @@ export function DomainTab({ caller }: { caller: User }) {
     const parsed = validateWith(DomainSettingsUpdateSchema, values, t, ISSUE_KEYS);
     if (!parsed.ok) return;
     setError(null);
-    setConfirming(parsed.data.eulaVersion);
+    setConfirming(parsed.data.eulaVersion ?? null);
   });
 
   const bump = async () => {
@@ -79,12 +83,7 @@ export function DomainTab({ caller }: { caller: User }) {
         {settings.isPending ? (
           <ListSkeleton rows={1} label={t('app.loading')} />
         ) : settings.isError ? (
-          <LoadError
-            title={t('settings.errors.load_failed')}
-            message={apiErrorText(t, settings.error)}
-            retryLabel={t('common.retry')}
-            onRetry={() => void settings.refetch()}
-          />
+          <LoadError title={t('settings.errors.load_failed')} query={settings} />
         ) : (
           <>
             <Text>
@@ -109,6 +108,8 @@ export function DomainTab({ caller }: { caller: User }) {
                 </Group>
               </Stack>
             </form>
+            <Divider />
+            <DomainTimeZone key={settings.data.domain} settings={settings.data} />
           </>
         )}
       </Stack>

@@ -1,5 +1,5 @@
 import { type Locale, Locales, ProfileUpdateSchema, type User } from '@assistente/contracts';
-import { Button, Card, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Card, Group, NativeSelect, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
@@ -9,22 +9,10 @@ import { schemaErrors } from '../../../lib/validation/schemaErrors.ts';
 import { apiErrorText } from '../../../ui/apiError.ts';
 import { ListSkeleton, LoadError } from '../../../ui/LoadState.tsx';
 import { usePopup } from '../../../ui/popup/usePopup.ts';
+import { ReadOnlyField } from '../../../ui/ReadOnlyField.tsx';
 import { useAccountSession } from '../../auth/index.ts';
 import { useDepartmentOptions } from '../../departments/index.ts';
 import { useProfile, useUpdateProfile } from '../hooks/useSettings.ts';
-
-function Field({ label, value }: { label: string; value: string }) {
-  return (
-    <Stack gap={2}>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600} style={{ letterSpacing: '0.04em' }}>
-        {label}
-      </Text>
-      <Text fw={500} style={{ overflowWrap: 'anywhere' }}>
-        {value || '—'}
-      </Text>
-    </Stack>
-  );
-}
 
 /** Own name and language (which also switches the interface); the rest of the account, read-only. */
 export function ProfileTab({ user }: { user: User }) {
@@ -67,15 +55,7 @@ export function ProfileTab({ user }: { user: User }) {
   });
 
   if (profile.isPending) return <ListSkeleton rows={3} label={t('app.loading')} />;
-  if (profile.isError)
-    return (
-      <LoadError
-        title={t('settings.errors.load_failed')}
-        message={apiErrorText(t, profile.error)}
-        retryLabel={t('common.retry')}
-        onRetry={() => void profile.refetch()}
-      />
-    );
+  if (profile.isError) return <LoadError title={t('settings.errors.load_failed')} query={profile} />;
 
   const departmentName =
     departments.data?.find((d) => d._id === profile.data.department)?.displayName ?? profile.data.department;
@@ -108,10 +88,13 @@ export function ProfileTab({ user }: { user: User }) {
           {t('settings.profile.account')}
         </Title>
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
-          <Field label={t('users.fields.email')} value={profile.data.email} />
-          <Field label={t('users.fields.role')} value={t(`roles.${profile.data.role}`)} />
-          <Field label={t('users.fields.domain')} value={domain?.displayName || profile.data.domain} />
-          <Field label={t('users.fields.department')} value={departmentName} />
+          <ReadOnlyField label={t('users.fields.email')} value={profile.data.email} />
+          <ReadOnlyField label={t('users.fields.role')} value={t(`roles.${profile.data.role}`)} />
+          <ReadOnlyField
+            label={t('users.fields.domain')}
+            value={domain?.displayName || profile.data.domain}
+          />
+          <ReadOnlyField label={t('users.fields.department')} value={departmentName} />
         </SimpleGrid>
       </Card>
     </Stack>

@@ -104,12 +104,7 @@ export function SessionsTab() {
         {sessions.isPending ? (
           <ListSkeleton rows={2} height={64} label={t('app.loading')} />
         ) : sessions.isError ? (
-          <LoadError
-            title={t('settings.errors.load_failed')}
-            message={apiErrorText(t, sessions.error)}
-            retryLabel={t('common.retry')}
-            onRetry={() => void sessions.refetch()}
-          />
+          <LoadError title={t('settings.errors.load_failed')} query={sessions} />
         ) : (
           <Stack gap="sm" data-testid="sessions">
             {sessions.data.map((session) => (

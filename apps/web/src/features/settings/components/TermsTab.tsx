@@ -1,22 +1,11 @@
-import { Badge, Button, Card, Group, Modal, ScrollArea, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, Modal, ScrollArea, SimpleGrid, Title } from '@mantine/core';
 import { IconFileText } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
-import { apiErrorText } from '../../../ui/apiError.ts';
 import { formatDateTime } from '../../../ui/format.ts';
 import { ListSkeleton, LoadError } from '../../../ui/LoadState.tsx';
+import { ReadOnlyField } from '../../../ui/ReadOnlyField.tsx';
 import { EulaText, useEulaStatus } from '../../eula/index.ts';
-
-function Field({ label, value }: { label: string; value: string }) {
-  return (
-    <Stack gap={2}>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600} style={{ letterSpacing: '0.04em' }}>
-        {label}
-      </Text>
-      <Text fw={500}>{value}</Text>
-    </Stack>
-  );
-}
 
 /** The user's EULA and privacy record: when and which version they accepted. */
 export function TermsTab() {
@@ -25,15 +14,7 @@ export function TermsTab() {
   const [reading, setReading] = useState(false);
 
   if (status.isPending) return <ListSkeleton rows={2} label={t('app.loading')} />;
-  if (status.isError)
-    return (
-      <LoadError
-        title={t('settings.errors.load_failed')}
-        message={apiErrorText(t, status.error)}
-        retryLabel={t('common.retry')}
-        onRetry={() => void status.refetch()}
-      />
-    );
+  if (status.isError) return <LoadError title={t('settings.errors.load_failed')} query={status} />;
   const { eula, currentVersion } = status.data;
   const accepted = eula.accept && !eula.pendingRevision;
 
@@ -48,13 +29,16 @@ export function TermsTab() {
         </Badge>
       </Group>
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
-        <Field
+        <ReadOnlyField
           label={t('settings.terms.accepted_at')}
           value={formatDateTime(eula.timestamp, i18n.language)}
         />
-        <Field label={t('settings.terms.accepted_version')} value={eula.accept ? eula.version : '—'} />
-        <Field label={t('settings.terms.current_version')} value={currentVersion} />
-        <Field
+        <ReadOnlyField
+          label={t('settings.terms.accepted_version')}
+          value={eula.accept ? eula.version : '—'}
+        />
+        <ReadOnlyField label={t('settings.terms.current_version')} value={currentVersion} />
+        <ReadOnlyField
           label={t('settings.terms.privacy_policy')}
           value={t(eula.isPrivacyPolicy ? 'common.yes' : 'common.no')}
         />

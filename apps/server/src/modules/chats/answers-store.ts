@@ -11,10 +11,11 @@ export interface StreamingPiece {
 }
 
 /**
- * The agents' own reads and writes on the chats tables: only the streaming lifecycle. Ids here
- * come from caller-scoped calls of the chats service, or from the sweep itself.
+ * SQL of the streaming answers, for the generation worker of the agents module (through
+ * `chats/answers.ts`). Ids here come from caller-scoped calls of the chats service, or from the
+ * sweep itself.
  */
-export function agentsStore(db: Db) {
+export function answersStore(db: Db) {
   return {
     /** Answers of a chat still marked as generating. */
     async streamingIds(chatId: string): Promise<string[]> {
@@ -72,4 +73,4 @@ export function agentsStore(db: Db) {
   };
 }
 
-export type AgentsStore = ReturnType<typeof agentsStore>;
+export type AnswersStore = ReturnType<typeof answersStore>;

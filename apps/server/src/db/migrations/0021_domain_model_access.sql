@@ -1,0 +1,1 @@
+ALTER TABLE "domain_ai_settings" ADD COLUMN "model_access" jsonb;

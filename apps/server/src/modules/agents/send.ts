@@ -1,0 +1,329 @@
+import type {
+  Chat,
+  ChatEditFrame,
+  ChatParams,
+  ChatRegenerateFrame,
+  ChatSendFrame,
+} from '@assistente/contracts';
+import { invalidField } from '../../lib/errors.ts';
+import type { ChatCaller } from '../chats/index.ts';
+import { type ExchangeChat, titleFrom } from '../chats/index.ts';
+import { type AnswerKnowledge, knowledgeForAnswer } from '../knowledge/index.ts';
+import type { ResolvedModel } from '../providers/index.ts';
+import type { SantitoRow } from '../santitos/index.ts';
+import { santitoNotAvailable } from '../santitos/index.ts';
+import { alreadyGenerating, tooManyGenerations, tooManySends } from './errors.ts';
+import type { Generation, GenerationInput } from './generation.ts';
+import { systemPrompt } from './prompt.ts';
+import { type AgentsState, stopKey } from './state.ts';
+
+/*
+ * What `chat.send`, `chat.regenerate` and `chat.edit` do (docs/ARCHITECTURE.md#chat-message-data-path).
+ * Every frame is re-checked against the caller (the socket resolves it again from its token first).
+ */
+
+/** Shallow equality of chat params (their values are scalars). */
+function sameParams(a: ChatParams, b: ChatParams): boolean {
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  return [...new Set([...Object.keys(x), ...Object.keys(y)])].every((k) => x[k] === y[k]);
+}
+
+/** Counts the send against the per-minute limit, or refuses it. */
+async function countSend(s: AgentsState, caller: ChatCaller): Promise<void> {
+  if (!(await s.limits.allowSend(caller.user.id))) {
+    throw tooManySends(s.limits.sendsPerMinute);
+  }
+}
+
+/**
+ * Whose the answer's model call is, for the ledger (docs/ARCHITECTURE.md#usage-prices-and-budgets):
+ * a visitor's is `embedded`, an editor session's (the VS Code extension signs in with its own
+ * session, of kind `editor`) `codeassist`, anything else `chat`.
+ */
+async function ledgerEntry(
+  s: AgentsState,
+  caller: ChatCaller,
+  santito: SantitoRow | undefined,
+): Promise<GenerationInput['ledger']> {
+  const base = {
+    domainId: caller.domain.id,
+    departmentId: caller.user.departmentId || null,
+    userId: caller.user.id,
+    santitoId: santito?.id ?? null,
+  };
+  if (caller.kind === 'visitor') {
+    return { ...base, source: 'embedded', virtualAccountId: caller.virtualAccount.id };
+  }
+  return { ...base, source: (await isEditorSession(s, caller)) ? 'codeassist' : 'chat' };
+}
+
+/** Most sessions a replica remembers the kind of; past it, it forgets them all and reads again. */
+const SESSION_KINDS_KEPT = 10_000;
+
+/**
+ * Whether the caller's session is the editor extension's, read once per session (a session's kind
+ * never changes), not once per answer. It only names the ledger's source: a database that fails
+ * this read (a failover) must not fail the send, which is then counted as chat, unremembered.
+ */
+async function isEditorSession(
+  s: AgentsState,
+  caller: Extract<ChatCaller, { kind: 'user' }>,
+): Promise<boolean> {
+  const known = s.editorSessions.get(caller.sessionId);
+  if (known !== undefined) return known;
+  const sessions = await s.ctx.identity.listSessions(caller.uid).catch(() => undefined);
+  if (!sessions) return false;
+  const editor = sessions.some((x) => x.id === caller.sessionId && x.kind === 'editor');
+  if (s.editorSessions.size >= SESSION_KINDS_KEPT) s.editorSessions.clear();
+  s.editorSessions.set(caller.sessionId, editor);
+  return editor;
+}
+
+/** Takes a generation slot, or refuses with TOO_MANY_GENERATIONS. */
+async function takeSlot(s: AgentsState, caller: ChatCaller): Promise<() => void> {
+  const release = await s.limits.acquire(caller.user.id);
+  if (!release) {
+    throw tooManyGenerations(s.limits.maxConcurrent);
+  }
+  return release;
+}
+
+function assertIdle(s: AgentsState, caller: ChatCaller, chatId: string): void {
+  if (s.registry.inChat(caller.user.id, chatId).length > 0) {
+    throw alreadyGenerating();
+  }
+}
+
+async function santitoOf(
+  s: AgentsState,
+  caller: ChatCaller,
+  agentId: string | null | undefined,
+): Promise<SantitoRow | undefined> {
+  return agentId ? s.santitos.findUsable(caller, agentId) : undefined;
+}
+
+/**
+ * The model: the chat's choice (MODEL_UNAVAILABLE once no provider offers it: the user can pick
+ * another), else the santito's (the default once it is gone: users cannot edit the santito), else
+ * the domain's default (NO_PROVIDER when nothing is configured).
+ */
+function modelFor(
+  s: AgentsState,
+  caller: ChatCaller,
+  params: ChatParams,
+  santito: SantitoRow | undefined,
+): Promise<ResolvedModel> {
+  if (params.model) return s.providers.resolveModel(caller, params.model);
+  return s.providers.resolveModel(caller, santito?.model, true);
+}
+
+/**
+ * Checks the user's message and loads the branch it follows; the answer stores it (with the
+ * answer's own row and what they do to the chat: `change`, one statement) while the model is
+ * called, and announces the chat and the message once stored.
+ */
+async function prepareQuestion(
+  s: AgentsState,
+  caller: ChatCaller,
+  change: ExchangeChat,
+  requestId: string | undefined,
+  input: { content: string; parentId?: string | null; attachmentIds?: string[] },
+): Promise<NonNullable<GenerationInput['pending']>> {
+  const prepared = await s.chats.prepareUserMessage(
+    caller,
+    change.id,
+    input,
+    change.kind === 'create' ? 'new' : 'loaded',
+  );
+  return {
+    message: prepared.message,
+    branch: prepared.branch ?? [],
+    commit: async (model) => {
+      const { chat, question, answer } = await s.chats.commitExchange(prepared, model, change);
+      if (change.kind === 'create') {
+        s.hub.publish(caller.user.id, { type: 'chat.created', requestId, chat });
+      } else if (change.params || change.title) {
+        s.hub.publish(caller.user.id, { type: 'chat.updated', chat });
+      }
+      s.hub.publish(caller.user.id, {
+        type: 'message.created',
+        ...(requestId ? { requestId } : {}),
+        chatId: chat.chatId,
+        message: question,
+      });
+      return answer;
+    },
+  };
+}
+
+/** What answers in a chat: its santito, its params and the model they pick. */
+interface AnswerPlan {
+  santito: SantitoRow | undefined;
+  params: ChatParams;
+  resolved: ResolvedModel;
+}
+
+/** The plan of a stored chat (regenerate, edit): its santito if still usable, its params. */
+async function planOf(s: AgentsState, caller: ChatCaller, chat: Chat): Promise<AnswerPlan> {
+  const santito = await santitoOf(s, caller, chat.agentId);
+  const params = chat.params ?? {};
+  return { santito, params, resolved: await modelFor(s, caller, params, santito) };
+}
+
+/**
+ * Starts the answer once everything it needs is checked. Only then is the user's generation slot
+ * taken: a send refused by its checks never held one (several failing at once used to refuse a
+ * valid send beside them). No await separates taking it from handing it to the generation, which
+ * frees it when it ends (or fails to start), so sends racing each other still respect the limit.
+ */
+async function answer(
+  s: AgentsState,
+  caller: ChatCaller,
+  a: {
+    chatId: string;
+    /** The user message to answer. */
+    parentId: string;
+    plan: AnswerPlan;
+    requestId: string | undefined;
+    /** When the frame arrived: a stop asked since then ends this answer. */
+    since: number;
+    pending?: GenerationInput['pending'];
+    /** The santito's knowledge for the question, when the caller started finding it already. */
+    knowledge?: Promise<AnswerKnowledge>;
+  },
+): Promise<Generation> {
+  const { santito, params, resolved } = a.plan;
+  const knowledge = santito?.knowledge.length
+    ? await (a.knowledge ??
+        knowledgeForAnswer(
+          s.ctx,
+          santito.domainId,
+          santito.knowledge,
+          a.pending?.message.content ??
+            (await s.chats.getMessageForCaller(caller, a.chatId, a.parentId)).content,
+        ))
+    : undefined;
+  const system = [systemPrompt(santito?.instructions, params), knowledge?.prompt]
+    .filter(Boolean)
+    .join('\n\n');
+  const ledger = await ledgerEntry(s, caller, santito);
+  const release = await takeSlot(s, caller);
+  const gen = await s.registry.start({
+    ledger,
+    caller,
+    chatId: a.chatId,
+    parentId: a.parentId,
+    ...(a.pending ? { pending: a.pending } : {}),
+    ...(a.requestId ? { requestId: a.requestId } : {}),
+    resolved,
+    ...(system ? { system } : {}),
+    ...(knowledge?.citations.length ? { citations: knowledge.citations } : {}),
+    params,
+    release,
+  });
+  // A stop that arrived while the answer was being set up (before it could be found) still counts.
+  if ((s.stopsAsked.get(stopKey(caller.user.id, a.chatId)) ?? 0) >= a.since) gen.stop();
+  return gen;
+}
+
+/** `chat.send`: the user message is committed and announced before the answer starts. */
+export async function send(s: AgentsState, caller: ChatCaller, frame: ChatSendFrame): Promise<void> {
+  const since = Date.now();
+  await countSend(s, caller);
+  const chat = frame.chatId ? await s.chats.getChatForCaller(caller, frame.chatId) : undefined;
+  if (chat) assertIdle(s, caller, chat.chatId);
+  const agentId = chat ? chat.agentId : (frame.agentId ?? null);
+  const santito = await santitoOf(s, caller, agentId);
+  if (!chat && agentId && !santito) {
+    throw santitoNotAvailable();
+  }
+  // The question's knowledge (an embeddings call, then retrieval) is found while the model is
+  // resolved and the message prepared, not after: it was time added before the first token.
+  const knowledge = santito?.knowledge.length
+    ? knowledgeForAnswer(s.ctx, santito.domainId, santito.knowledge, frame.content)
+    : undefined;
+  // Awaited in `answer`; a send refused before then must not leave it unhandled.
+  knowledge?.catch(() => {});
+  const params = frame.params ?? chat?.params ?? {};
+  // Before anything is stored: with no model, the send changes nothing.
+  const resolved = await modelFor(s, caller, params, santito);
+  // A new chat is stored with its first message, titled from it; an untitled one gets that
+  // title, and new params, in the same statement.
+  const title = chat?.title ? undefined : titleFrom(frame.content) || undefined;
+  const change: ExchangeChat = chat
+    ? {
+        kind: 'touch',
+        owner: caller,
+        id: chat.chatId,
+        ...(frame.params && !sameParams(frame.params, chat.params ?? {}) ? { params: frame.params } : {}),
+        ...(title ? { title } : {}),
+      }
+    : s.chats.newChat(caller, { agentId, params: frame.params ?? {}, title: title ?? '' });
+  const pending = await prepareQuestion(s, caller, change, frame.requestId, {
+    content: frame.content,
+    ...(frame.parentId !== undefined ? { parentId: frame.parentId } : {}),
+    ...(frame.attachments ? { attachmentIds: frame.attachments } : {}),
+  });
+  await answer(s, caller, {
+    chatId: change.id,
+    parentId: pending.message.messageId,
+    plan: { santito, params, resolved },
+    requestId: frame.requestId,
+    since,
+    pending,
+    ...(knowledge ? { knowledge } : {}),
+  });
+}
+
+/** `chat.regenerate`: a new answer to the same question, a sibling of the old one (kept). */
+export async function regenerate(
+  s: AgentsState,
+  caller: ChatCaller,
+  frame: ChatRegenerateFrame,
+): Promise<void> {
+  const since = Date.now();
+  const chat = await s.chats.getChatForCaller(caller, frame.chatId);
+  const target = await s.chats.getMessageForCaller(caller, frame.chatId, frame.messageId);
+  const parentId = target.role === 'assistant' ? target.parentId : target.messageId;
+  if (!parentId) throw invalidField('messageId', 'This answer has no question to answer again');
+  assertIdle(s, caller, chat.chatId);
+  await countSend(s, caller);
+  await answer(s, caller, {
+    chatId: chat.chatId,
+    parentId,
+    plan: await planOf(s, caller, chat),
+    requestId: frame.requestId,
+    since,
+  });
+}
+
+/** `chat.edit`: a new user message beside the edited one (same parent), then its answer. */
+export async function edit(s: AgentsState, caller: ChatCaller, frame: ChatEditFrame): Promise<void> {
+  const since = Date.now();
+  const chat = await s.chats.getChatForCaller(caller, frame.chatId);
+  const target = await s.chats.getMessageForCaller(caller, frame.chatId, frame.messageId);
+  if (target.role !== 'user') throw invalidField('messageId', 'Only your own messages can be edited');
+  assertIdle(s, caller, chat.chatId);
+  await countSend(s, caller);
+  const plan = await planOf(s, caller, chat);
+  const pending = await prepareQuestion(
+    s,
+    caller,
+    { kind: 'touch', owner: caller, id: chat.chatId },
+    frame.requestId,
+    {
+      content: frame.content,
+      parentId: target.parentId,
+      attachmentIds: frame.attachments ?? (target.attachments ?? []).map((a) => a.attachmentId),
+    },
+  );
+  await answer(s, caller, {
+    chatId: chat.chatId,
+    parentId: pending.message.messageId,
+    plan,
+    requestId: frame.requestId,
+    since,
+    pending,
+  });
+}
