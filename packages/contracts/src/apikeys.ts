@@ -82,16 +82,59 @@ const TextPartSchema = z.object({ type: z.literal('text'), text: z.string() });
 /** Message content: a string, or text parts (other part types are refused with a clear 400). */
 const ContentSchema = z.union([z.string(), z.array(TextPartSchema).max(100)]).nullable();
 
+/** A function the model asked for, as OpenAI writes it: `arguments` is a JSON text. */
+export const ChatCompletionToolCallSchema = z.object({
+  id: z.string().min(1).max(200),
+  type: z.literal('function'),
+  function: z.object({ name: z.string().min(1).max(64), arguments: z.string().max(1_000_000) }),
+});
+export type ChatCompletionToolCall = z.infer<typeof ChatCompletionToolCallSchema>;
+
+/**
+ * One message. An assistant message may carry the `tool_calls` the model made (its content then
+ * often null); a `tool` message answers one of them by `tool_call_id`.
+ */
 export const ChatCompletionMessageSchema = z.object({
-  role: z.enum(['system', 'developer', 'user', 'assistant']),
+  role: z.enum(['system', 'developer', 'user', 'assistant', 'tool']),
   content: ContentSchema,
   name: z.string().max(100).optional(),
+  tool_calls: z.array(ChatCompletionToolCallSchema).max(128).optional(),
+  tool_call_id: z.string().min(1).max(200).optional(),
 });
 export type ChatCompletionMessage = z.infer<typeof ChatCompletionMessageSchema>;
 
+/** Limits of client tools on /v1, as OpenAI's: 128 functions, names of letters, digits, `_` and `-`. */
+export const ChatToolLimits = { perRequest: 128, nameMax: 64, schemaMaxChars: 100_000 } as const;
+
+/** A function the client offers the model (`parameters`: a JSON Schema object). */
+export const ChatCompletionToolSchema = z.object({
+  type: z.literal('function'),
+  function: z.object({
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, 'A function name is 1–64 letters, digits, underscores or dashes'),
+    description: z.string().max(10_000).optional(),
+    parameters: z
+      .record(z.string(), z.unknown())
+      .refine((p) => JSON.stringify(p).length <= ChatToolLimits.schemaMaxChars, 'The schema is too large')
+      .optional(),
+    strict: z.boolean().nullable().optional(),
+  }),
+});
+export type ChatCompletionTool = z.infer<typeof ChatCompletionToolSchema>;
+
+/** `auto` (the default with tools), `none`, `required`, or one named function. */
+export const ChatCompletionToolChoiceSchema = z.union([
+  z.enum(['auto', 'none', 'required']),
+  z.object({ type: z.literal('function'), function: z.object({ name: z.string().min(1).max(64) }) }),
+]);
+export type ChatCompletionToolChoice = z.infer<typeof ChatCompletionToolChoiceSchema>;
+
 /**
- * POST /v1/chat/completions. Fields OpenAI defines and this server does not use (tools, n > 1,
- * logprobs, …) are accepted and ignored where harmless; `n` above 1 is refused.
+ * POST /v1/chat/completions. Client tools pass through with OpenAI's semantics: the model's
+ * `tool_calls` come back to the caller, who runs them and sends `role: "tool"` messages. Fields
+ * OpenAI defines and this server does not use (logprobs, …) are accepted and ignored where
+ * harmless; `n` above 1 is refused.
  */
 export const ChatCompletionRequestSchema = z.looseObject({
   model: z.string().min(1).max(300),
@@ -103,6 +146,9 @@ export const ChatCompletionRequestSchema = z.looseObject({
   max_completion_tokens: z.number().int().min(1).max(1_000_000).nullable().optional(),
   n: z.number().int().min(1).max(1).nullable().optional(),
   user: z.string().max(300).optional(),
+  tools: z.array(ChatCompletionToolSchema).max(ChatToolLimits.perRequest).optional(),
+  tool_choice: ChatCompletionToolChoiceSchema.optional(),
+  parallel_tool_calls: z.boolean().optional(),
 });
 export type ChatCompletionRequest = z.infer<typeof ChatCompletionRequestSchema>;
 
@@ -121,7 +167,13 @@ export const ChatCompletionSchema = z.object({
   choices: z.array(
     z.object({
       index: z.number().int(),
-      message: z.object({ role: z.literal('assistant'), content: z.string(), refusal: z.null() }),
+      message: z.object({
+        role: z.literal('assistant'),
+        /** Null when the model only called tools, as OpenAI answers. */
+        content: z.string().nullable(),
+        refusal: z.null(),
+        tool_calls: z.array(ChatCompletionToolCallSchema).optional(),
+      }),
       finish_reason: z.string(),
       logprobs: z.null(),
     }),
@@ -139,7 +191,12 @@ export const ChatCompletionChunkSchema = z.object({
   choices: z.array(
     z.object({
       index: z.number().int(),
-      delta: z.object({ role: z.literal('assistant').optional(), content: z.string().optional() }),
+      delta: z.object({
+        role: z.literal('assistant').optional(),
+        content: z.string().optional(),
+        /** Each tool call whole, in one chunk (OpenAI's clients join fragments by `index` either way). */
+        tool_calls: z.array(ChatCompletionToolCallSchema.extend({ index: z.number().int() })).optional(),
+      }),
       finish_reason: z.string().nullable(),
       logprobs: z.null(),
     }),

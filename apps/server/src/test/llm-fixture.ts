@@ -24,7 +24,12 @@ export interface LlmScript {
   status?: number;
   /** Error message for `status` and `error-event`. */
   errorMessage?: string;
-  /** `finish_reason` of the final chunk; default "stop". */
+  /**
+   * Tool calls the model makes after its text (OpenAI dialect): streamed as OpenAI does, the name
+   * first and the arguments in two fragments; the finish reason becomes "tool_calls".
+   */
+  toolCalls?: Array<{ id?: string; name: string; arguments: string }>;
+  /** `finish_reason` of the final chunk; default "stop" ("tool_calls" with `toolCalls`). */
   finishReason?: string;
   /** Usage reported; default: prompt = words in the request's messages, completion = tokens sent. */
   usage?: { promptTokens: number; completionTokens: number };
@@ -229,17 +234,27 @@ export async function startLlmFixture(opts: LlmFixtureOptions = {}): Promise<Llm
     const id = `chatcmpl-${Math.random().toString(36).slice(2)}`;
     const created = Math.floor(Date.now() / 1000);
     const promptTokens = s.usage?.promptTokens ?? countPromptWords(body);
-    const finish = s.finishReason ?? 'stop';
+    const toolCalls = (s.toolCalls ?? []).map((c, i) => ({
+      id: c.id ?? `call_fixture_${i}`,
+      type: 'function' as const,
+      function: { name: c.name, arguments: c.arguments },
+    }));
+    const finish = s.finishReason ?? (toolCalls.length ? 'tool_calls' : 'stop');
 
     if (!b.stream) {
       if (s.firstDelayMs) await sleep(s.firstDelayMs);
       const content = chunks.join('');
+      const message = {
+        role: 'assistant',
+        content: toolCalls.length && !content ? null : content,
+        ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
+      };
       json(res, 200, {
         id,
         object: 'chat.completion',
         created,
         model,
-        choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: finish }],
+        choices: [{ index: 0, message, finish_reason: finish }],
         usage: {
           prompt_tokens: promptTokens,
           completion_tokens: s.usage?.completionTokens ?? chunks.length,
@@ -269,6 +284,17 @@ export async function startLlmFixture(opts: LlmFixtureOptions = {}): Promise<Llm
       },
       errorEvent: () => send(errorBody(s, 500)),
       finish: (sent) => {
+        const fragment = (tool_calls: unknown) =>
+          send({ ...base, choices: [{ index: 0, delta: { tool_calls }, finish_reason: null }] });
+        for (const [index, call] of toolCalls.entries()) {
+          const args = call.function.arguments;
+          const half = Math.ceil(args.length / 2);
+          fragment([
+            { index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } },
+          ]);
+          fragment([{ index, function: { arguments: args.slice(0, half) } }]);
+          fragment([{ index, function: { arguments: args.slice(half) } }]);
+        }
         send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: finish }] });
         if (b.stream_options?.include_usage) {
           const completion = s.usage?.completionTokens ?? sent;

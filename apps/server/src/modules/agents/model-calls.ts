@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
+import type { JSONSchema7, LanguageModelV3ToolChoice } from '@ai-sdk/provider';
 import type { MessageUsage, ProviderFailure } from '@assistente/contracts';
 import type { ModelMessage } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
@@ -13,6 +14,16 @@ export interface ModelCall {
   messages: ModelMessage[];
   temperature?: number;
   maxOutputTokens?: number;
+  /** Functions the model may call; it answers with `tool-call` events and finishes `tool-calls`. */
+  tools?: ModelTool[];
+  toolChoice?: LanguageModelV3ToolChoice;
+}
+
+/** A function offered to the model: its name, what it is for, and its input as JSON Schema. */
+export interface ModelTool {
+  name: string;
+  description?: string;
+  inputSchema: JSONSchema7;
 }
 
 /**
@@ -35,6 +46,8 @@ export const messageUsage = (u: ModelUsage): MessageUsage => ({
 /** What a call streams back, in order; `end` comes last, exactly once. */
 export type ModelEvent =
   | { type: 'delta'; text: string }
+  /** A whole tool call the model made; `input` is its JSON text as the model wrote it. */
+  | { type: 'tool-call'; toolCallId: string; toolName: string; input: string }
   | { type: 'finish'; finishReason: string; usage?: ModelUsage }
   /** The provider reported an error inside its stream (the stream goes on to its end). */
   | { type: 'error'; message: string; reason: ProviderFailure }

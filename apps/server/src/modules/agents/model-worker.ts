@@ -130,6 +130,10 @@ async function run(id: number, call: ModelCall): Promise<void> {
       ...(call.maxOutputTokens !== undefined ? { maxOutputTokens: call.maxOutputTokens } : {}),
     });
     const { retry } = prepareRetries({ maxRetries: 1, abortSignal: signal });
+    const tools = call.tools?.map((t) => ({ type: 'function' as const, ...t }));
+    const toolOptions = tools?.length
+      ? { tools, ...(call.toolChoice ? { toolChoice: call.toolChoice } : {}) }
+      : {};
     if (!model) {
       const res = await retry(() =>
         openChatCompletion({
@@ -138,6 +142,7 @@ async function run(id: number, call: ModelCall): Promise<void> {
           model: target.name,
           prompt,
           ...settings,
+          ...toolOptions,
           request: target.guarded ? guard.request : trustedRequest,
           signal,
         }),
@@ -146,18 +151,29 @@ async function run(id: number, call: ModelCall): Promise<void> {
         text: (text) => emit(id, { type: 'delta', text }),
         error: (err) =>
           emit(id, { type: 'error', message: describeProviderError(err), reason: providerFailureOf(err) }),
+        toolCall: (c) =>
+          emit(id, { type: 'tool-call', toolCallId: c.id, toolName: c.name, input: c.arguments }),
       });
       const usage = usageOf(end.usage);
       emit(id, { type: 'finish', finishReason: end.finishReason, ...(usage ? { usage } : {}) });
     } else {
       // The other providers' own streams (`doStream`), without streamText's layers of web streams.
-      const { stream } = await retry(() => model.doStream({ prompt, ...settings, abortSignal: signal }));
+      const { stream } = await retry(() =>
+        model.doStream({ prompt, ...settings, ...toolOptions, abortSignal: signal }),
+      );
       const reader = stream.getReader();
       for (;;) {
         const { done, value: part } = await reader.read();
         if (done) break;
         if (part.type === 'text-delta') {
           if (part.delta) emit(id, { type: 'delta', text: part.delta });
+        } else if (part.type === 'tool-call') {
+          emit(id, {
+            type: 'tool-call',
+            toolCallId: part.toolCallId,
+            toolName: part.toolName,
+            input: part.input,
+          });
         } else if (part.type === 'finish') {
           const usage = usageOf(part.usage);
           emit(id, { type: 'finish', finishReason: part.finishReason.unified, ...(usage ? { usage } : {}) });

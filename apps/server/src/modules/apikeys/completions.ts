@@ -10,7 +10,7 @@ import type { AppContext } from '../../context.ts';
 import type { ApiKeyCaller } from '../../lib/caller.ts';
 import { AppError, invalidField } from '../../lib/errors.ts';
 import { createAgentLimits } from '../agents/limits.ts';
-import type { ModelCall, ModelStream, ModelUsage } from '../agents/model-calls.ts';
+import type { ModelCall, ModelStream, ModelTool, ModelUsage } from '../agents/model-calls.ts';
 import { systemPrompt } from '../agents/prompt.ts';
 import { knowledgeForAnswer } from '../knowledge/index.ts';
 import type { ResolvedModel } from '../providers/index.ts';
@@ -52,9 +52,35 @@ function textOf(content: ChatCompletionMessage['content']): string {
   return content.map((p) => p.text).join('');
 }
 
+/** A tool call's arguments as the model call holds them (parsed); refused when they are not JSON. */
+function argumentsOf(text: string, field: string): unknown {
+  try {
+    return JSON.parse(text || '{}');
+  } catch {
+    throw invalidField(field, 'Tool call arguments must be a JSON text');
+  }
+}
+
+/** The client's functions and its choice among them, as a model call offers them. */
+function toolsOf(body: ChatCompletionRequest): Pick<ModelCall, 'tools' | 'toolChoice'> {
+  if (!body.tools?.length) return {};
+  const tools: ModelTool[] = body.tools.map((t) => ({
+    name: t.function.name,
+    ...(t.function.description ? { description: t.function.description } : {}),
+    inputSchema: (t.function.parameters ?? { type: 'object', properties: {} }) as ModelTool['inputSchema'],
+  }));
+  const choice = body.tool_choice;
+  if (choice === undefined) return { tools };
+  if (typeof choice === 'string') return { tools, toolChoice: { type: choice } };
+  if (!tools.some((t) => t.name === choice.function.name))
+    throw invalidField('tool_choice', `No tool is named ${choice.function.name}`);
+  return { tools, toolChoice: { type: 'tool', toolName: choice.function.name } };
+}
+
 /**
  * OpenAI's messages as the model call's: system and developer messages become the system prompt
- * (after the santito's instructions), the rest the conversation.
+ * (after the santito's instructions), the rest the conversation — an assistant's tool calls and the
+ * `tool` messages answering them included, each result matched to its call.
  */
 function toModelCall(
   body: ChatCompletionRequest,
@@ -65,18 +91,53 @@ function toModelCall(
 ): ModelCall {
   const systemParts: string[] = [];
   const messages: ModelMessage[] = [];
+  /** Tool names by call id, for the results that answer them. */
+  const called = new Map<string, string>();
   body.messages.forEach((m, i) => {
     const text = textOf(m.content);
     if (m.role === 'system' || m.role === 'developer') {
       if (text.trim()) systemParts.push(text);
     } else if (m.role === 'assistant') {
-      if (text.trim()) messages.push({ role: 'assistant', content: text });
+      const calls = (m.tool_calls ?? []).map((c, j) => {
+        called.set(c.id, c.function.name);
+        return {
+          type: 'tool-call' as const,
+          toolCallId: c.id,
+          toolName: c.function.name,
+          input: argumentsOf(c.function.arguments, `messages.${i}.tool_calls.${j}.function.arguments`),
+        };
+      });
+      if (calls.length)
+        messages.push({
+          role: 'assistant',
+          content: [...(text ? [{ type: 'text' as const, text }] : []), ...calls],
+        });
+      else if (text.trim()) messages.push({ role: 'assistant', content: text });
+    } else if (m.role === 'tool') {
+      const toolName = m.tool_call_id ? called.get(m.tool_call_id) : undefined;
+      if (!toolName)
+        throw invalidField(
+          `messages.${i}.tool_call_id`,
+          'A tool message must answer a tool call of an earlier assistant message',
+        );
+      messages.push({
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: m.tool_call_id ?? '',
+            toolName,
+            output: { type: 'text', value: text },
+          },
+        ],
+      });
     } else {
       if (!text.trim()) throw invalidField(`messages.${i}.content`, 'A user message needs some text');
       messages.push({ role: 'user', content: text });
     }
   });
-  if (messages.length === 0) throw invalidField('messages', 'At least one user message is needed');
+  if (!messages.some((m) => m.role === 'user'))
+    throw invalidField('messages', 'At least one user message is needed');
   const system = [systemPrompt(santito?.instructions, { instructions: systemParts.join('\n\n') }), knowledge]
     .filter(Boolean)
     .join('\n\n');
@@ -87,6 +148,7 @@ function toModelCall(
     ...(system ? { system } : {}),
     ...(typeof body.temperature === 'number' ? { temperature: body.temperature } : {}),
     ...(typeof maxOutputTokens === 'number' ? { maxOutputTokens } : {}),
+    ...toolsOf(body),
   };
 }
 

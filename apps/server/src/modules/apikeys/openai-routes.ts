@@ -2,6 +2,7 @@ import {
   type ChatCompletionChunk,
   ChatCompletionRequestSchema,
   ChatCompletionSchema,
+  type ChatCompletionToolCall,
   type CompletionUsage,
   type ErrorCode,
   type MessageUsage,
@@ -70,8 +71,24 @@ const toCompletionUsage = (u: MessageUsage | undefined): CompletionUsage => ({
   total_tokens: u?.totalTokens ?? 0,
 });
 
-/** OpenAI's finish reasons; providers' others are passed on as they are. */
-const finishReasonOf = (reason: string) => (reason === 'max-tokens' ? 'length' : reason);
+/** OpenAI's finish reasons for the AI SDK's; others are passed on as they are. */
+const FINISH_REASONS: Record<string, string> = {
+  'max-tokens': 'length',
+  'tool-calls': 'tool_calls',
+  'content-filter': 'content_filter',
+};
+const finishReasonOf = (reason: string) => FINISH_REASONS[reason] ?? reason;
+
+/** A model's tool call in OpenAI's shape. */
+const toToolCall = (e: Extract<ModelEvent, { type: 'tool-call' }>): ChatCompletionToolCall => ({
+  id: e.toolCallId,
+  type: 'function',
+  function: { name: e.toolName, arguments: e.input },
+});
+
+/** What a call wrote, for the usage estimate: its text and its tool calls' arguments. */
+const writtenOf = (text: string, calls: ChatCompletionToolCall[]) =>
+  text + calls.map((c) => c.function.name + c.function.arguments).join('');
 
 const errorResponses = (...statuses: number[]): Record<number, ZodType> =>
   Object.fromEntries(statuses.map((s) => [s, OpenAiErrorSchema]));
@@ -172,11 +189,12 @@ export async function openAiRoutes(app: FastifyInstance, ctx: AppContext): Promi
           if (!reply.sent) abort.abort();
         });
         const result = await collect(stream);
-        if (result.failure && !result.text) {
-          await finish(abort.signal.aborted ? 'stopped' : 'error', result.usage, result.text);
+        const written = writtenOf(result.text, result.toolCalls);
+        if (result.failure && !written) {
+          await finish(abort.signal.aborted ? 'stopped' : 'error', result.usage, written);
           throw result.failure;
         }
-        await finish(result.failure ? 'error' : 'complete', result.usage, result.text);
+        await finish(result.failure ? 'error' : 'complete', result.usage, written);
         return {
           id: prepared.id,
           object: 'chat.completion' as const,
@@ -185,7 +203,12 @@ export async function openAiRoutes(app: FastifyInstance, ctx: AppContext): Promi
           choices: [
             {
               index: 0,
-              message: { role: 'assistant' as const, content: result.text, refusal: null },
+              message: {
+                role: 'assistant' as const,
+                content: result.toolCalls.length && !result.text ? null : result.text,
+                refusal: null,
+                ...(result.toolCalls.length ? { tool_calls: result.toolCalls } : {}),
+              },
               finish_reason: finishReasonOf(result.finishReason),
               logprobs: null,
             },
@@ -213,6 +236,7 @@ export async function openAiRoutes(app: FastifyInstance, ctx: AppContext): Promi
       let usage: ModelUsage | undefined;
       let failure: AppError | undefined;
       let written = '';
+      let toolCalls = 0;
       await new Promise<void>((done) =>
         stream.consume((event: ModelEvent) => {
           switch (event.type) {
@@ -234,6 +258,29 @@ export async function openAiRoutes(app: FastifyInstance, ctx: AppContext): Promi
               );
               first = false;
               break;
+            case 'tool-call': {
+              const call = toToolCall(event);
+              written += writtenOf('', [call]);
+              if (res.destroyed) break;
+              const index = toolCalls++;
+              res.write(
+                chunk({
+                  choices: [
+                    {
+                      index: 0,
+                      delta: {
+                        ...(first ? { role: 'assistant' as const } : {}),
+                        tool_calls: [{ index, ...call }],
+                      },
+                      finish_reason: null,
+                      logprobs: null,
+                    },
+                  ],
+                }),
+              );
+              first = false;
+              break;
+            }
             case 'finish':
               finishReason = event.finishReason;
               usage = event.usage;
@@ -273,17 +320,20 @@ export async function openAiRoutes(app: FastifyInstance, ctx: AppContext): Promi
 /** Everything a non-streamed call produced. */
 async function collect(stream: ModelStream): Promise<{
   text: string;
+  toolCalls: ChatCompletionToolCall[];
   finishReason: string;
   usage: ModelUsage | undefined;
   failure: AppError | undefined;
 }> {
   let text = '';
+  const toolCalls: ChatCompletionToolCall[] = [];
   let finishReason = 'stop';
   let usage: ModelUsage | undefined;
   let failure: AppError | undefined;
   await new Promise<void>((done) =>
     stream.consume((event) => {
       if (event.type === 'delta') text += event.text;
+      else if (event.type === 'tool-call') toolCalls.push(toToolCall(event));
       else if (event.type === 'finish') {
         finishReason = event.finishReason;
         usage = event.usage;
@@ -294,5 +344,5 @@ async function collect(stream: ModelStream): Promise<{
       }
     }),
   );
-  return { text, finishReason, usage, failure };
+  return { text, toolCalls, finishReason, usage, failure };
 }

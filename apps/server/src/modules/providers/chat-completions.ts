@@ -2,12 +2,15 @@ import {
   convertOpenAICompatibleChatUsage,
   convertToOpenAICompatibleChatMessages,
   mapOpenAICompatibleFinishReason,
+  prepareTools,
 } from '@ai-sdk/openai-compatible/internal';
 import {
   APICallError,
   InvalidResponseDataError,
   type LanguageModelV3FinishReason,
+  type LanguageModelV3FunctionTool,
   type LanguageModelV3Prompt,
+  type LanguageModelV3ToolChoice,
   type LanguageModelV3Usage,
 } from '@ai-sdk/provider';
 import { createParser } from 'eventsource-parser';
@@ -30,8 +33,18 @@ export interface ChatCompletionCall {
   prompt: LanguageModelV3Prompt;
   temperature?: number;
   maxOutputTokens?: number;
+  tools?: LanguageModelV3FunctionTool[];
+  toolChoice?: LanguageModelV3ToolChoice;
   request: RequestFn;
   signal: AbortSignal;
+}
+
+/** A tool call the model made, joined from its streamed fragments. */
+export interface StreamedToolCall {
+  id: string;
+  name: string;
+  /** The arguments' JSON text as the model wrote it. */
+  arguments: string;
 }
 
 export interface ChatCompletionEnd {
@@ -58,11 +71,16 @@ function errorMessage(body: string): string | undefined {
 /** Sends the request: the response once its status is 2xx, else an APICallError (retryable as the SDK says). */
 export async function openChatCompletion(call: ChatCompletionCall): Promise<Dispatcher.ResponseData> {
   const url = `${effectiveBaseUrl({ kind: 'openai-compatible', baseUrl: call.baseUrl })}/chat/completions`;
+  const { tools, toolChoice } = call.tools?.length
+    ? prepareTools({ tools: call.tools, toolChoice: call.toolChoice })
+    : { tools: undefined, toolChoice: undefined };
   const body = {
     model: call.model,
     messages: convertToOpenAICompatibleChatMessages(call.prompt),
     ...(call.temperature !== undefined ? { temperature: call.temperature } : {}),
     ...(call.maxOutputTokens !== undefined ? { max_tokens: call.maxOutputTokens } : {}),
+    ...(tools ? { tools } : {}),
+    ...(toolChoice ? { tool_choice: toolChoice } : {}),
     stream: true,
     stream_options: { include_usage: true },
   };
@@ -88,23 +106,38 @@ export async function openChatCompletion(call: ChatCompletionCall): Promise<Disp
   });
 }
 
+interface ToolCallFragment {
+  index?: number;
+  id?: string | null;
+  function?: { name?: string | null; arguments?: string | null } | null;
+}
+
 /**
  * Reads the answer's events: each text delta to `text`, each error the stream reports to `error`
- * (the stream goes on, as the SDK's does). Throws when the connection breaks or is aborted.
+ * (the stream goes on, as the SDK's does), each tool call — its fragments joined by `index` — to
+ * `toolCall` once the stream has ended. Throws when the connection breaks or is aborted.
  */
 export async function readChatCompletion(
   res: Dispatcher.ResponseData,
-  on: { text: (delta: string) => void; error: (err: unknown) => void },
+  on: {
+    text: (delta: string) => void;
+    error: (err: unknown) => void;
+    toolCall?: (call: StreamedToolCall) => void;
+  },
 ): Promise<ChatCompletionEnd> {
   let finishReason: LanguageModelV3FinishReason['unified'] | undefined;
   let usage: Parameters<typeof convertOpenAICompatibleChatUsage>[0];
+  const toolCalls = new Map<number, StreamedToolCall>();
   const parser = createParser({
     onEvent(event) {
       if (event.data === '[DONE]') return;
       let chunk: {
         error?: unknown;
         usage?: typeof usage;
-        choices?: Array<{ delta?: { content?: unknown } | null; finish_reason?: string | null }>;
+        choices?: Array<{
+          delta?: { content?: unknown; tool_calls?: ToolCallFragment[] | null } | null;
+          finish_reason?: string | null;
+        }>;
       };
       try {
         chunk = JSON.parse(event.data);
@@ -123,10 +156,23 @@ export async function readChatCompletion(
       if (choice?.finish_reason != null) finishReason = mapOpenAICompatibleFinishReason(choice.finish_reason);
       const text = choice?.delta?.content;
       if (typeof text === 'string' && text !== '') on.text(text);
+      for (const [i, fragment] of (choice?.delta?.tool_calls ?? []).entries()) {
+        const index = fragment.index ?? i;
+        const open = toolCalls.get(index) ?? { id: '', name: '', arguments: '' };
+        if (fragment.id) open.id = fragment.id;
+        if (fragment.function?.name) open.name += fragment.function.name;
+        if (fragment.function?.arguments) open.arguments += fragment.function.arguments;
+        toolCalls.set(index, open);
+      }
     },
   });
   res.body.setEncoding('utf8');
   for await (const piece of res.body) parser.feed(piece as string);
+  for (const [index, call] of [...toolCalls].sort(([a], [b]) => a - b)) {
+    if (!call.name) continue;
+    // Some servers send no id: the call still needs one for its result to name.
+    on.toolCall?.({ ...call, id: call.id || `call_${index}`, arguments: call.arguments || '{}' });
+  }
   if (finishReason === undefined) {
     finishReason = 'error';
     on.error(

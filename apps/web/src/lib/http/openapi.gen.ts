@@ -19820,15 +19820,45 @@ export interface paths {
                             }[]) | null;
                             name?: string;
                             /** @enum {string} */
-                            role: "system" | "developer" | "user" | "assistant";
+                            role: "system" | "developer" | "user" | "assistant" | "tool";
+                            tool_call_id?: string;
+                            tool_calls?: {
+                                function: {
+                                    arguments: string;
+                                    name: string;
+                                };
+                                id: string;
+                                /** @enum {string} */
+                                type: "function";
+                            }[];
                         }[];
                         model: string;
                         n?: number | null;
+                        parallel_tool_calls?: boolean;
                         stream?: boolean | null;
                         stream_options?: {
                             include_usage?: boolean;
                         } | null;
                         temperature?: number | null;
+                        tool_choice?: ("auto" | "none" | "required") | {
+                            function: {
+                                name: string;
+                            };
+                            /** @enum {string} */
+                            type: "function";
+                        };
+                        tools?: {
+                            function: {
+                                description?: string;
+                                name: string;
+                                parameters?: {
+                                    [key: string]: unknown;
+                                };
+                                strict?: boolean | null;
+                            };
+                            /** @enum {string} */
+                            type: "function";
+                        }[];
                         user?: string;
                     } & {
                         [key: string]: unknown;
@@ -19848,10 +19878,19 @@ export interface paths {
                                 index: number;
                                 logprobs: null;
                                 message: {
-                                    content: string;
+                                    content: string | null;
                                     refusal: null;
                                     /** @enum {string} */
                                     role: "assistant";
+                                    tool_calls?: {
+                                        function: {
+                                            arguments: string;
+                                            name: string;
+                                        };
+                                        id: string;
+                                        /** @enum {string} */
+                                        type: "function";
+                                    }[];
                                 };
                             }[];
                             created: number;
