@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type {
   ChatCompletionMessage,
   ChatCompletionRequest,
+  ChatCompletionToolCall,
   OpenAiModel,
   OpenAiModelList,
 } from '@assistente/contracts';
@@ -10,7 +11,7 @@ import type { AppContext } from '../../context.ts';
 import type { ApiKeyCaller } from '../../lib/caller.ts';
 import { AppError, invalidField } from '../../lib/errors.ts';
 import { createAgentLimits } from '../agents/limits.ts';
-import type { ModelCall, ModelStream, ModelTool, ModelUsage } from '../agents/model-calls.ts';
+import type { ModelCall, ModelEvent, ModelStream, ModelTool, ModelUsage } from '../agents/model-calls.ts';
 import { systemPrompt } from '../agents/prompt.ts';
 import { knowledgeForAnswer } from '../knowledge/index.ts';
 import type { ResolvedModel } from '../providers/index.ts';
@@ -20,6 +21,7 @@ import {
   ambiguousModel,
   modelNotFound,
   noModelCalls,
+  providerFailure,
   tooManyKeyRequests,
   tooManyUserGenerations,
 } from './errors.ts';
@@ -40,6 +42,56 @@ export interface PreparedCompletion {
   ledger: LedgerCall;
   /** Frees the user's generation slot; call it once, when the call ends. */
   release: () => void;
+}
+
+/** Everything a call produced once it ended. */
+export interface CompletionResult {
+  text: string;
+  toolCalls: ChatCompletionToolCall[];
+  finishReason: string;
+  usage: ModelUsage | undefined;
+  /** The provider failed (after `text`, if any). */
+  failure: AppError | undefined;
+}
+
+/** How a call ended, for its API log. */
+export type CompletionStatus = 'complete' | 'stopped' | 'error';
+
+/** A model's tool call in OpenAI's shape. */
+export const toToolCall = (e: Extract<ModelEvent, { type: 'tool-call' }>): ChatCompletionToolCall => ({
+  id: e.toolCallId,
+  type: 'function',
+  function: { name: e.toolName, arguments: e.input },
+});
+
+/** What a call wrote, for the usage estimate: its text and its tool calls' arguments. */
+export const writtenOf = (text: string, calls: ChatCompletionToolCall[]) =>
+  text + calls.map((c) => c.function.name + c.function.arguments).join('');
+
+/** Reads a call's events to its end. */
+async function collect(stream: ModelStream): Promise<CompletionResult> {
+  const result: CompletionResult = {
+    text: '',
+    toolCalls: [],
+    finishReason: 'stop',
+    usage: undefined,
+    failure: undefined,
+  };
+  await new Promise<void>((done) =>
+    stream.consume((event) => {
+      if (event.type === 'delta') result.text += event.text;
+      else if (event.type === 'tool-call') result.toolCalls.push(toToolCall(event));
+      else if (event.type === 'finish') {
+        result.finishReason = event.finishReason;
+        result.usage = event.usage;
+      } else if (event.type === 'error') result.failure ??= providerFailure(event.message);
+      else if (event.type === 'end') {
+        if (event.failure) result.failure ??= providerFailure(event.failure.message, event.failure.code);
+        done();
+      }
+    }),
+  );
+  return result;
 }
 
 /** What the model reads of a call, for a token estimate. */
@@ -198,7 +250,7 @@ export function completionsService(ctx: AppContext) {
     return { resolved: await providers.resolveModel(caller, only.id), santito: undefined };
   }
 
-  return {
+  const service = {
     perKey,
 
     async models(caller: ApiKeyCaller): Promise<OpenAiModelList> {
@@ -275,6 +327,49 @@ export function completionsService(ctx: AppContext) {
     },
 
     /**
+     * Ends a call that ran: frees its slot, reports it to the metrics, and records it (logged, never
+     * thrown: the caller already has its answer).
+     */
+    async end(
+      caller: ApiKeyCaller,
+      prepared: PreparedCompletion,
+      stream: ModelStream,
+      end: { stream: boolean; status: CompletionStatus; usage: ModelUsage | undefined; written: string },
+    ): Promise<void> {
+      prepared.release();
+      ctx.metrics.modelCall(prepared.resolved.modelId, stream.firstTokenSeconds, end.usage);
+      await service
+        .record(caller, prepared, { ...end, text: end.written })
+        .catch((err: unknown) => ctx.log.error({ err }, 'openai api: could not record usage'));
+    },
+
+    /**
+     * A whole call, not streamed: checked, run and recorded. A failure before any output is thrown;
+     * one after some output comes back in `result.failure` beside what was written.
+     */
+    async complete(
+      caller: ApiKeyCaller,
+      body: ChatCompletionRequest,
+      signal: AbortSignal,
+    ): Promise<{ prepared: PreparedCompletion; result: CompletionResult }> {
+      const prepared = await service.prepare(caller, body);
+      let stream: ModelStream;
+      try {
+        stream = service.start(prepared, signal);
+      } catch (err) {
+        prepared.release();
+        await prepared.ledger.release();
+        throw err;
+      }
+      const result = await collect(stream);
+      const written = writtenOf(result.text, result.toolCalls);
+      const status = result.failure ? (signal.aborted ? 'stopped' : 'error') : 'complete';
+      await service.end(caller, prepared, stream, { stream: false, status, usage: result.usage, written });
+      if (result.failure && !written) throw result.failure;
+      return { prepared, result };
+    },
+
+    /**
      * Settles a finished call in the ledger (the provider's usage, else an estimate from the texts;
      * a failure before any token lets go instead), and logs the request in the key's API log, which
      * keeps how it ended (the ledger keeps what it cost).
@@ -284,7 +379,7 @@ export function completionsService(ctx: AppContext) {
       prepared: PreparedCompletion,
       end: {
         stream: boolean;
-        status: 'complete' | 'stopped' | 'error';
+        status: CompletionStatus;
         usage: ModelUsage | undefined;
         /** What the model wrote: the estimate when the provider reported no usage. */
         text: string;
@@ -310,6 +405,7 @@ export function completionsService(ctx: AppContext) {
         );
     },
   };
+  return service;
 }
 
 export type CompletionsService = ReturnType<typeof completionsService>;

@@ -1,5 +1,6 @@
 import { defineModule } from '../../lib/module.ts';
 import { type CompletionsService, completionsService } from './completions.ts';
+import { mcpRoutes } from './mcp-server.ts';
 import { openAiRoutes } from './openai-routes.ts';
 import { apiKeysRoutes } from './routes.ts';
 import { type ApiKeysService, apiKeysService } from './service.ts';
@@ -26,5 +27,7 @@ export const apiKeysModule = defineModule({
     { plugin: apiKeysRoutes, prefix: '/api/v1' },
     // Model calls run where the agents are hosted; the OpenAI-compatible API makes them there.
     { plugin: openAiRoutes, prefix: '/v1', hostedBy: ['agents'] },
+    // Assistente as an MCP server for programs holding a key: its tools call models too.
+    { plugin: mcpRoutes, prefix: '/mcp', hostedBy: ['agents'] },
   ],
 });

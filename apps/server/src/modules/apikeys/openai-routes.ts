@@ -2,7 +2,6 @@ import {
   type ChatCompletionChunk,
   ChatCompletionRequestSchema,
   ChatCompletionSchema,
-  type ChatCompletionToolCall,
   type CompletionUsage,
   type ErrorCode,
   type MessageUsage,
@@ -18,6 +17,7 @@ import type { AppError } from '../../lib/errors.ts';
 import { openEventStream } from '../../lib/sse.ts';
 import { toAppError } from '../../plugins/errors.ts';
 import type { ModelEvent, ModelStream, ModelUsage } from '../agents/model-calls.ts';
+import { toToolCall, writtenOf } from './completions.ts';
 import { providerFailure } from './errors.ts';
 
 /** OpenAI's error `type` for a status. */
@@ -78,17 +78,6 @@ const FINISH_REASONS: Record<string, string> = {
   'content-filter': 'content_filter',
 };
 const finishReasonOf = (reason: string) => FINISH_REASONS[reason] ?? reason;
-
-/** A model's tool call in OpenAI's shape. */
-const toToolCall = (e: Extract<ModelEvent, { type: 'tool-call' }>): ChatCompletionToolCall => ({
-  id: e.toolCallId,
-  type: 'function',
-  function: { name: e.toolName, arguments: e.input },
-});
-
-/** What a call wrote, for the usage estimate: its text and its tool calls' arguments. */
-const writtenOf = (text: string, calls: ChatCompletionToolCall[]) =>
-  text + calls.map((c) => c.function.name + c.function.arguments).join('');
 
 const errorResponses = (...statuses: number[]): Record<number, ZodType> =>
   Object.fromEntries(statuses.map((s) => [s, OpenAiErrorSchema]));
@@ -155,46 +144,14 @@ export async function openAiRoutes(app: FastifyInstance, ctx: AppContext): Promi
     async (request, reply) => {
       const caller = request.caller;
       const body = request.body;
-      const prepared = await service.prepare(caller, body);
       const abort = new AbortController();
-      let released = false;
-      const release = () => {
-        if (released) return;
-        released = true;
-        prepared.release();
-      };
-      let stream: ModelStream;
-      try {
-        stream = service.start(prepared, abort.signal);
-      } catch (err) {
-        release();
-        await prepared.ledger.release();
-        throw err;
-      }
-      const finish = (
-        status: 'complete' | 'stopped' | 'error',
-        usage: ModelUsage | undefined,
-        text: string,
-      ) => {
-        release();
-        ctx.metrics.modelCall(prepared.resolved.modelId, stream.firstTokenSeconds, usage);
-        return service
-          .record(caller, prepared, { stream: body.stream === true, status, usage, text })
-          .catch((err: unknown) => request.log.error({ err }, 'openai api: could not record usage'));
-      };
-
       if (body.stream !== true) {
         // The client going away stops the call: nobody would read its answer.
-        request.raw.on('close', () => {
-          if (!reply.sent) abort.abort();
+        // (The response's close, not the request's: a request closes once its body is read.)
+        reply.raw.on('close', () => {
+          if (!reply.raw.writableFinished) abort.abort();
         });
-        const result = await collect(stream);
-        const written = writtenOf(result.text, result.toolCalls);
-        if (result.failure && !written) {
-          await finish(abort.signal.aborted ? 'stopped' : 'error', result.usage, written);
-          throw result.failure;
-        }
-        await finish(result.failure ? 'error' : 'complete', result.usage, written);
+        const { prepared, result } = await service.complete(caller, body, abort.signal);
         return {
           id: prepared.id,
           object: 'chat.completion' as const,
@@ -217,6 +174,15 @@ export async function openAiRoutes(app: FastifyInstance, ctx: AppContext): Promi
         };
       }
 
+      const prepared = await service.prepare(caller, body);
+      let stream: ModelStream;
+      try {
+        stream = service.start(prepared, abort.signal);
+      } catch (err) {
+        prepared.release();
+        await prepared.ledger.release();
+        throw err;
+      }
       const res = openEventStream(reply);
       let ended = false;
       res.on('close', () => {
@@ -310,39 +276,10 @@ export async function openAiRoutes(app: FastifyInstance, ctx: AppContext): Promi
         }
         res.write('data: [DONE]\n\n');
       }
-      await finish(abort.signal.aborted ? 'stopped' : failure ? 'error' : 'complete', usage, written);
+      const status = abort.signal.aborted ? 'stopped' : failure ? 'error' : 'complete';
+      await service.end(caller, prepared, stream, { stream: true, status, usage, written });
       ended = true;
       res.end();
     },
   );
-}
-
-/** Everything a non-streamed call produced. */
-async function collect(stream: ModelStream): Promise<{
-  text: string;
-  toolCalls: ChatCompletionToolCall[];
-  finishReason: string;
-  usage: ModelUsage | undefined;
-  failure: AppError | undefined;
-}> {
-  let text = '';
-  const toolCalls: ChatCompletionToolCall[] = [];
-  let finishReason = 'stop';
-  let usage: ModelUsage | undefined;
-  let failure: AppError | undefined;
-  await new Promise<void>((done) =>
-    stream.consume((event) => {
-      if (event.type === 'delta') text += event.text;
-      else if (event.type === 'tool-call') toolCalls.push(toToolCall(event));
-      else if (event.type === 'finish') {
-        finishReason = event.finishReason;
-        usage = event.usage;
-      } else if (event.type === 'error') failure ??= providerFailure(event.message);
-      else if (event.type === 'end') {
-        if (event.failure) failure ??= providerFailure(event.failure.message, event.failure.code);
-        done();
-      }
-    }),
-  );
-  return { text, toolCalls, finishReason, usage, failure };
 }

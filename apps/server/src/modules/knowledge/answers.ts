@@ -29,10 +29,32 @@ export async function knowledgeForAnswer(
   knowledge: ReadonlyArray<{ kind: string; ref: string }>,
   question: string,
 ): Promise<AnswerKnowledge> {
+  const found = await knowledgePassages(ctx, domainId, knowledge, question, KnowledgeLimits.contextChunks);
+  if (found.passages.length === 0) return { citations: [] };
+  const prompt = [
+    'Use the knowledge below to answer when it is relevant. Cite the passages you use with their number in brackets, like [1]. If the knowledge does not answer the question, say so instead of guessing.',
+    '<knowledge>',
+    found.passages.join('\n\n'),
+    '</knowledge>',
+  ].join('\n');
+  return { prompt, citations: found.citations };
+}
+
+/**
+ * The best `limit` passages of the sources `knowledge` lists for `query`, each as `[n] title —
+ * heading` and its text, `n` numbering their documents in `citations`. For answers, and for the
+ * search tools of programs (the `/mcp` server's `search_knowledge`).
+ */
+export async function knowledgePassages(
+  ctx: AppContext,
+  domainId: string,
+  knowledge: ReadonlyArray<{ kind: string; ref: string }>,
+  query: string,
+  limit: number,
+): Promise<{ passages: string[]; citations: Citation[] }> {
   const refs = sourceRefs(knowledge);
-  if (refs.length === 0 || !question.trim()) return { citations: [] };
-  const hits = await searchKnowledge(ctx, domainId, refs, question, KnowledgeLimits.contextChunks);
-  if (hits.length === 0) return { citations: [] };
+  if (refs.length === 0 || !query.trim()) return { passages: [], citations: [] };
+  const hits = await searchKnowledge(ctx, domainId, refs, query, limit);
   const citations: Citation[] = [];
   const numberOf = new Map<string, number>();
   const passages = hits.map((hit) => {
@@ -45,11 +67,5 @@ export async function knowledgeForAnswer(
     const where = hit.heading ? `${hit.title} — ${hit.heading}` : hit.title;
     return `[${n}] ${where}\n${hit.text.slice(0, MAX_PASSAGE)}`;
   });
-  const prompt = [
-    'Use the knowledge below to answer when it is relevant. Cite the passages you use with their number in brackets, like [1]. If the knowledge does not answer the question, say so instead of guessing.',
-    '<knowledge>',
-    passages.join('\n\n'),
-    '</knowledge>',
-  ].join('\n');
-  return { prompt, citations };
+  return { passages, citations };
 }

@@ -2,7 +2,7 @@ import { defineModule } from '../../lib/module.ts';
 import { knowledgeRoutes } from './routes.ts';
 import { type KnowledgeService, knowledgeService } from './service.ts';
 
-export { type AnswerKnowledge, knowledgeForAnswer, sourceRefs } from './answers.ts';
+export { type AnswerKnowledge, knowledgeForAnswer, knowledgePassages, sourceRefs } from './answers.ts';
 export type { KnowledgeService } from './service.ts';
 
 declare module '../../context.ts' {
