@@ -84,6 +84,37 @@ function retryLostConnections(pool: pg.Pool, size: number): void {
   };
 }
 
+/**
+ * Transactions that give their connection back whatever fails. drizzle's own, on a pool, sends
+ * `begin` before its try: when the server ends the connection right then (a failover, an
+ * operator's `pg_terminate_backend`), the client is never released, and the pool's `end()` waits
+ * for it for ever. Here the connection is taken and given back around drizzle's transaction on
+ * that one client — destroyed instead of reused when it died.
+ */
+function releasingTransactions(db: Db, pool: pg.Pool): void {
+  /** A drizzle per pooled client (the pool keeps its clients, so this stays as small as the pool). */
+  const onClient = new WeakMap<pg.PoolClient, Db>();
+  const transaction: Db['transaction'] = async (run, config) => {
+    const client = await pool.connect();
+    let released = false;
+    try {
+      let one = onClient.get(client);
+      if (!one) {
+        one = drizzlePg(client, { schema }) as unknown as Db;
+        onClient.set(client, one);
+      }
+      return await one.transaction(run, config);
+    } catch (err) {
+      released = true;
+      client.release(connectionLost(err) ? (err as Error) : undefined);
+      throw err;
+    } finally {
+      if (!released) client.release();
+    }
+  };
+  db.transaction = transaction;
+}
+
 /** Opens PostgreSQL when a URL is given, otherwise PGlite in `dataDir` (or in memory). */
 export async function openDatabase(opts: {
   url?: string;
@@ -115,6 +146,7 @@ export async function openDatabase(opts: {
       client.on('error', (err) => process.emitWarning(`PostgreSQL connection error: ${err.message}`)),
     );
     const db = drizzlePg(pool, { schema }) as unknown as Db;
+    releasingTransactions(db, pool);
     const lockClient = await pool.connect();
     try {
       await lockClient.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
