@@ -41,6 +41,9 @@ export const AuditActions = [
   'budget.update',
   'budget.delete',
   'price.update',
+  'mcp.create',
+  'mcp.update',
+  'mcp.delete',
 ] as const;
 export const AuditActionSchema = z.enum(AuditActions);
 export type AuditAction = z.infer<typeof AuditActionSchema>;
@@ -57,6 +60,7 @@ export const AuditTargetTypes = [
   'santito',
   'budget',
   'price',
+  'mcpServer',
 ] as const;
 export const AuditTargetTypeSchema = z.enum(AuditTargetTypes);
 export type AuditTargetType = z.infer<typeof AuditTargetTypeSchema>;

@@ -18,5 +18,6 @@ export * from './santitos.ts';
 export * from './settings.ts';
 export * from './sso.ts';
 export * from './sso-codes.ts';
+export * from './tools.ts';
 export * from './usage.ts';
 export * from './ws.ts';

@@ -117,6 +117,11 @@ export function managesProviders(actor: Actor, domain: string): boolean {
   return administersDomain(actor, domain);
 }
 
+/** A domain's MCP servers: its Admins, or a SuperAdmin for any domain. */
+export function managesMcpServers(actor: Actor, domain: string): boolean {
+  return administersDomain(actor, domain);
+}
+
 /** The audit log: Admins read their domain's, a SuperAdmin every domain's. */
 export function readsAudit(actor: Actor, domain: string): boolean {
   return administersDomain(actor, domain);

@@ -14,6 +14,7 @@ import { santitosModule } from './santitos/index.ts';
 import { settingsModule } from './settings/index.ts';
 import { ssoModule } from './sso/index.ts';
 import { storageModule } from './storage/index.ts';
+import { toolsModule } from './tools/index.ts';
 import { usageModule } from './usage/index.ts';
 
 /**
@@ -36,6 +37,7 @@ export const modules = [
   chatsModule,
   codeassistModule,
   ssoModule,
+  toolsModule,
   agentsModule,
   apiKeysModule,
 ] as const;

@@ -25,6 +25,7 @@ const OWNERS: Record<string, string[]> = {
   providers: ['providerConfigs', 'domainAiSettings'],
   santitos: ['santitos'],
   sso: ['ssoProviders'],
+  tools: ['mcpServers'],
   usage: ['usageEvents', 'usageDaily', 'modelPrices', 'budgets', 'budgetPeriods', 'budgetReservations'],
   /** lib/scheduler.ts, not a module. */
   lib: ['jobLeases'],

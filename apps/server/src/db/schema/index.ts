@@ -9,4 +9,5 @@ export * from './knowledge.ts';
 export * from './providers.ts';
 export * from './santitos.ts';
 export * from './sso.ts';
+export * from './tools.ts';
 export * from './usage.ts';

@@ -1890,14 +1890,14 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    action?: "user.create" | "user.update" | "user.delete" | "user.invite" | "user.sessions.revoke" | "domain.create" | "domain.update" | "domain.delete" | "domain.settings.update" | "department.create" | "department.update" | "department.delete" | "provider.create" | "provider.update" | "provider.delete" | "domain.ai.update" | "domain.model_access.update" | "apiKey.create" | "apiKey.revoke" | "virtual_account.create" | "virtual_account.update" | "virtual_account.delete" | "virtual_account.secret.rotate" | "knowledge.create" | "knowledge.update" | "knowledge.delete" | "knowledge.document.upload" | "knowledge.document.delete" | "sso.create" | "sso.update" | "sso.delete" | "santito.create" | "santito.update" | "santito.delete" | "budget.create" | "budget.update" | "budget.delete" | "price.update";
+                    action?: "user.create" | "user.update" | "user.delete" | "user.invite" | "user.sessions.revoke" | "domain.create" | "domain.update" | "domain.delete" | "domain.settings.update" | "department.create" | "department.update" | "department.delete" | "provider.create" | "provider.update" | "provider.delete" | "domain.ai.update" | "domain.model_access.update" | "apiKey.create" | "apiKey.revoke" | "virtual_account.create" | "virtual_account.update" | "virtual_account.delete" | "virtual_account.secret.rotate" | "knowledge.create" | "knowledge.update" | "knowledge.delete" | "knowledge.document.upload" | "knowledge.document.delete" | "sso.create" | "sso.update" | "sso.delete" | "santito.create" | "santito.update" | "santito.delete" | "budget.create" | "budget.update" | "budget.delete" | "price.update" | "mcp.create" | "mcp.update" | "mcp.delete";
                     actor?: string;
                     cursor?: string;
                     domain?: string;
                     from?: string;
                     limit?: number;
                     targetId?: string;
-                    targetType?: "user" | "domain" | "department" | "provider" | "apiKey" | "virtual_account" | "knowledge" | "ssoProvider" | "santito" | "budget" | "price";
+                    targetType?: "user" | "domain" | "department" | "provider" | "apiKey" | "virtual_account" | "knowledge" | "ssoProvider" | "santito" | "budget" | "price" | "mcpServer";
                     to?: string;
                 };
                 header?: never;
@@ -1914,7 +1914,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            action: "user.create" | "user.update" | "user.delete" | "user.invite" | "user.sessions.revoke" | "domain.create" | "domain.update" | "domain.delete" | "domain.settings.update" | "department.create" | "department.update" | "department.delete" | "provider.create" | "provider.update" | "provider.delete" | "domain.ai.update" | "domain.model_access.update" | "apiKey.create" | "apiKey.revoke" | "virtual_account.create" | "virtual_account.update" | "virtual_account.delete" | "virtual_account.secret.rotate" | "knowledge.create" | "knowledge.update" | "knowledge.delete" | "knowledge.document.upload" | "knowledge.document.delete" | "sso.create" | "sso.update" | "sso.delete" | "santito.create" | "santito.update" | "santito.delete" | "budget.create" | "budget.update" | "budget.delete" | "price.update";
+                            action: "user.create" | "user.update" | "user.delete" | "user.invite" | "user.sessions.revoke" | "domain.create" | "domain.update" | "domain.delete" | "domain.settings.update" | "department.create" | "department.update" | "department.delete" | "provider.create" | "provider.update" | "provider.delete" | "domain.ai.update" | "domain.model_access.update" | "apiKey.create" | "apiKey.revoke" | "virtual_account.create" | "virtual_account.update" | "virtual_account.delete" | "virtual_account.secret.rotate" | "knowledge.create" | "knowledge.update" | "knowledge.delete" | "knowledge.document.upload" | "knowledge.document.delete" | "sso.create" | "sso.update" | "sso.delete" | "santito.create" | "santito.update" | "santito.delete" | "budget.create" | "budget.update" | "budget.delete" | "price.update" | "mcp.create" | "mcp.update" | "mcp.delete";
                             actor: {
                                 email: string;
                                 id: string;
@@ -1933,7 +1933,7 @@ export interface paths {
                             target: {
                                 id: string;
                                 /** @enum {string} */
-                                type: "user" | "domain" | "department" | "provider" | "apiKey" | "virtual_account" | "knowledge" | "ssoProvider" | "santito" | "budget" | "price";
+                                type: "user" | "domain" | "department" | "provider" | "apiKey" | "virtual_account" | "knowledge" | "ssoProvider" | "santito" | "budget" | "price" | "mcpServer";
                             };
                         }[];
                     };
@@ -8838,6 +8838,1224 @@ export interface paths {
                                 name: string;
                                 pages: number;
                             }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/integration/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The domain’s MCP servers, with the tools last discovered (header values never shown) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The domain a SuperAdmin acts on; anyone else may name only their own */
+                    domain?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            auth: {
+                                /** @enum {string} */
+                                kind: "none";
+                            } | {
+                                hasValue: boolean;
+                                /** @enum {string} */
+                                kind: "header";
+                                name: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            displayName: string;
+                            domain: string;
+                            enabled: boolean;
+                            id: string;
+                            lastError: {
+                                message: string;
+                                /** @enum {string} */
+                                reason: "unreachable" | "unauthorized" | "not_mcp" | "timeout" | "blocked";
+                            } | null;
+                            /** @enum {string} */
+                            scope: "domain";
+                            tools: {
+                                description: string | null;
+                                inputSchema: {
+                                    [key: string]: unknown;
+                                };
+                                name: string;
+                                readOnly: boolean;
+                                title: string | null;
+                            }[];
+                            toolsAt: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            url: string;
+                            visibleTo: {
+                                /** @default [] */
+                                departments: string[];
+                                /** @default [] */
+                                roles: ("Viewer" | "Editor" | "Admin" | "SuperAdmin")[];
+                            };
+                        }[];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add an MCP server (streamable HTTP); its tools are discovered at once
+         * @description A server that cannot be reached is still added, with `lastError` saying why.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description The domain a SuperAdmin acts on; anyone else may name only their own */
+                    domain?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        auth?: {
+                            /** @enum {string} */
+                            kind: "none";
+                        } | {
+                            /** @enum {string} */
+                            kind: "header";
+                            name: string;
+                            value?: string;
+                        };
+                        displayName: string;
+                        enabled?: boolean;
+                        /** Format: uri */
+                        url: string;
+                        visibleTo?: {
+                            /** @default [] */
+                            departments?: string[];
+                            /** @default [] */
+                            roles?: ("Viewer" | "Editor" | "Admin" | "SuperAdmin")[];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            auth: {
+                                /** @enum {string} */
+                                kind: "none";
+                            } | {
+                                hasValue: boolean;
+                                /** @enum {string} */
+                                kind: "header";
+                                name: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            displayName: string;
+                            domain: string;
+                            enabled: boolean;
+                            id: string;
+                            lastError: {
+                                message: string;
+                                /** @enum {string} */
+                                reason: "unreachable" | "unauthorized" | "not_mcp" | "timeout" | "blocked";
+                            } | null;
+                            /** @enum {string} */
+                            scope: "domain";
+                            tools: {
+                                description: string | null;
+                                inputSchema: {
+                                    [key: string]: unknown;
+                                };
+                                name: string;
+                                readOnly: boolean;
+                                title: string | null;
+                            }[];
+                            toolsAt: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            url: string;
+                            visibleTo: {
+                                /** @default [] */
+                                departments: string[];
+                                /** @default [] */
+                                roles: ("Viewer" | "Editor" | "Admin" | "SuperAdmin")[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/integration/mcp/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One MCP server */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The domain a SuperAdmin acts on; anyone else may name only their own */
+                    domain?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            auth: {
+                                /** @enum {string} */
+                                kind: "none";
+                            } | {
+                                hasValue: boolean;
+                                /** @enum {string} */
+                                kind: "header";
+                                name: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            displayName: string;
+                            domain: string;
+                            enabled: boolean;
+                            id: string;
+                            lastError: {
+                                message: string;
+                                /** @enum {string} */
+                                reason: "unreachable" | "unauthorized" | "not_mcp" | "timeout" | "blocked";
+                            } | null;
+                            /** @enum {string} */
+                            scope: "domain";
+                            tools: {
+                                description: string | null;
+                                inputSchema: {
+                                    [key: string]: unknown;
+                                };
+                                name: string;
+                                readOnly: boolean;
+                                title: string | null;
+                            }[];
+                            toolsAt: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            url: string;
+                            visibleTo: {
+                                /** @default [] */
+                                departments: string[];
+                                /** @default [] */
+                                roles: ("Viewer" | "Editor" | "Admin" | "SuperAdmin")[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        /** Change an MCP server (an absent header value keeps the stored one; a new URL or auth discovers again) */
+        put: {
+            parameters: {
+                query?: {
+                    /** @description The domain a SuperAdmin acts on; anyone else may name only their own */
+                    domain?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        auth?: {
+                            /** @enum {string} */
+                            kind: "none";
+                        } | {
+                            /** @enum {string} */
+                            kind: "header";
+                            name: string;
+                            value?: string;
+                        };
+                        displayName?: string;
+                        enabled?: boolean;
+                        /** Format: uri */
+                        url?: string;
+                        visibleTo?: {
+                            /** @default [] */
+                            departments?: string[];
+                            /** @default [] */
+                            roles?: ("Viewer" | "Editor" | "Admin" | "SuperAdmin")[];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            auth: {
+                                /** @enum {string} */
+                                kind: "none";
+                            } | {
+                                hasValue: boolean;
+                                /** @enum {string} */
+                                kind: "header";
+                                name: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            displayName: string;
+                            domain: string;
+                            enabled: boolean;
+                            id: string;
+                            lastError: {
+                                message: string;
+                                /** @enum {string} */
+                                reason: "unreachable" | "unauthorized" | "not_mcp" | "timeout" | "blocked";
+                            } | null;
+                            /** @enum {string} */
+                            scope: "domain";
+                            tools: {
+                                description: string | null;
+                                inputSchema: {
+                                    [key: string]: unknown;
+                                };
+                                name: string;
+                                readOnly: boolean;
+                                title: string | null;
+                            }[];
+                            toolsAt: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            url: string;
+                            visibleTo: {
+                                /** @default [] */
+                                departments: string[];
+                                /** @default [] */
+                                roles: ("Viewer" | "Editor" | "Admin" | "SuperAdmin")[];
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Remove an MCP server */
+        delete: {
+            parameters: {
+                query?: {
+                    /** @description The domain a SuperAdmin acts on; anyone else may name only their own */
+                    domain?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/integration/mcp/{id}/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Discover an MCP server’s tools again */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description The domain a SuperAdmin acts on; anyone else may name only their own */
+                    domain?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            auth: {
+                                /** @enum {string} */
+                                kind: "none";
+                            } | {
+                                hasValue: boolean;
+                                /** @enum {string} */
+                                kind: "header";
+                                name: string;
+                            };
+                            /** Format: date-time */
+                            createdAt: string;
+                            displayName: string;
+                            domain: string;
+                            enabled: boolean;
+                            id: string;
+                            lastError: {
+                                message: string;
+                                /** @enum {string} */
+                                reason: "unreachable" | "unauthorized" | "not_mcp" | "timeout" | "blocked";
+                            } | null;
+                            /** @enum {string} */
+                            scope: "domain";
+                            tools: {
+                                description: string | null;
+                                inputSchema: {
+                                    [key: string]: unknown;
+                                };
+                                name: string;
+                                readOnly: boolean;
+                                title: string | null;
+                            }[];
+                            toolsAt: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            url: string;
+                            visibleTo: {
+                                /** @default [] */
+                                departments: string[];
+                                /** @default [] */
+                                roles: ("Viewer" | "Editor" | "Admin" | "SuperAdmin")[];
+                            };
                         };
                     };
                 };

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { RoleSchema } from './accounts.ts';
+import { httpUrlSchema } from './urls.ts';
+
+/** Limits of MCP servers (docs/ARCHITECTURE.md#mcp-servers). */
+export const McpLimits = {
+  displayNameMax: 100,
+  /** Servers one domain may hold: enough for every team's tools, few enough to review. */
+  perDomain: 50,
+  /** Tools kept of one server's list; a server offering more is cut, and says so. */
+  toolsPerServer: 200,
+  /** How long discovering a server's tools may take, connection included. */
+  discoverTimeoutMs: 15_000,
+} as const;
+
+/** A header name as HTTP allows it (RFC 9110 token). */
+const HeaderNameSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'A header name has letters, digits and - only');
+
+/**
+ * How Assistente authenticates to a server: not at all, or with a fixed header (an API key, a
+ * bearer token). The header's value is sealed and never sent back.
+ */
+export const McpAuthInputSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('none') }),
+  z.object({
+    kind: z.literal('header'),
+    name: HeaderNameSchema,
+    /** Absent on an update: the stored value is kept. */
+    value: z.string().min(1).max(4_000).optional(),
+  }),
+]);
+export type McpAuthInput = z.infer<typeof McpAuthInputSchema>;
+
+/** The auth as the API shows it: the header's name, whether a value is stored, never the value. */
+export const McpAuthSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('none') }),
+  z.object({ kind: z.literal('header'), name: z.string(), hasValue: z.boolean() }),
+]);
+export type McpAuth = z.infer<typeof McpAuthSchema>;
+
+/** Who sees a domain server's tools: everyone of the domain when both lists are empty. */
+export const McpVisibilitySchema = z.object({
+  roles: z.array(RoleSchema).max(10).default([]),
+  departments: z.array(z.string().min(1).max(100)).max(200).default([]),
+});
+export type McpVisibility = z.infer<typeof McpVisibilitySchema>;
+
+/** One tool a server offers, as discovered. */
+export const McpToolSchema = z.object({
+  name: z.string(),
+  title: z.string().nullable(),
+  description: z.string().nullable(),
+  /** The tool's input as the server declared it (JSON Schema). */
+  inputSchema: z.record(z.string(), z.unknown()),
+  /** The server says the tool only reads (MCP's `readOnlyHint`). */
+  readOnly: z.boolean(),
+});
+export type McpTool = z.infer<typeof McpToolSchema>;
+
+/** Why discovering a server's tools failed, for the web to say in words. */
+export const McpDiscoveryFailures = ['unreachable', 'unauthorized', 'not_mcp', 'timeout', 'blocked'] as const;
+export const McpDiscoveryFailureSchema = z.enum(McpDiscoveryFailures);
+export type McpDiscoveryFailure = z.infer<typeof McpDiscoveryFailureSchema>;
+
+/** GET /api/v1/integration/mcp/{id}: an MCP server (streamable HTTP) of a domain. */
+export const McpServerSchema = z.object({
+  id: z.string(),
+  domain: z.string(),
+  displayName: z.string(),
+  url: z.string(),
+  scope: z.enum(['domain']),
+  visibleTo: McpVisibilitySchema,
+  auth: McpAuthSchema,
+  enabled: z.boolean(),
+  /** What the last discovery found (read-only). */
+  tools: z.array(McpToolSchema),
+  /** When the tools were last discovered; null before the first success. */
+  toolsAt: z.iso.datetime().nullable(),
+  /** The last discovery's failure, with the server's own words; null after a success. */
+  lastError: z.object({ reason: McpDiscoveryFailureSchema, message: z.string() }).nullable(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+export type McpServer = z.infer<typeof McpServerSchema>;
+
+const McpUrlSchema = httpUrlSchema({
+  credentials: 'Put credentials in the authentication header, not in the URL',
+});
+
+/** POST /api/v1/integration/mcp: the server's tools are discovered at once. */
+export const McpServerCreateSchema = z.object({
+  displayName: z.string().trim().min(1).max(McpLimits.displayNameMax),
+  url: McpUrlSchema,
+  visibleTo: McpVisibilitySchema.optional(),
+  /** Absent: none. */
+  auth: McpAuthInputSchema.optional(),
+  enabled: z.boolean().optional(),
+});
+export type McpServerCreate = z.infer<typeof McpServerCreateSchema>;
+
+/** PUT /api/v1/integration/mcp/{id}: what is absent stays; a new URL or auth discovers again. */
+export const McpServerUpdateSchema = McpServerCreateSchema.partial();
+export type McpServerUpdate = z.infer<typeof McpServerUpdateSchema>;
