@@ -161,6 +161,46 @@ describe('AgentsController', () => {
     expect(stale).toHaveBeenCalledWith(CHAT_ID);
   });
 
+  it('reloads an answer that ended after the page loaded it mid-stream and before any snapshot', async () => {
+    const { agents, socket } = await connected();
+    agents.store.dispatch({
+      type: 'page',
+      chatId: CHAT_ID,
+      messages: [userMessage, { ...answer, content: 'The first half' }],
+      cursor: null,
+      older: false,
+    });
+    const stale = vi.fn();
+    agents.onStale(stale);
+    socket.receive({
+      type: 'message.done',
+      chatId: CHAT_ID,
+      messageId: answer.messageId,
+      status: 'complete',
+      finishReason: 'stop',
+      usage: null,
+    });
+    expect(stale).toHaveBeenCalledWith(CHAT_ID);
+    // One brought up to date by its snapshot ends as it streamed: nothing to reload.
+    stale.mockClear();
+    const second = { ...answer, messageId: '44444444-4444-4444-8444-444444444444', content: 'Half' };
+    agents.store.dispatch({ type: 'page', chatId: CHAT_ID, messages: [second], cursor: null, older: false });
+    socket.receive({
+      type: 'message.snapshot',
+      chatId: CHAT_ID,
+      message: { ...second, content: 'Half and more' },
+    });
+    socket.receive({
+      type: 'message.done',
+      chatId: CHAT_ID,
+      messageId: second.messageId,
+      status: 'complete',
+      finishReason: 'stop',
+      usage: null,
+    });
+    expect(stale).not.toHaveBeenCalled();
+  });
+
   it('refuses to send while the socket is not ready', async () => {
     const { agents, socket } = await connected();
     socket.readyState = 3;

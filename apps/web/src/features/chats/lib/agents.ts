@@ -231,9 +231,15 @@ export class AgentsController {
         }
         return;
       }
-      case 'message.done':
+      case 'message.done': {
         this.listEvents?.usageChanged();
-        break;
+        // An answer loaded mid-stream and never brought up to date by a snapshot (it ended between
+        // the page's load and the subscription): what is shown lacks its end, which is stored.
+        const behind = this.store.getState()[frame.chatId]?.unsynced[frame.messageId] === true;
+        this.store.dispatch({ type: 'frame', frame });
+        if (behind) for (const listener of this.staleListeners) listener(frame.chatId);
+        return;
+      }
       default:
         break;
     }
