@@ -1,6 +1,6 @@
 import { spansDomains } from '@assistente/contracts';
 import { Tabs } from '@mantine/core';
-import { IconApi, IconBook2, IconCode, IconKey } from '@tabler/icons-react';
+import { IconApi, IconBook2, IconCode, IconKey, IconPlugConnected } from '@tabler/icons-react';
 import { useTranslation } from '../../lib/i18n/index.ts';
 import { useTabParam } from '../../ui/hooks/useTabParam.ts';
 import { PageHeader } from '../../ui/PageHeader.tsx';
@@ -9,17 +9,19 @@ import { DomainApiKeys } from '../apikeys/index.ts';
 import { useAccountSession } from '../auth/index.ts';
 import { EmbedsTab } from '../embed-admin/index.ts';
 import { KnowledgePanel } from '../knowledge/index.ts';
+import { McpServersTab } from '../mcp/index.ts';
 import { SsoSettings } from '../sso/index.ts';
 
 const TABS = [
   { name: 'knowledge', label: 'knowledge.tab', Icon: IconBook2, Panel: KnowledgePanel },
+  { name: 'mcp', label: 'mcp.tab', Icon: IconPlugConnected, Panel: McpServersTab },
   { name: 'embeds', label: 'embeds.tab', Icon: IconCode, Panel: EmbedsTab },
   { name: 'api-keys', label: 'apiKeys.tab', Icon: IconApi, Panel: DomainApiKeys },
   // Sign-in providers serve the whole instance: only SuperAdmins see their tab.
   { name: 'sso', label: 'sso.title', Icon: IconKey, Panel: SsoSettings, superAdminOnly: true },
 ] as const;
 
-/** `/integration` (premium, Admin+): knowledge sources, embeds, API keys; single sign-on for SuperAdmins. */
+/** `/integration` (premium, Admin+): knowledge sources, MCP servers, embeds, API keys; single sign-on for SuperAdmins. */
 export default function IntegrationPage() {
   const { t } = useTranslation();
   const { apiUser } = useAccountSession();
