@@ -230,12 +230,14 @@ describe(`every documented operation, fuzzed (seed ${SEED})`, () => {
           const where = `${op.method} ${op.path} → ${res.statusCode} ${body.slice(0, 300)}`;
           expect(res.statusCode, where).toBeLessThan(500);
           if (res.statusCode >= 400) {
-            // The OpenAI-compatible API (/v1) answers in OpenAI's error shape.
-            const shape = op.path.startsWith('/api/')
-              ? ErrorBodySchema
-              : op.path.startsWith('/v1/')
-                ? OpenAiErrorSchema
-                : IdentityErrorSchema;
+            // The OpenAI-compatible API (/v1) answers in OpenAI's error shape; the MCP server
+            // refuses a caller in the API's own, before any MCP is spoken.
+            const shape =
+              op.path.startsWith('/api/') || op.path === '/mcp'
+                ? ErrorBodySchema
+                : op.path.startsWith('/v1/')
+                  ? OpenAiErrorSchema
+                  : IdentityErrorSchema;
             expect(shape.safeParse(JSON.parse(body)).success, where).toBe(true);
             if (op.method !== 'GET') expect(await fingerprint(), `${where} changed stored data`).toBe(stored);
           } else if (op.method !== 'GET') {
