@@ -1,5 +1,5 @@
 import { type McpServer, type McpServerCreate, type McpServerUpdate, Roles } from '@assistente/contracts';
-import { MultiSelect, PasswordInput, SegmentedControl, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Input, MultiSelect, PasswordInput, SegmentedControl, Switch, TextInput } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { apiErrorText } from '../../../ui/apiError.ts';
@@ -117,12 +117,10 @@ export function McpServerForm({
         error={errors.url ?? (urlRefused ? addressText(t, urlRefused.reason, url, urlRefused) : undefined)}
         placeholder="https://mcp.example.com/mcp"
       />
-      <Stack gap={4}>
-        <Text size="sm" fw={500} id="mcp-auth-label">
-          {t('mcp.form.auth')}
-        </Text>
+      <Input.Wrapper label={t('mcp.form.auth')} labelProps={{ id: 'mcp-auth-label' }}>
         <SegmentedControl
           aria-labelledby="mcp-auth-label"
+          fullWidth
           value={authKind}
           onChange={(v) => setAuthKind(v === 'header' ? 'header' : 'none')}
           data={[
@@ -130,7 +128,7 @@ export function McpServerForm({
             { value: 'header', label: t('mcp.form.auth_header') },
           ]}
         />
-      </Stack>
+      </Input.Wrapper>
       {authKind === 'header' ? (
         <>
           <TextInput

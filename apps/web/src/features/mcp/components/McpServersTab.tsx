@@ -31,7 +31,7 @@ function ServerCard({
       badges={
         <>
           {server.auth.kind === 'header' ? (
-            <Badge variant="light" size="sm">
+            <Badge variant="light" size="sm" tt="none">
               {t('mcp.header_badge', { name: server.auth.name })}
             </Badge>
           ) : null}
