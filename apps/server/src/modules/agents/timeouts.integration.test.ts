@@ -19,9 +19,11 @@ let bia: TestUser;
 beforeAll(async () => {
   app = await startAgentsTestApp({
     script: { text: 'ok' },
+    // Short enough for a quick test, long enough that a busy CI machine's scheduling is not a
+    // silent provider (400 ms once timed out the third, healthy call on two loaded cores).
     env: {
-      PROVIDER_FIRST_BYTE_TIMEOUT_MS: '400',
-      PROVIDER_IDLE_TIMEOUT_MS: '400',
+      PROVIDER_FIRST_BYTE_TIMEOUT_MS: '1000',
+      PROVIDER_IDLE_TIMEOUT_MS: '1000',
       AGENT_MAX_CONCURRENT: '1',
     },
   });
@@ -59,7 +61,7 @@ describe('a hung provider', () => {
     expect(await stored(hung)).toMatchObject({
       status: 'error',
       errorCode: 'PROVIDER_TIMEOUT',
-      error: 'The AI provider did not start answering within 400 ms.',
+      error: 'The AI provider did not start answering within 1 s.',
     });
     // A reload reads the code too, so the web says it in the reader's language.
     const chatId = (await stored(hung))?.chatId ?? '';
@@ -76,7 +78,7 @@ describe('a hung provider', () => {
     expect(await stored(stalled)).toMatchObject({
       status: 'error',
       content: 'first ',
-      error: 'The AI provider stopped sending for 400 ms.',
+      error: 'The AI provider stopped sending for 1 s.',
     });
 
     // AGENT_MAX_CONCURRENT is 1: the slot came back.
