@@ -73,10 +73,14 @@ export async function discoverTools(
     } while (cursor);
     return { ok: true, tools, truncated };
   } catch (err) {
-    return {
-      ok: false,
-      ...failureOf(signal.aborted ? Object.assign(new Error('timed out'), { name: 'TimeoutError' }) : err),
-    };
+    if (signal.aborted) {
+      return {
+        ok: false,
+        reason: 'timeout',
+        message: `No answer within ${McpLimits.discoverTimeoutMs / 1000} s`,
+      };
+    }
+    return { ok: false, ...failureOf(err) };
   } finally {
     await client.close().catch(() => {});
   }

@@ -1,9 +1,10 @@
 import { type McpServer, type McpServerCreate, type McpServerUpdate, Roles } from '@assistente/contracts';
 import { Input, MultiSelect, PasswordInput, SegmentedControl, Switch, TextInput } from '@mantine/core';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { apiErrorText } from '../../../ui/apiError.ts';
 import { FormDialog } from '../../../ui/FormDialog.tsx';
+import { useFormFields } from '../../../ui/hooks/useFormFields.ts';
 import { addressText, blockedAddress } from '../../providers/index.ts';
 import { useSaveMcpServer } from '../hooks/useMcpServers.ts';
 
@@ -18,8 +19,6 @@ function isServerUrl(value: string): boolean {
   }
 }
 
-type AuthKind = 'none' | 'header';
-
 /** Add or edit an MCP server. The header's value is write-only: empty keeps the stored one. */
 export function McpServerForm({
   opened,
@@ -32,43 +31,41 @@ export function McpServerForm({
 }) {
   const { t } = useTranslation();
   const save = useSaveMcpServer();
-  const [displayName, setDisplayName] = useState(server?.displayName ?? '');
-  const [url, setUrl] = useState(server?.url ?? '');
-  const [authKind, setAuthKind] = useState<AuthKind>(server?.auth.kind ?? 'none');
-  const [headerName, setHeaderName] = useState(
-    server?.auth.kind === 'header' ? server.auth.name : 'Authorization',
+  const storedValue = server?.auth.kind === 'header' && server.auth.hasValue;
+  const [authKind, setAuthKind] = useState<'none' | 'header'>(server?.auth.kind ?? 'none');
+  const { field, onSubmit } = useFormFields(
+    {
+      displayName: server?.displayName ?? '',
+      url: server?.url ?? '',
+      headerName: server?.auth.kind === 'header' ? server.auth.name : 'Authorization',
+      headerValue: '',
+    },
+    {
+      displayName: (v) => (v.trim() ? null : t('mcp.form.name_required')),
+      url: (v) => (isServerUrl(v.trim()) ? null : t('mcp.form.url_invalid')),
+      headerName: (v) =>
+        authKind !== 'header' || HEADER_NAME.test(v.trim()) ? null : t('mcp.form.header_name_invalid'),
+      headerValue: (v) =>
+        authKind !== 'header' || v || storedValue ? null : t('mcp.form.header_value_required'),
+    },
   );
-  const [headerValue, setHeaderValue] = useState('');
   const [roles, setRoles] = useState<string[]>(server?.visibleTo.roles ?? []);
   const [enabled, setEnabled] = useState(server?.enabled ?? true);
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const urlRefused = save.isError ? blockedAddress(save.error, 'url') : undefined;
-  const storedValue = server?.auth.kind === 'header' && server.auth.hasValue;
-  const clear = (field: string) =>
-    setErrors((current) => {
-      if (!(field in current)) return current;
-      const { [field]: _, ...rest } = current;
-      return rest;
-    });
+  const url = field('url');
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const next: Record<string, string> = {};
-    if (!displayName.trim()) next.displayName = t('mcp.form.name_required');
-    if (!isServerUrl(url.trim())) next.url = t('mcp.form.url_invalid');
-    if (authKind === 'header') {
-      if (!HEADER_NAME.test(headerName.trim())) next.headerName = t('mcp.form.header_name_invalid');
-      if (!headerValue && !storedValue) next.headerValue = t('mcp.form.header_value_required');
-    }
-    setErrors(next);
-    if (Object.keys(next).length > 0) return;
+  const submit = onSubmit((v) => {
     const auth =
       authKind === 'header'
-        ? { kind: 'header' as const, name: headerName.trim(), ...(headerValue ? { value: headerValue } : {}) }
+        ? {
+            kind: 'header' as const,
+            name: v.headerName.trim(),
+            ...(v.headerValue ? { value: v.headerValue } : {}),
+          }
         : { kind: 'none' as const };
     const body: McpServerCreate & McpServerUpdate = {
-      displayName: displayName.trim(),
-      url: url.trim(),
+      displayName: v.displayName.trim(),
+      url: v.url.trim(),
       auth,
       visibleTo: {
         roles: Roles.filter((r) => roles.includes(r)),
@@ -77,7 +74,7 @@ export function McpServerForm({
       enabled,
     };
     save.mutate(server ? { id: server.id, body } : { id: null, body }, { onSuccess: onClose });
-  };
+  });
 
   return (
     <FormDialog
@@ -94,12 +91,7 @@ export function McpServerForm({
         label={t('mcp.form.name')}
         required
         maxLength={100}
-        value={displayName}
-        onChange={(e) => {
-          setDisplayName(e.currentTarget.value);
-          clear('displayName');
-        }}
-        error={errors.displayName}
+        {...field('displayName')}
         placeholder="GitHub"
       />
       <TextInput
@@ -108,13 +100,14 @@ export function McpServerForm({
         required
         type="url"
         maxLength={2048}
-        value={url}
+        value={url.value}
         onChange={(e) => {
-          setUrl(e.currentTarget.value);
-          clear('url');
+          url.onChange(e);
           if (urlRefused) save.reset();
         }}
-        error={errors.url ?? (urlRefused ? addressText(t, urlRefused.reason, url, urlRefused) : undefined)}
+        error={
+          url.error ?? (urlRefused ? addressText(t, urlRefused.reason, url.value, urlRefused) : undefined)
+        }
         placeholder="https://mcp.example.com/mcp"
       />
       <Input.Wrapper label={t('mcp.form.auth')} labelProps={{ id: 'mcp-auth-label' }}>
@@ -135,24 +128,14 @@ export function McpServerForm({
             label={t('mcp.form.header_name')}
             required
             maxLength={100}
-            value={headerName}
-            onChange={(e) => {
-              setHeaderName(e.currentTarget.value);
-              clear('headerName');
-            }}
-            error={errors.headerName}
+            {...field('headerName')}
             autoComplete="off"
           />
           <PasswordInput
             label={t('mcp.form.header_value')}
             description={storedValue ? t('mcp.form.header_value_keep') : t('mcp.form.header_value_hint')}
             required={!storedValue}
-            value={headerValue}
-            onChange={(e) => {
-              setHeaderValue(e.currentTarget.value);
-              clear('headerValue');
-            }}
-            error={errors.headerValue}
+            {...field('headerValue')}
             autoComplete="off"
             maxLength={4000}
           />
