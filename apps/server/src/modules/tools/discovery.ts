@@ -10,7 +10,7 @@ import type { ToolsState } from './state.ts';
 
 /** What a discovery found: the server's tools, or why it could not list them. */
 export type Discovery =
-  | { ok: true; tools: McpTool[]; truncated: boolean }
+  | { ok: true; tools: McpTool[] }
   | { ok: false; reason: McpDiscoveryFailure; message: string };
 
 /** Why a connection or a listing failed, in the words the web translates, and the detail as it came. */
@@ -53,14 +53,9 @@ export async function discoverTools(
     await client.connect(transport, options);
     const tools: McpTool[] = [];
     let cursor: string | undefined;
-    let truncated = false;
     do {
       const page = await client.listTools(cursor ? { cursor } : undefined, options);
-      for (const t of page.tools) {
-        if (tools.length >= McpLimits.toolsPerServer) {
-          truncated = true;
-          break;
-        }
+      for (const t of page.tools.slice(0, McpLimits.toolsPerServer - tools.length)) {
         tools.push({
           name: t.name,
           title: t.title ?? t.annotations?.title ?? null,
@@ -69,9 +64,9 @@ export async function discoverTools(
           readOnly: t.annotations?.readOnlyHint === true,
         });
       }
-      cursor = truncated ? undefined : page.nextCursor;
+      cursor = tools.length < McpLimits.toolsPerServer ? page.nextCursor : undefined;
     } while (cursor);
-    return { ok: true, tools, truncated };
+    return { ok: true, tools };
   } catch (err) {
     if (signal.aborted) {
       return {

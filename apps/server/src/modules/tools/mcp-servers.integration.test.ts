@@ -1,4 +1,4 @@
-import { type McpServer, McpServerSchema } from '@assistente/contracts';
+import { McpLimits, type McpServer, McpServerSchema } from '@assistente/contracts';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries, mcpServers } from '../../db/schema/index.ts';
@@ -12,6 +12,8 @@ const SECRET = 'sk-standin-0123456789';
 let t: TestApp;
 let open: McpStandin;
 let secured: McpStandin;
+/** Offers more tools than a server may keep. */
+let crowded: McpStandin;
 /** A port in the allowlist where nothing listens. */
 let silentUrl: string;
 let a: TestDomain;
@@ -36,10 +38,13 @@ const serverCount = async () => (await t.ctx.db.select().from(mcpServers)).lengt
 beforeAll(async () => {
   open = await startMcpStandin();
   secured = await startMcpStandin({ requireHeader: { name: 'X-Api-Key', value: SECRET } });
+  crowded = await startMcpStandin({ extraTools: 210 });
   const gone = await startMcpStandin();
   silentUrl = gone.url;
   await gone.close();
-  const allow = [open.port, secured.port, new URL(silentUrl).port].map((p) => `127.0.0.1:${p}`).join(',');
+  const allow = [open.port, secured.port, crowded.port, new URL(silentUrl).port]
+    .map((p) => `127.0.0.1:${p}`)
+    .join(',');
   t = await buildTestApp({ PROVIDER_URL_ALLOWLIST: allow });
   a = await makeDomain(t.ctx);
   admin = await makeUser(t.ctx, { domain: a, role: 'Admin' });
@@ -53,6 +58,7 @@ afterAll(async () => {
   await t?.close();
   await open?.close();
   await secured?.close();
+  await crowded?.close();
 });
 
 describe('MCP servers of a domain (/api/v1/integration/mcp)', () => {
@@ -178,6 +184,12 @@ describe('MCP servers of a domain (/api/v1/integration/mcp)', () => {
     expect(McpServerSchema.parse((await api(admin, 'GET', `${BASE}/${server.id}`)).json()).displayName).toBe(
       'Mine',
     );
+  });
+
+  it('keeps at most 200 of a server’s tools', async () => {
+    const server = await add({ displayName: 'Crowded', url: crowded.url });
+    expect(server.tools).toHaveLength(McpLimits.toolsPerServer);
+    expect(server.tools.slice(0, 3).map((tool) => tool.name)).toEqual(['echo', 'lookup', 'tool_0']);
   });
 
   it('refreshes a server’s tools, and removes a server with an audit row', async () => {
