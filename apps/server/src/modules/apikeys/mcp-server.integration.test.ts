@@ -6,11 +6,9 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiUsage } from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
-import { postFile } from '../../test/chats.ts';
 import { makeDepartment, makeDomain, makeUser, type TestUser } from '../../test/factories.ts';
+import { uploadHrHandbook } from '../../test/knowledge/hr-handbook.ts';
 import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
-
-const KNOWLEDGE = '/api/v1/integration/knowledge';
 
 let fx: LlmFixture;
 let t: TestApp;
@@ -72,20 +70,7 @@ beforeAll(async () => {
     });
     expect(provider.statusCode, provider.body).toBe(201);
   }
-  const src = await api(admin, 'POST', KNOWLEDGE, { kind: 'files', displayName: 'HR handbook' });
-  const sourceId = (src.json() as { sourceId: string }).sourceId;
-  for (const [name, text] of [
-    ['vacation.md', '# Vacation\n\nEveryone gets thirty days of paid vacation per year.'],
-    ['parking.md', '# Parking\n\nThe garage opens at seven in the morning.'],
-  ] as const) {
-    const up = await postFile(t.app, `${KNOWLEDGE}/${sourceId}/documents`, admin, {
-      name,
-      type: 'text/markdown',
-      data: text,
-    });
-    expect(up.statusCode, up.body).toBe(201);
-  }
-  await t.ctx.services.knowledge.ingest.idle();
+  const sourceId = await uploadHrHandbook(t, admin);
   const knowledge = [{ kind: 'source', ref: sourceId, title: 'HR handbook' }];
   const made = await api(editor, 'POST', '/api/v1/agent', {
     name: 'HR helper',

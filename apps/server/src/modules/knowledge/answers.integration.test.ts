@@ -10,10 +10,10 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestSocket } from '../../test/agents-client.ts';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
-import { postFile } from '../../test/chats.ts';
 import { visitorToken } from '../../test/embedded.ts';
 import type { TestDomain, TestUser } from '../../test/factories.ts';
 import { makeDepartment, makeDomain, makeUser } from '../../test/factories.ts';
+import { uploadHrHandbook } from '../../test/knowledge/hr-handbook.ts';
 import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
 
 const ORIGIN = 'http://localhost:3999';
@@ -77,20 +77,7 @@ beforeAll(async () => {
     baseUrl: fx.baseUrl,
   });
   expect(provider.statusCode, provider.body).toBe(201);
-  const src = await api(admin, 'POST', BASE, { kind: 'files', displayName: 'HR handbook' });
-  sourceId = (src.json() as { sourceId: string }).sourceId;
-  for (const [name, text] of [
-    ['vacation.md', '# Vacation\n\nEveryone gets thirty days of paid vacation per year.'],
-    ['parking.md', '# Parking\n\nThe garage opens at seven in the morning.'],
-  ] as const) {
-    const up = await postFile(t.app, `${BASE}/${sourceId}/documents`, admin, {
-      name,
-      type: 'text/markdown',
-      data: text,
-    });
-    expect(up.statusCode, up.body).toBe(201);
-  }
-  await t.ctx.services.knowledge.ingest.idle();
+  sourceId = await uploadHrHandbook(t, admin);
   const made = await api(editor, 'POST', '/api/v1/agent', {
     name: 'HR helper',
     knowledge: [{ kind: 'source', ref: sourceId, title: 'HR handbook' }],
