@@ -12,6 +12,7 @@ import { startRedisDown } from './redis-down.ts';
 import { benchSso } from './sso.ts';
 import { benchStart } from './start.ts';
 import { benchStreaming } from './stream.ts';
+import { benchTools, describeTools } from './tools.ts';
 import { benchUsageSummary, describeUsageSummary } from './usage-summary.ts';
 import { benchUserRead, startBenchServer } from './user-read.ts';
 import { benchUsersList } from './users-list.ts';
@@ -51,6 +52,7 @@ async function main(): Promise<void> {
     const streaming = await benchStreaming();
     const metrics = await benchMetrics();
     const openAiApi = await benchOpenAiStreaming();
+    const tools = await benchTools();
     const sso = await benchSso();
     const embedded = await benchEmbedded();
     const knowledge = await benchKnowledge();
@@ -76,6 +78,7 @@ async function main(): Promise<void> {
       streaming,
       metrics,
       openAiApi,
+      tools,
       sso,
       embedded,
       knowledge,
@@ -122,6 +125,7 @@ async function main(): Promise<void> {
       `SSO callback to signed-in session, server time without the provider: p50 ${sso.serverMs.p50} ms, p95 ${sso.serverMs.p95} ms over ${sso.samples} (budget ≤ 300 ms) ${sso.budget.ok ? 'OK' : 'OVER BUDGET'}; cold ${sso.coldMs} ms`,
       `Embedded chat: session creation ${embedded.sessions.appRequestsPerSec} req/s = ${embedded.sessions.ratio}% of a bare route's ${embedded.sessions.bareRequestsPerSec} (budget ≥ 40%) ${embedded.budget.ok ? 'OK' : 'OVER BUDGET'} over ${embedded.sessions.rounds} rounds; server CPU ${embedded.sessions.appCpuMicrosPerRequest} µs a session vs ${embedded.sessions.bareCpuMicrosPerRequest} µs (${embedded.sessions.cpuRatio}%); ${embedded.visitors.count} anonymous visitors, ${embedded.visitors.concurrency} at a time: ${embedded.visitors.failed} failed, ${embedded.visitors.perSecond}/s, session p50 ${embedded.visitors.sessionP50Ms} ms, first token p50 ${embedded.visitors.firstTokenP50Ms} ms, p99 ${embedded.visitors.firstTokenP99Ms} ms`,
     );
+    console.log(describeTools(tools));
     console.log(describeUsageSummary(usageSummary));
     for (const line of describeKnowledge(knowledge)) console.log(line);
     console.log(describeDocumentBombs(documentBombs));
@@ -148,6 +152,7 @@ async function main(): Promise<void> {
       chatsPage.budget,
       openAiApi.budget,
       openAiApi.admission,
+      tools.budget,
       metrics.budget,
       start.budget,
       crash.budget,

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startConfluenceStandin } from '../apps/server/src/test/confluence-standin.ts';
 import { startLlmFixture } from '../apps/server/src/test/llm-fixture.ts';
+import { startMcpStandin } from '../apps/server/src/test/mcp-standin.ts';
 import { startOidcProvider } from '../apps/server/src/test/oidc-provider.ts';
 import { startSmtpSink } from '../apps/server/src/test/smtp-sink.ts';
 import {
@@ -23,6 +24,7 @@ import {
 } from './fixtures/confluence.ts';
 import { PASSWORD, people } from './fixtures/env.ts';
 import { SSO } from './fixtures/sso.ts';
+import { toolScript } from './fixtures/tools.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -87,8 +89,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     scriptFor: (body) =>
       JSON.stringify(body).includes(SLOW_ANSWER_MARK)
         ? { text: FIXTURE_ANSWER, delayMs: SLOW_ANSWER_DELAY_MS }
-        : undefined,
+        : toolScript(body),
   });
+  // A real MCP server (the official SDK) for the tools journey.
+  const mcp = await startMcpStandin();
 
   // A Confluence Cloud site (REST API v2) with a space of HR pages and a larger one of policies,
   // for the knowledge journeys.
@@ -133,7 +137,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     // The fixture is on loopback, which the SSRF rule refuses to domain Admins' providers.
     // …and so is the identity provider, which a SuperAdmin may also add from /integration.
     // …and so is the Confluence site an Admin connects.
-    PROVIDER_URL_ALLOWLIST: [llm.baseUrl, oidc.issuer, confluence.url].map((u) => new URL(u).host).join(','),
+    // …and so is the MCP server an Admin adds.
+    PROVIDER_URL_ALLOWLIST: [llm.baseUrl, oidc.issuer, confluence.url, mcp.url]
+      .map((u) => new URL(u).host)
+      .join(','),
     OIDC_ISSUER: oidc.issuer,
     OIDC_CLIENT_ID: SSO.clientId,
     OIDC_CLIENT_SECRET: SSO.clientSecret,
@@ -145,6 +152,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   // Read by the specs (workers inherit the runner's environment).
   process.env.E2E_LLM_URL = llm.baseUrl;
   process.env.E2E_OIDC_ISSUER = oidc.issuer;
+  process.env.E2E_MCP_URL = mcp.url;
   process.env.E2E_CONFLUENCE = JSON.stringify({
     url: confluence.url,
     email: confluence.email,

@@ -106,6 +106,10 @@ const ConfigSchema = z.object({
    */
   PROVIDER_FIRST_BYTE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
   PROVIDER_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  /** A tool call (an MCP server's) that takes longer fails; the model reads that it timed out. */
+  TOOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  /** An MCP connection unused this long is closed (one is kept per user and server). */
+  MCP_IDLE_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   EDITOR_DEEP_LINK: z.string().url().default('vscode://assistente.assistente-vscode/auth-callback'),
   /**
    * Origins of browser-hosted editors (code-server, Codespaces-like) the handoff may send a code to, after

@@ -44,6 +44,9 @@ export const AuditActions = [
   'mcp.create',
   'mcp.update',
   'mcp.delete',
+  'tools.policy.update',
+  /** A santito's answer called a tool: which, a hash of its input, the decision, time and outcome. */
+  'tool.call',
 ] as const;
 export const AuditActionSchema = z.enum(AuditActions);
 export type AuditAction = z.infer<typeof AuditActionSchema>;
@@ -61,6 +64,7 @@ export const AuditTargetTypes = [
   'budget',
   'price',
   'mcpServer',
+  'tool',
 ] as const;
 export const AuditTargetTypeSchema = z.enum(AuditTargetTypes);
 export type AuditTargetType = z.infer<typeof AuditTargetTypeSchema>;

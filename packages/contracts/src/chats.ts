@@ -35,7 +35,8 @@ export type Chat = z.infer<typeof ChatSchema>;
 
 export const MessageRoleSchema = z.enum(['user', 'assistant']);
 export type MessageRole = z.infer<typeof MessageRoleSchema>;
-export const MessageStatusSchema = z.enum(['complete', 'streaming', 'stopped', 'error']);
+/** `awaiting_approval`: the answer paused on a tool call the person must allow or deny (up to 24 h). */
+export const MessageStatusSchema = z.enum(['complete', 'streaming', 'stopped', 'error', 'awaiting_approval']);
 export type MessageStatus = z.infer<typeof MessageStatusSchema>;
 
 export const MessageUsageSchema = z.object({
@@ -98,6 +99,33 @@ export const AttachmentReadingSchema = z.object({
 });
 export type AttachmentReading = z.infer<typeof AttachmentReadingSchema>;
 
+/** Where one tool call of an answer stands (docs/ARCHITECTURE.md#the-tool-loop). */
+export const ToolCallStatusSchema = z.enum(['awaiting_approval', 'running', 'done', 'denied', 'error']);
+export type ToolCallStatus = z.infer<typeof ToolCallStatusSchema>;
+
+/** A tool's output kept on the message and fed to the model: longer output is cut with a note. */
+export const TOOL_OUTPUT_MAX_CHARS = 100_000;
+
+/**
+ * One step of an answer that used tools, in order: what the model wrote, or a tool it called.
+ * `tool` is the tool's reference (`mcp:{serverId}:{name}`, `builtin:{name}`); `title` what to show.
+ */
+export const MessagePartSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text: z.string() }),
+  z.object({
+    type: z.literal('tool'),
+    toolCallId: z.string(),
+    tool: z.string(),
+    title: z.string(),
+    input: z.unknown(),
+    status: ToolCallStatusSchema,
+    output: z.string().optional(),
+    durationMs: z.number().int().min(0).optional(),
+  }),
+]);
+export type MessagePart = z.infer<typeof MessagePartSchema>;
+export type ToolPart = Extract<MessagePart, { type: 'tool' }>;
+
 export const MessageSchema = z.object({
   messageId: z.string(),
   chatId: z.string(),
@@ -120,6 +148,11 @@ export const MessageSchema = z.object({
   citations: z.array(CitationSchema).optional(),
   /** On an answer: the question's files its model read only in part, or not at all. */
   attachmentReadings: z.array(AttachmentReadingSchema).optional(),
+  /**
+   * On an answer that called tools: its steps in order. The text parts are `content` cut at each
+   * call; text streamed after the last part is the rest of `content`.
+   */
+  parts: z.array(MessagePartSchema).optional(),
 });
 export type Message = z.infer<typeof MessageSchema>;
 

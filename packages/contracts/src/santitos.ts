@@ -12,7 +12,26 @@ export const SantitoKnowledgeSchema = z.strictObject({
 });
 export type SantitoKnowledge = z.infer<typeof SantitoKnowledgeSchema>;
 
-export const SantitoLimits = { starters: 6, knowledge: 50, avatarMaxBytes: 1024 * 1024 } as const;
+export const SantitoLimits = {
+  starters: 6,
+  knowledge: 50,
+  avatarMaxBytes: 1024 * 1024,
+  /** Tool references one santito may hold (a server's `*` counts as one). */
+  tools: 50,
+  /** Model steps one answer may take (each tool round is one more); DESIGN's default is 8. */
+  maxSteps: 20,
+  defaultMaxSteps: 8,
+} as const;
+
+/** A tool a santito may use: `mcp:{serverId}:{tool}`, every tool of a server (`mcp:{serverId}:*`), `builtin:{name}`. */
+export const ToolRefSchema = z
+  .string()
+  .trim()
+  .max(200)
+  .regex(
+    /^(mcp:[a-z0-9]+:(\*|[^\s:]+)|builtin:[a-z_]+)$/,
+    'A tool looks like mcp:{serverId}:{tool} or builtin:{name}',
+  );
 
 /** Content types an uploaded avatar may have. */
 export const AvatarTypes = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
@@ -41,6 +60,10 @@ export const SantitoSchema = z.object({
   model: z.string().nullable(),
   starters: z.array(z.string()),
   knowledge: z.array(SantitoKnowledgeSchema),
+  /** The tools its answers may call (docs/ARCHITECTURE.md#the-tool-loop). */
+  tools: z.array(z.string()),
+  /** Model steps one answer may take. */
+  maxSteps: z.number().int(),
   visibility: SantitoVisibilitySchema,
   departmentId: z.string().nullable(),
   /** The author's user id (their lowercased email). */
@@ -67,6 +90,8 @@ const SantitoFields = {
     .nullable(),
   starters: z.array(Starter).max(SantitoLimits.starters),
   knowledge: z.array(SantitoKnowledgeSchema).max(SantitoLimits.knowledge),
+  tools: z.array(ToolRefSchema).max(SantitoLimits.tools),
+  maxSteps: z.number().int().min(1).max(SantitoLimits.maxSteps),
   visibility: SantitoVisibilitySchema,
   departmentId: z.string().min(1).max(100).nullable(),
 };
@@ -88,6 +113,8 @@ export const SantitoCreateSchema = z
     model: SantitoFields.model.optional(),
     starters: SantitoFields.starters.default([]),
     knowledge: SantitoFields.knowledge.default([]),
+    tools: SantitoFields.tools.default([]),
+    maxSteps: SantitoFields.maxSteps.default(SantitoLimits.defaultMaxSteps),
     visibility: SantitoFields.visibility.default('domain'),
     departmentId: SantitoFields.departmentId.optional(),
   })
@@ -104,6 +131,8 @@ export const SantitoUpdateSchema = z
     model: SantitoFields.model.optional(),
     starters: SantitoFields.starters.optional(),
     knowledge: SantitoFields.knowledge.optional(),
+    tools: SantitoFields.tools.optional(),
+    maxSteps: SantitoFields.maxSteps.optional(),
     visibility: SantitoFields.visibility.optional(),
     departmentId: SantitoFields.departmentId.optional(),
   })

@@ -106,3 +106,64 @@ export type McpServerCreate = z.infer<typeof McpServerCreateSchema>;
 /** PUT /api/v1/integration/mcp/{id}: what is absent stays; a new URL or auth discovers again. */
 export const McpServerUpdateSchema = McpServerCreateSchema.partial();
 export type McpServerUpdate = z.infer<typeof McpServerUpdateSchema>;
+
+/** What happens when a santito's answer calls a tool: it runs, waits for the person, or is refused. */
+export const ToolDecisionSchema = z.enum(['allow', 'ask', 'deny']);
+export type ToolDecision = z.infer<typeof ToolDecisionSchema>;
+
+export const ToolPolicyLimits = { rules: 200 } as const;
+
+/**
+ * One rule of a domain's tool policy: `match` is a tool reference where `*` stands for any run of
+ * characters (`mcp:*`, `mcp:{serverId}:delete_*`, `builtin:web_search`).
+ */
+export const ToolRuleSchema = z.object({
+  match: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .regex(
+      /^(mcp|builtin|\*)[^\s]*$/,
+      'A rule matches tools like mcp:{serverId}:{tool}, with * for any part',
+    ),
+  decision: ToolDecisionSchema,
+});
+export type ToolRule = z.infer<typeof ToolRuleSchema>;
+
+/**
+ * GET·PUT /api/v1/settings/tools?domain=: a domain's tool policy. Of the rules matching a call, a
+ * `deny` wins, then `ask`, then `allow`; with none, MCP tools ask and read-only built-ins run.
+ */
+export const ToolPolicySchema = z.object({
+  domain: z.string(),
+  rules: z.array(ToolRuleSchema),
+  /** Whether people may add their own MCP servers. */
+  userServers: z.boolean(),
+});
+export type ToolPolicy = z.infer<typeof ToolPolicySchema>;
+
+export const ToolPolicyUpdateSchema = z.strictObject({
+  rules: z.array(ToolRuleSchema).max(ToolPolicyLimits.rules),
+  userServers: z.boolean(),
+});
+export type ToolPolicyUpdate = z.infer<typeof ToolPolicyUpdateSchema>;
+
+/** One tool a caller may give a santito, as GET /api/v1/agent/tools lists them. */
+export const ToolInfoSchema = z.object({
+  /** Its reference: `mcp:{serverId}:{name}`. */
+  ref: z.string(),
+  serverId: z.string(),
+  serverName: z.string(),
+  name: z.string(),
+  title: z.string().nullable(),
+  description: z.string().nullable(),
+  readOnly: z.boolean(),
+  /** What the domain's policy decides for it. */
+  decision: ToolDecisionSchema,
+});
+export type ToolInfo = z.infer<typeof ToolInfoSchema>;
+
+/** GET /api/v1/agent/tools: the tools of the enabled servers the caller sees. */
+export const ToolListSchema = z.object({ tools: z.array(ToolInfoSchema) });
+export type ToolList = z.infer<typeof ToolListSchema>;

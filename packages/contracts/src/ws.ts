@@ -9,6 +9,7 @@ import {
   MessageIdSchema,
   MessageSchema,
   MessageUsageSchema,
+  ToolCallStatusSchema,
 } from './chats.ts';
 import { ErrorCodeSchema } from './errors.ts';
 import { CitationSchema } from './knowledge.ts';
@@ -111,6 +112,19 @@ export const ChatSubscribeFrameSchema = z.strictObject({
   requestId: RequestId.optional(),
 });
 
+/**
+ * Allows or denies a tool call waiting for approval; `remember: "chat"` allows that tool for the
+ * rest of the chat. Any replica answers it: the paused answer is stored.
+ */
+export const ToolApproveFrameSchema = z.strictObject({
+  type: z.literal('tool.approve'),
+  chatId: ChatIdSchema,
+  toolCallId: z.string().min(1).max(200),
+  decision: z.enum(['allow', 'deny']),
+  remember: z.literal('chat').optional(),
+  requestId: RequestId.optional(),
+});
+
 export const ClientFrameSchema = z.discriminatedUnion('type', [
   AuthFrameSchema,
   PingFrameSchema,
@@ -119,6 +133,7 @@ export const ClientFrameSchema = z.discriminatedUnion('type', [
   ChatRegenerateFrameSchema,
   ChatEditFrameSchema,
   ChatSubscribeFrameSchema,
+  ToolApproveFrameSchema,
 ]);
 export type ClientFrame = z.infer<typeof ClientFrameSchema>;
 export type AuthFrame = z.infer<typeof AuthFrameSchema>;
@@ -127,6 +142,7 @@ export type ChatStopFrame = z.infer<typeof ChatStopFrameSchema>;
 export type ChatRegenerateFrame = z.infer<typeof ChatRegenerateFrameSchema>;
 export type ChatEditFrame = z.infer<typeof ChatEditFrameSchema>;
 export type ChatSubscribeFrame = z.infer<typeof ChatSubscribeFrameSchema>;
+export type ToolApproveFrame = z.infer<typeof ToolApproveFrameSchema>;
 
 // ——— server → client ———
 
@@ -186,12 +202,40 @@ export const AnswerErrorSchema = z.object({
 });
 export type AnswerError = z.infer<typeof AnswerErrorSchema>;
 
-/** The answer ended: `complete`, `stopped` (chat.stop) or `error` (partial text kept). */
+/** The model called a tool: it runs now, or waits for the person when `needsApproval`. */
+export const ToolCallFrameSchema = z.object({
+  type: z.literal('tool.call'),
+  chatId: z.string(),
+  messageId: z.string(),
+  toolCallId: z.string(),
+  tool: z.string(),
+  title: z.string(),
+  input: z.unknown(),
+  needsApproval: z.boolean(),
+  /** The answer's text before this call (a `text` part of the message). */
+  textBefore: z.string(),
+});
+
+/** A tool call ended (or was denied); its output is what the model reads next. */
+export const ToolResultFrameSchema = z.object({
+  type: z.literal('tool.result'),
+  chatId: z.string(),
+  messageId: z.string(),
+  toolCallId: z.string(),
+  status: ToolCallStatusSchema,
+  output: z.string().optional(),
+  durationMs: z.number().int().min(0).optional(),
+});
+
+/**
+ * The answer ended: `complete`, `stopped` (chat.stop) or `error` (partial text kept), or paused
+ * until a tool call is allowed or denied (`awaiting_approval`).
+ */
 export const MessageDoneFrameSchema = z.object({
   type: z.literal('message.done'),
   chatId: z.string(),
   messageId: z.string(),
-  status: z.enum(['complete', 'stopped', 'error']),
+  status: z.enum(['complete', 'stopped', 'error', 'awaiting_approval']),
   finishReason: z.string(),
   usage: MessageUsageSchema.nullable(),
   error: AnswerErrorSchema.optional(),
@@ -229,6 +273,8 @@ export const ServerFrameSchema = z.discriminatedUnion('type', [
   MessageDeltaFrameSchema,
   MessageSnapshotFrameSchema,
   MessageDoneFrameSchema,
+  ToolCallFrameSchema,
+  ToolResultFrameSchema,
   ChatSubscribedFrameSchema,
   ErrorFrameSchema,
 ]);
@@ -238,4 +284,6 @@ export type MessageCreatedFrame = z.infer<typeof MessageCreatedFrameSchema>;
 export type MessageDeltaFrame = z.infer<typeof MessageDeltaFrameSchema>;
 export type MessageSnapshotFrame = z.infer<typeof MessageSnapshotFrameSchema>;
 export type MessageDoneFrame = z.infer<typeof MessageDoneFrameSchema>;
+export type ToolCallFrame = z.infer<typeof ToolCallFrameSchema>;
+export type ToolResultFrame = z.infer<typeof ToolResultFrameSchema>;
 export type ErrorFrame = z.infer<typeof ErrorFrameSchema>;

@@ -90,7 +90,10 @@ describe('module manifests', () => {
     ]);
 
     const agents = await replica('agents');
-    expect(agents).toMatchObject({ jobs: ['agents.stale-answers'], agents: true });
+    expect(agents).toMatchObject({
+      jobs: ['agents.expired-approvals', 'agents.stale-answers'],
+      agents: true,
+    });
     expect(agents.prefixes).toEqual(['/api/v1/agents', '/api/v1/models', '/api/v1/settings', '/v1']);
 
     const codeassist = await replica('codeassist');
@@ -102,6 +105,7 @@ describe('module manifests', () => {
     const all = await replica('all');
     expect(all.jobs).toEqual(
       [
+        'agents.expired-approvals',
         'agents.stale-answers',
         'chats.purge-deleted',
         'chats.purge-drafts',

@@ -25,7 +25,7 @@ const OWNERS: Record<string, string[]> = {
   providers: ['providerConfigs', 'domainAiSettings'],
   santitos: ['santitos'],
   sso: ['ssoProviders'],
-  tools: ['mcpServers'],
+  tools: ['mcpServers', 'toolPolicies'],
   usage: ['usageEvents', 'usageDaily', 'modelPrices', 'budgets', 'budgetPeriods', 'budgetReservations'],
   /** lib/scheduler.ts, not a module. */
   lib: ['jobLeases'],

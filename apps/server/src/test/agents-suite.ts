@@ -38,14 +38,20 @@ export interface AgentsSuite {
  * opened is closed after it, and must have received only valid frames. Read the handles inside
  * tests and hooks: they are set once `beforeAll` ran.
  */
-export function useAgentsSuite() {
+export function useAgentsSuite(
+  opts: {
+    /** Started before the app: what else the suite needs (an MCP server), and hosts to allow. */
+    allow?: () => Promise<string[]>;
+  } = {},
+) {
   const the = {} as AgentsSuite;
   const open: TestSocket[] = [];
 
   beforeAll(async () => {
     the.fx = await startLlmFixture({ script: { text: ANSWER } });
+    const also = (await opts.allow?.()) ?? [];
     const t = await buildTestApp({
-      PROVIDER_URL_ALLOWLIST: `127.0.0.1:${the.fx.port}`,
+      PROVIDER_URL_ALLOWLIST: [`127.0.0.1:${the.fx.port}`, ...also].join(','),
       AGENT_SENDS_PER_MINUTE: '10000',
       AGENT_MAX_CONCURRENT: '50',
       UPLOAD_MAX_BYTES: String(64 * 1024),

@@ -12,6 +12,10 @@ export interface McpStandin {
   port: number;
   /** Headers of every request received, in order. */
   requests: Array<{ method: string; headers: IncomingMessage['headers'] }>;
+  /** Tool calls received, in order. */
+  calls: Array<{ name: string; args: Record<string, unknown> }>;
+  /** Calls of `sleep` that ended because the client cancelled them. */
+  cancelled: number;
   close(): Promise<void>;
 }
 
@@ -22,12 +26,15 @@ export interface McpStandinOptions {
   extraTools?: number;
 }
 
-function newServer(extraTools: number): McpServer {
+function newServer(extraTools: number, seen: Pick<McpStandin, 'calls' | 'cancelled'>): McpServer {
   const server = new McpServer({ name: 'standin', version: '1.0.0' });
   server.registerTool(
     'echo',
     { description: 'Says back what it is given', inputSchema: { text: z.string() } },
-    async ({ text }) => ({ content: [{ type: 'text', text }] }),
+    async ({ text }) => {
+      seen.calls.push({ name: 'echo', args: { text } });
+      return { content: [{ type: 'text', text }] };
+    },
   );
   server.registerTool(
     'lookup',
@@ -37,7 +44,26 @@ function newServer(extraTools: number): McpServer {
       inputSchema: { id: z.string() },
       annotations: { readOnlyHint: true },
     },
-    async ({ id }) => ({ content: [{ type: 'text', text: `record ${id}` }] }),
+    async ({ id }) => {
+      seen.calls.push({ name: 'lookup', args: { id } });
+      return { content: [{ type: 'text', text: `record ${id}` }] };
+    },
+  );
+  server.registerTool(
+    'sleep',
+    { description: 'Waits this many milliseconds', inputSchema: { ms: z.number() } },
+    async ({ ms }, extra) => {
+      seen.calls.push({ name: 'sleep', args: { ms } });
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        extra.signal.addEventListener('abort', () => {
+          clearTimeout(timer);
+          seen.cancelled++;
+          resolve();
+        });
+      });
+      return { content: [{ type: 'text', text: `slept ${ms} ms` }] };
+    },
   );
   for (let i = 0; i < extraTools; i++) {
     server.registerTool(`tool_${i}`, { description: `Extra tool ${i}` }, async () => ({
@@ -50,6 +76,7 @@ function newServer(extraTools: number): McpServer {
 /** Starts the stand-in on a random loopback port; stateless, as most hosted MCP servers are. */
 export async function startMcpStandin(opts: McpStandinOptions = {}): Promise<McpStandin> {
   const requests: McpStandin['requests'] = [];
+  const seen = { calls: [] as McpStandin['calls'], cancelled: 0 };
   const http = createServer((req: IncomingMessage, res: ServerResponse) => {
     requests.push({ method: req.method ?? 'GET', headers: req.headers });
     void (async () => {
@@ -66,7 +93,7 @@ export async function startMcpStandin(opts: McpStandinOptions = {}): Promise<Mcp
         res.writeHead(405, { allow: 'POST' }).end();
         return;
       }
-      const server = newServer(opts.extraTools ?? 0);
+      const server = newServer(opts.extraTools ?? 0, seen);
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       res.on('close', () => {
         void transport.close();
@@ -84,6 +111,10 @@ export async function startMcpStandin(opts: McpStandinOptions = {}): Promise<Mcp
     url: `http://127.0.0.1:${port}/mcp`,
     port,
     requests,
+    calls: seen.calls,
+    get cancelled() {
+      return seen.cancelled;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         http.closeAllConnections();

@@ -35,6 +35,7 @@ import '@mantine/core/styles/Container.layer.css';
 import '@mantine/core/styles/Divider.layer.css';
 import '@mantine/core/styles/Drawer.layer.css';
 import '@mantine/core/styles/EmptyState.layer.css';
+import '@mantine/core/styles/Fieldset.layer.css';
 import '@mantine/core/styles/InlineInput.layer.css';
 import '@mantine/core/styles/List.layer.css';
 import '@mantine/core/styles/Menu.layer.css';

@@ -85,6 +85,8 @@ export const santito = (patch: Partial<Santito> = {}): Santito => ({
   model: null,
   starters: [],
   knowledge: [],
+  tools: [],
+  maxSteps: 8,
   visibility: 'domain',
   departmentId: null,
   authorId: 'ana@acme.com',

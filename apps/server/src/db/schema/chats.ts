@@ -1,4 +1,10 @@
-import type { AttachmentReading, Citation, ProviderFailure } from '@assistente/contracts';
+import type {
+  AttachmentReading,
+  Citation,
+  MessagePart,
+  MessageStatus,
+  ProviderFailure,
+} from '@assistente/contracts';
 import { type SQL, sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
@@ -56,6 +62,8 @@ export const chats = pgTable(
     title: text('title').notNull().default(''),
     pinned: boolean('pinned').notNull().default(false),
     params: jsonb('params').$type<ChatParams>().notNull().default({}),
+    /** Tools the owner allowed for the rest of this chat ("allow for this chat"). */
+    allowedTools: jsonb('allowed_tools').$type<string[]>().notNull().default([]),
     /** Soft delete, so the sidebar can offer undo; purged later. */
     deletedAt: at('deleted_at'),
     ...timestamps,
@@ -80,10 +88,7 @@ export const messages = pgTable(
     parentId: text('parent_id'),
     role: text('role').$type<'user' | 'assistant'>().notNull(),
     content: text('content').notNull().default(''),
-    status: text('status')
-      .$type<'complete' | 'streaming' | 'stopped' | 'error'>()
-      .notNull()
-      .default('complete'),
+    status: text('status').$type<MessageStatus>().notNull().default('complete'),
     model: text('model'),
     usage: jsonb('usage').$type<MessageUsage>(),
     error: text('error'),
@@ -96,6 +101,8 @@ export const messages = pgTable(
     citations: jsonb('citations').$type<Citation[]>(),
     /** On an answer: the question's files its model read only in part; null when it read them all. */
     attachmentReadings: jsonb('attachment_readings').$type<AttachmentReading[]>(),
+    /** An answer's steps when it called tools (text cut at each call, and the calls); null otherwise. */
+    parts: jsonb('parts').$type<MessagePart[]>(),
     ...timestamps,
   },
   (t) => [
@@ -108,6 +115,8 @@ export const messages = pgTable(
       .where(sql`${t.status} <> 'streaming'`),
     // The stale-answer sweep runs every few seconds: it reads only the few answers streaming.
     index('messages_streaming_idx').on(t.updatedAt).where(sql`${t.status} = 'streaming'`),
+    // Paused answers are denied after 24 h by a sweep that reads only them.
+    index('messages_awaiting_idx').on(t.updatedAt).where(sql`${t.status} = 'awaiting_approval'`),
   ],
 );
 

@@ -25,6 +25,9 @@ export const santitos = pgTable(
       .$type<Array<{ kind: string; ref: string; title: string }>>()
       .notNull()
       .default([]),
+    /** Tool references its answers may call (contracts' ToolRefSchema). */
+    tools: jsonb('tools').$type<string[]>().notNull().default([]),
+    maxSteps: integer('max_steps').notNull().default(8),
     visibility: text('visibility').$type<'domain' | 'department'>().notNull().default('domain'),
     departmentId: text('department_id').references(() => departments.id, { onDelete: 'set null' }),
     active: boolean('active').notNull().default(true),

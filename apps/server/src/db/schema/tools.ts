@@ -1,4 +1,4 @@
-import type { McpDiscoveryFailure, McpTool, McpVisibility } from '@assistente/contracts';
+import type { McpDiscoveryFailure, McpTool, McpVisibility, ToolRule } from '@assistente/contracts';
 import { boolean, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { timestamps } from './_helpers.ts';
 import { domains } from './accounts.ts';
@@ -29,3 +29,13 @@ export const mcpServers = pgTable(
   },
   (t) => [index('mcp_servers_domain_idx').on(t.domainId, t.createdAt)],
 );
+
+/** A domain's tool policy (docs/ARCHITECTURE.md#tool-policy); a domain without a row has the defaults. */
+export const toolPolicies = pgTable('tool_policies', {
+  domainId: text('domain_id')
+    .primaryKey()
+    .references(() => domains.id, { onDelete: 'cascade' }),
+  rules: jsonb('rules').$type<ToolRule[]>().notNull().default([]),
+  userServers: boolean('user_servers').notNull().default(false),
+  ...timestamps,
+});

@@ -26,7 +26,12 @@ export function listen(s: AgentsState): () => void {
         s.hub.publish(gen.userId, {
           type: 'message.snapshot',
           chatId: gen.chatId,
-          message: { ...gen.message, content: gen.sentContent, status: 'streaming' },
+          message: {
+            ...gen.message,
+            content: gen.sentContent,
+            status: 'streaming',
+            ...(gen.parts.length > 0 ? { parts: gen.parts } : {}),
+          },
         });
       }
     }

@@ -1,4 +1,12 @@
-import type { AnswerError, AttachmentReading, ChatParams, Citation, Message } from '@assistente/contracts';
+import type {
+  AnswerError,
+  AttachmentReading,
+  ChatParams,
+  Citation,
+  Message,
+  MessagePart,
+  ToolPart,
+} from '@assistente/contracts';
 import type { ModelMessage } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/errors.ts';
@@ -17,6 +25,14 @@ import {
   messageUsage,
 } from './model-calls.ts';
 import { type ExtractedText, MAX_INLINE_CHARS, modelMessages, needsExtraction } from './prompt.ts';
+import {
+  DENIED_OUTPUT,
+  historyOf,
+  modelTools,
+  parseInput,
+  partsTextLength,
+  type ToolRuntime,
+} from './tool-steps.ts';
 
 /**
  * Store the text streamed so far this often, for every answer at once in one statement, so a crash
@@ -59,6 +75,19 @@ export interface GenerationInput {
   ledger: Omit<CallStart['entry'], 'model'>;
   /** Frees the user's concurrency slot. */
   release: () => void;
+  /** The tools the answer may call (docs/ARCHITECTURE.md#the-tool-loop); none when absent. */
+  tools?: ToolRuntime;
+  /** Model steps the answer may take; the last is offered no tools. */
+  maxSteps?: number;
+  /** A paused answer taken up again (already back to `streaming`): its row, with its steps. */
+  resume?: Message;
+}
+
+/** One model step under way: its stream and its ledger call. */
+interface Step {
+  stream: ModelStream;
+  call: LedgerCall;
+  inputText: () => string;
 }
 
 type EndReason = 'stop' | 'shutdown';
@@ -85,6 +114,8 @@ export class Generation {
   citations: Citation[] = [];
   /** The question's files the model reads only in part, told to the person with the answer. */
   readings: AttachmentReading[] = [];
+  /** Its steps when it called tools: text cut at each call, and the calls. */
+  parts: MessagePart[] = [];
 
   constructor(
     readonly message: Message,
@@ -242,28 +273,33 @@ export class GenerationRegistry {
    */
   async start(input: GenerationInput): Promise<Generation> {
     const abort = new AbortController();
-    let stream: ModelStream;
+    let first: Step | undefined;
     let message: Message;
     let readings: AttachmentReading[];
     let call: LedgerCall | undefined;
-    let inputText = () => '';
+    let modelCall: ModelCall;
     const committing = input.pending?.commit(input.resolved.modelId);
     // Awaited below; marked handled now in case the context fails first.
     committing?.catch(() => {});
     try {
       const context = await this.contextFor(input);
       readings = context.readings;
-      const modelCall = this.callFor(input, context.messages);
-      inputText = () => JSON.stringify([modelCall.system ?? '', modelCall.messages]);
-      // Before the model is called: a budget without room refuses the answer here.
-      call = await this.beginCall({
-        entry: { ...input.ledger, model: input.resolved.modelId },
-        estimate: { input: inputText, maxOutputTokens: input.params.maxTokens ?? this.defaultMaxOutput },
-      });
-      stream = this.models.start(modelCall, abort.signal);
-      message =
-        (await committing) ??
-        (await this.chats.createAssistantMessage(input.chatId, input.parentId, input.resolved.modelId));
+      modelCall = this.callFor(input, context.messages);
+      if (input.resume) {
+        // A resumed answer runs its allowed calls before its next model step.
+        message = input.resume;
+      } else {
+        const inputText = this.inputTextOf(modelCall);
+        // Before the model is called: a budget without room refuses the answer here.
+        call = await this.beginCall({
+          entry: { ...input.ledger, model: input.resolved.modelId },
+          estimate: { input: inputText, maxOutputTokens: input.params.maxTokens ?? this.defaultMaxOutput },
+        });
+        first = { stream: this.models.start(modelCall, abort.signal), call, inputText };
+        message =
+          (await committing) ??
+          (await this.chats.createAssistantMessage(input.chatId, input.parentId, input.resolved.modelId));
+      }
     } catch (err) {
       abort.abort();
       input.release();
@@ -271,48 +307,67 @@ export class GenerationRegistry {
       await call
         ?.release()
         .catch((e: unknown) => this.log.warn({ err: e }, 'agents: releasing a call failed'));
-      // The answer's row went in beside the context's read: end it with the refusal (a budget's,
-      // a context that failed) rather than leave it streaming until the sweep finds it.
-      const orphan = await committing?.catch(() => undefined);
+      // The answer's row went in beside the context's read (or was taken up again): end it with
+      // the refusal (a budget's, a context that failed) rather than leave it streaming until the
+      // sweep finds it.
+      const orphan = input.resume ?? (await committing?.catch(() => undefined));
       if (orphan) {
         const error =
           err instanceof AppError
             ? { code: err.code, message: err.message }
             : { code: 'INTERNAL' as const, message: 'The answer could not start.' };
         await this.chats
-          .finishAssistantMessage(orphan.messageId, { status: 'error', error })
+          .finishAssistantMessage(orphan.messageId, {
+            status: 'error',
+            error,
+            ...(orphan.parts ? { parts: orphan.parts } : {}),
+          })
           .catch((e: unknown) => this.log.warn({ err: e }, 'agents: ending a refused answer failed'));
       }
       throw err;
     }
-    const ledgerCall = call;
     const gen = new Generation(
       message,
       input.caller.user.id,
       { uid: input.caller.uid, domain: input.caller.domain.id },
       abort,
     );
-    gen.citations = input.citations ?? [];
+    gen.citations = input.citations ?? message.citations ?? [];
     gen.readings = readings;
+    if (input.resume) {
+      gen.content = message.content;
+      gen.flushed = message.content.length;
+      gen.parts = [...(message.parts ?? [])];
+    }
     this.running.set(gen.messageId, gen);
     this.ensureFlusher();
-    this.hub.publish(gen.userId, {
-      type: 'message.created',
-      ...(input.requestId ? { requestId: input.requestId } : {}),
-      chatId: gen.chatId,
-      message,
-    });
-    gen.done = this.run(gen, stream, input.resolved.modelId, ledgerCall, inputText).finally(() => {
+    if (input.resume) {
+      this.hub.publish(gen.userId, { type: 'message.snapshot', chatId: gen.chatId, message });
+    } else {
+      this.hub.publish(gen.userId, {
+        type: 'message.created',
+        ...(input.requestId ? { requestId: input.requestId } : {}),
+        chatId: gen.chatId,
+        message,
+      });
+    }
+    gen.done = this.run(gen, input, modelCall, first).finally(() => {
       this.running.delete(gen.messageId);
       input.release();
     });
     return gen;
   }
 
+  private inputTextOf(call: ModelCall): () => string {
+    return () => JSON.stringify([call.system ?? '', call.messages]);
+  }
+
   private callFor(input: GenerationInput, messages: ModelMessage[]): ModelCall {
+    const tools = input.tools?.tools ?? [];
     return {
       target: input.resolved.target,
       messages,
+      ...(tools.length > 0 && (input.maxSteps ?? 1) > 1 ? { tools: modelTools(tools) } : {}),
       ...(input.system ? { system: input.system } : {}),
       ...(input.params.temperature !== undefined ? { temperature: input.params.temperature } : {}),
       ...(input.params.maxTokens !== undefined ? { maxOutputTokens: input.params.maxTokens } : {}),
@@ -351,17 +406,12 @@ export class GenerationRegistry {
     return modelMessages(branch, files, kind, extracted);
   }
 
-  private async run(
-    gen: Generation,
-    stream: ModelStream,
-    model: string,
-    call: LedgerCall,
-    inputText: () => string,
-  ): Promise<void> {
-    let status: 'complete' | 'stopped' | 'error' = 'complete';
+  /** Reads one model step's stream into the answer: its text, its tool calls, how it ended. */
+  private async consume(gen: Generation, stream: ModelStream) {
     let finishReason = 'stop';
     let usage: ModelUsage | undefined;
     let error: AnswerError | undefined;
+    const toolCalls: Array<{ toolCallId: string; toolName: string; input: string }> = [];
 
     let sendScheduled = false;
     const sendUnsent = () => {
@@ -387,6 +437,9 @@ export class GenerationRegistry {
               sendScheduled = true;
               setImmediate(sendUnsent);
             }
+            break;
+          case 'tool-call':
+            toolCalls.push(event);
             break;
           case 'finish':
             finishReason = event.finishReason;
@@ -419,10 +472,237 @@ export class GenerationRegistry {
         }
       }),
     );
-
-    // Every delta goes out before the answer's end.
+    // Every delta goes out before what follows (a tool call, the answer's end).
     sendUnsent();
-    this.metrics.modelCall(model, stream.firstTokenSeconds, usage);
+    return { finishReason, usage, error, toolCalls };
+  }
+
+  /** The next model step: budgeted before it goes out (a budget without room ends the answer). */
+  private async nextStep(gen: Generation, input: GenerationInput, call: ModelCall): Promise<Step> {
+    const inputText = this.inputTextOf(call);
+    const ledger = await this.beginCall({
+      entry: { ...input.ledger, source: 'tool', model: input.resolved.modelId },
+      estimate: { input: inputText, maxOutputTokens: input.params.maxTokens ?? this.defaultMaxOutput },
+    });
+    return { stream: this.models.start(call, gen.signal), call: ledger, inputText };
+  }
+
+  /**
+   * The model's tool calls of one step, as parts: those the policy (or the person, for this chat)
+   * allows run at once, one after the other; the others wait for the person, or are refused.
+   */
+  private async takeCalls(
+    gen: Generation,
+    input: GenerationInput,
+    calls: ReadonlyArray<{ toolCallId: string; toolName: string; input: string }>,
+  ): Promise<void> {
+    const runtime = input.tools;
+    const textBefore = gen.content.slice(partsTextLength(gen.parts));
+    if (textBefore) gen.parts.push({ type: 'text', text: textBefore });
+    let first = true;
+    for (const c of calls) {
+      const tool = runtime?.tools.find((t) => t.modelName === c.toolName);
+      const parsed = parseInput(c.input);
+      const decision = !tool
+        ? 'deny'
+        : runtime?.allowed.has(tool.ref)
+          ? 'allow'
+          : tool.decision === 'ask' && runtime?.askIsDeny
+            ? 'deny'
+            : tool.decision;
+      const part: ToolPart = {
+        type: 'tool',
+        toolCallId: c.toolCallId,
+        tool: tool?.ref ?? `unknown:${c.toolName}`,
+        title: tool?.title ?? c.toolName,
+        input: parsed ?? c.input,
+        status: decision === 'ask' ? 'awaiting_approval' : decision === 'allow' ? 'running' : 'denied',
+        ...(decision === 'deny'
+          ? { output: tool ? DENIED_OUTPUT : `There is no tool named ${c.toolName}.` }
+          : {}),
+      };
+      gen.parts.push(part);
+      this.hub.publish(gen.userId, {
+        type: 'tool.call',
+        chatId: gen.chatId,
+        messageId: gen.messageId,
+        toolCallId: part.toolCallId,
+        tool: part.tool,
+        title: part.title,
+        input: part.input,
+        needsApproval: part.status === 'awaiting_approval',
+        textBefore: first ? textBefore : '',
+      });
+      first = false;
+      if (part.status === 'denied') {
+        this.toolResult(gen, part);
+        if (tool) this.audit(gen, input, part, 'deny');
+      }
+    }
+    await this.runAllowed(gen, input);
+  }
+
+  /** Runs the parts marked `running` (allowed, not run yet), in order; Stop cancels the one running. */
+  private async runAllowed(gen: Generation, input: GenerationInput): Promise<void> {
+    const runtime = input.tools;
+    for (const part of gen.parts) {
+      if (part.type !== 'tool' || part.status !== 'running' || part.output !== undefined) continue;
+      const tool = runtime?.tools.find((t) => t.ref === part.tool);
+      const startedAt = performance.now();
+      const args = typeof part.input === 'object' && part.input !== null ? part.input : undefined;
+      if (!tool || !runtime || !args) {
+        part.status = 'error';
+        part.output = !tool
+          ? 'This tool is not available any more.'
+          : 'The tool was called with arguments that are not a JSON object.';
+      } else if (gen.signal.aborted) {
+        part.status = 'error';
+        part.output = 'The answer was stopped before this tool ran.';
+      } else {
+        try {
+          const out = await runtime.run(tool, args as Record<string, unknown>, gen.signal);
+          part.status = out.isError ? 'error' : 'done';
+          part.output = out.text;
+        } catch (err) {
+          part.status = 'error';
+          part.output = gen.signal.aborted
+            ? 'The tool call was cancelled.'
+            : err instanceof Error && err.name === 'TimeoutError'
+              ? 'The tool did not answer in time.'
+              : `The tool call failed: ${err instanceof Error ? err.message : String(err)}`;
+        }
+        part.durationMs = Math.round(performance.now() - startedAt);
+      }
+      this.toolResult(gen, part);
+      // A call that ran though the policy asks was allowed by the person (now, or for the chat).
+      this.audit(
+        gen,
+        input,
+        part,
+        tool?.decision === 'ask' || runtime?.allowed.has(part.tool) ? 'allowed' : 'allow',
+      );
+    }
+  }
+
+  private toolResult(gen: Generation, part: ToolPart): void {
+    this.hub.publish(gen.userId, {
+      type: 'tool.result',
+      chatId: gen.chatId,
+      messageId: gen.messageId,
+      toolCallId: part.toolCallId,
+      status: part.status,
+      ...(part.output !== undefined ? { output: part.output } : {}),
+      ...(part.durationMs !== undefined ? { durationMs: part.durationMs } : {}),
+    });
+  }
+
+  /**
+   * Every call in the audit log, written beside the answer (not before its next step); shutdown
+   * waits for it. A write that fails is logged, never the answer's failure.
+   */
+  private audit(
+    gen: Generation,
+    input: GenerationInput,
+    part: ToolPart,
+    decision: 'allow' | 'ask' | 'deny' | 'allowed' | 'denied',
+  ): void {
+    const written = input.tools?.audit({
+      ref: part.tool,
+      input: part.input,
+      decision,
+      status: part.status,
+      ...(part.durationMs !== undefined ? { durationMs: part.durationMs } : {}),
+    });
+    if (!written) return;
+    this.track(
+      written.catch((err: unknown) =>
+        this.log.error({ err, messageId: gen.messageId }, 'agents: auditing a tool call failed'),
+      ),
+    );
+  }
+
+  /** Writes an answer no longer waits for (ledger, audit); shutdown waits for them. */
+  private track(work: Promise<void>): void {
+    const tracked = work.finally(() => this.settling.delete(tracked));
+    this.settling.add(tracked);
+  }
+
+  /**
+   * The answer's steps: a model step, then its tool calls and the next step with their results,
+   * up to `maxSteps` (the last offered no tools), until the model answers in text, the person is
+   * asked (the answer pauses, stored), Stop, or a failure. Each step is its own ledger row.
+   */
+  private async run(
+    gen: Generation,
+    input: GenerationInput,
+    base: ModelCall,
+    first: Step | undefined,
+  ): Promise<void> {
+    let status: 'complete' | 'stopped' | 'error' | 'awaiting_approval' = 'complete';
+    let finishReason = 'stop';
+    // A resumed answer's steps before its pause count in the usage it shows.
+    let usage: ModelUsage | undefined = input.resume?.usage;
+    let error: AnswerError | undefined;
+    const maxSteps = input.tools ? (input.maxSteps ?? 1) : 1;
+    let steps = stepsTaken(gen.parts);
+    const callNow = (): ModelCall => {
+      const messages = [...base.messages, ...historyOf(gen.parts, input.tools?.tools ?? [])];
+      // The last step may only answer: a model that keeps calling tools ends in words.
+      const last = steps + 1 >= maxSteps;
+      const { tools: _offered, toolChoice: _choice, ...rest } = base;
+      return last || !base.tools ? { ...rest, messages } : { ...base, messages };
+    };
+
+    let step = first;
+    try {
+      if (!step) {
+        // A resumed answer: the calls the person allowed run first.
+        await this.runAllowed(gen, input);
+        if (!gen.signal.aborted) step = await this.nextStep(gen, input, callNow());
+      }
+      while (step) {
+        const stepStart = gen.content.length;
+        const result = await this.consume(gen, step.stream);
+        steps++;
+        this.metrics.modelCall(input.resolved.modelId, step.stream.firstTokenSeconds, result.usage);
+        usage = addUsage(usage, result.usage);
+        // After the reader has what the step wrote, outside `done`: the ledger's write (retried by
+        // the gate) neither delays the answer nor keeps its slot busy.
+        this.track(
+          this.settle(
+            gen,
+            step.call,
+            result.usage,
+            step.inputText,
+            gen.content.slice(stepStart),
+            !result.error,
+          ),
+        );
+        finishReason = result.finishReason;
+        if (result.error) {
+          error = result.error;
+          break;
+        }
+        if (gen.signal.aborted || result.toolCalls.length === 0 || !input.tools) break;
+        await this.takeCalls(gen, input, result.toolCalls);
+        if (gen.signal.aborted) break;
+        if (gen.parts.some((p) => p.type === 'tool' && p.status === 'awaiting_approval')) {
+          status = 'awaiting_approval';
+          finishReason = 'tool-calls';
+          break;
+        }
+        step = await this.nextStep(gen, input, callNow());
+      }
+    } catch (err) {
+      // The next step could not start (a budget without room, a context gone).
+      error =
+        err instanceof AppError
+          ? { code: err.code, message: err.message }
+          : { code: 'INTERNAL', message: 'The answer could not go on.' };
+      if (!(err instanceof AppError))
+        this.log.error({ err, messageId: gen.messageId }, 'agents: a tool step failed');
+    }
+
     // The final write holds the whole text; a flush still under way lands first, so none of its
     // pieces outlives the answer's end.
     gen.ended = true;
@@ -440,7 +720,16 @@ export class GenerationRegistry {
       status = 'error';
       finishReason = 'error';
     }
-
+    if (status !== 'awaiting_approval') {
+      // Calls still waiting when the answer ends otherwise (Stop) will never run.
+      for (const p of gen.parts) {
+        if (p.type === 'tool' && p.status === 'awaiting_approval') {
+          p.status = 'denied';
+          p.output = DENIED_OUTPUT;
+        }
+      }
+    }
+    // The text after the last call is `content`'s rest, kept out of the parts.
     const stored = usage ? messageUsage(usage) : undefined;
     try {
       await this.chats.finishAssistantMessage(gen.messageId, {
@@ -450,6 +739,7 @@ export class GenerationRegistry {
         ...(error ? { error } : {}),
         ...(gen.citations.length > 0 ? { citations: gen.citations } : {}),
         ...(gen.readings.length > 0 ? { attachmentReadings: gen.readings } : {}),
+        ...(gen.parts.length > 0 ? { parts: gen.parts } : {}),
       });
     } catch (err) {
       if (err instanceof AppError && err.code === 'NOT_FOUND') {
@@ -471,29 +761,24 @@ export class GenerationRegistry {
       ...(gen.citations.length > 0 ? { citations: gen.citations } : {}),
       ...(gen.readings.length > 0 ? { attachmentReadings: gen.readings } : {}),
     });
-    // After the reader has the answer, and outside `done`: the ledger's write (retried by the gate)
-    // neither delays the answer nor keeps its slot, its chat or the streaming gauge busy.
-    const settled = this.settle(gen, call, usage, inputText, status).finally(() =>
-      this.settling.delete(settled),
-    );
-    this.settling.add(settled);
   }
 
   /**
-   * One ledger row for the answer, whatever its end: the provider's usage, else an estimate from
-   * the texts (a stopped stream reports nothing, yet the model read the question); a call that
-   * failed before any token lets go of its holds instead.
+   * One ledger row for a step, whatever its end: the provider's usage, else an estimate from the
+   * texts (a stopped stream reports nothing, yet the model read the question); a call that failed
+   * before any token lets go of its holds instead.
    */
   private async settle(
     gen: Generation,
     call: LedgerCall,
     usage: ModelUsage | undefined,
     inputText: () => string,
-    status: 'complete' | 'stopped' | 'error',
+    output: string,
+    succeeded: boolean,
   ): Promise<void> {
     try {
-      if (status === 'error' && !usage && !gen.content) await call.release();
-      else await call.settle(await tokensOf(usage, { input: inputText, output: gen.content }));
+      if (!succeeded && !usage && !output) await call.release();
+      else await call.settle(await tokensOf(usage, { input: inputText, output }));
     } catch (err) {
       this.log.error({ err, messageId: gen.messageId }, 'agents: could not settle an answer in the ledger');
     }
@@ -509,4 +794,31 @@ export class GenerationRegistry {
     this.flushTimer = undefined;
     await this.flushing;
   }
+}
+
+/** The model steps an answer took before it paused: one per group of tool calls. */
+function stepsTaken(parts: readonly MessagePart[]): number {
+  let steps = 0;
+  let inCalls = false;
+  for (const p of parts) {
+    if (p.type === 'tool' && !inCalls) steps++;
+    inCalls = p.type === 'tool';
+  }
+  return steps;
+}
+
+/** The usage of an answer's steps together. */
+function addUsage(a: ModelUsage | undefined, b: ModelUsage | undefined): ModelUsage | undefined {
+  if (!a || !b) return a ?? b;
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    totalTokens: a.totalTokens + b.totalTokens,
+    ...(a.cachedInputTokens !== undefined || b.cachedInputTokens !== undefined
+      ? { cachedInputTokens: (a.cachedInputTokens ?? 0) + (b.cachedInputTokens ?? 0) }
+      : {}),
+    ...(a.reasoningTokens !== undefined || b.reasoningTokens !== undefined
+      ? { reasoningTokens: (a.reasoningTokens ?? 0) + (b.reasoningTokens ?? 0) }
+      : {}),
+  };
 }

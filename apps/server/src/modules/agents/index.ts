@@ -26,5 +26,10 @@ export const agentsModule = defineModule({
       runAtStart: (ctx) => ctx.soleWriter,
       run: async (ctx) => ctx.services.agents?.sweepStale(),
     },
+    {
+      name: 'agents.expired-approvals',
+      everyMs: 60_000,
+      run: async (ctx) => ctx.services.agents?.denyExpiredApprovals(),
+    },
   ],
 });

@@ -4,8 +4,11 @@ import type {
   ChatParams,
   ChatRegenerateFrame,
   ChatSendFrame,
+  Message,
+  MessagePart,
+  ToolApproveFrame,
 } from '@assistente/contracts';
-import { invalidField } from '../../lib/errors.ts';
+import { AppError, invalidField } from '../../lib/errors.ts';
 import type { ChatCaller } from '../chats/index.ts';
 import { type ExchangeChat, titleFrom } from '../chats/index.ts';
 import { type AnswerKnowledge, knowledgeForAnswer } from '../knowledge/index.ts';
@@ -16,6 +19,7 @@ import { alreadyGenerating, tooManyGenerations, tooManySends } from './errors.ts
 import type { Generation, GenerationInput } from './generation.ts';
 import { systemPrompt } from './prompt.ts';
 import { type AgentsState, stopKey } from './state.ts';
+import { DENIED_OUTPUT, type ToolRuntime } from './tool-steps.ts';
 
 /*
  * What `chat.send`, `chat.regenerate` and `chat.edit` do (docs/ARCHITECTURE.md#chat-message-data-path).
@@ -157,6 +161,32 @@ async function prepareQuestion(
   };
 }
 
+/**
+ * The tools an answer in this chat may call: its santito's, of the servers the caller sees, less
+ * what the domain denies; undefined when there are none (the answer is then one model call).
+ */
+async function toolsFor(
+  s: AgentsState,
+  caller: ChatCaller,
+  chatId: string,
+  santito: SantitoRow | undefined,
+): Promise<ToolRuntime | undefined> {
+  if (!santito?.tools.length) return undefined;
+  const service = s.ctx.services.tools;
+  const [tools, allowed] = await Promise.all([
+    service.answerTools(caller, santito.tools),
+    s.chats.allowedTools(chatId),
+  ]);
+  if (tools.length === 0) return undefined;
+  return {
+    tools,
+    allowed: new Set(allowed),
+    askIsDeny: caller.kind === 'visitor',
+    run: (tool, input, signal) => service.runTool(tool, input, signal),
+    audit: (call) => service.auditCall(caller, { ...call, chatId }),
+  };
+}
+
 /** What answers in a chat: its santito, its params and the model they pick. */
 interface AnswerPlan {
   santito: SantitoRow | undefined;
@@ -191,6 +221,8 @@ async function answer(
     pending?: GenerationInput['pending'];
     /** The santito's knowledge for the question, when the caller started finding it already. */
     knowledge?: Promise<AnswerKnowledge>;
+    /** Takes a paused answer up again, once the slot is held: the answer continues that message. */
+    resume?: () => Promise<Message>;
   },
 ): Promise<Generation> {
   const { santito, params, resolved } = a.plan;
@@ -207,8 +239,18 @@ async function answer(
   const system = [systemPrompt(santito?.instructions, params), knowledge?.prompt]
     .filter(Boolean)
     .join('\n\n');
-  const ledger = await ledgerEntry(s, caller, santito);
+  const [ledger, tools] = await Promise.all([
+    ledgerEntry(s, caller, santito),
+    toolsFor(s, caller, a.chatId, santito),
+  ]);
   const release = await takeSlot(s, caller);
+  let resumed: Message | undefined;
+  try {
+    resumed = await a.resume?.();
+  } catch (err) {
+    release();
+    throw err;
+  }
   const gen = await s.registry.start({
     ledger,
     caller,
@@ -221,6 +263,8 @@ async function answer(
     ...(knowledge?.citations.length ? { citations: knowledge.citations } : {}),
     params,
     release,
+    ...(tools ? { tools, maxSteps: santito?.maxSteps ?? 1 } : {}),
+    ...(resumed ? { resume: resumed } : {}),
   });
   // A stop that arrived while the answer was being set up (before it could be found) still counts.
   if ((s.stopsAsked.get(stopKey(caller.user.id, a.chatId)) ?? 0) >= a.since) gen.stop();
@@ -327,3 +371,82 @@ export async function edit(s: AgentsState, caller: ChatCaller, frame: ChatEditFr
     pending,
   });
 }
+
+const isAwaiting = (p: MessagePart, toolCallId?: string) =>
+  p.type === 'tool' &&
+  p.status === 'awaiting_approval' &&
+  (toolCallId === undefined || p.toolCallId === toolCallId);
+
+/**
+ * `tool.approve`: the person allows or denies a call their paused answer waits on (any replica:
+ * the answer is stored). With every call of the step decided, the answer goes on where it paused;
+ * "allow for this chat" also allows that tool's later calls, and its other calls waiting now.
+ */
+export async function approve(s: AgentsState, caller: ChatCaller, frame: ToolApproveFrame): Promise<void> {
+  const since = Date.now();
+  const chat = await s.chats.getChatForCaller(caller, frame.chatId);
+  const paused = await s.chats.awaitingInChat(chat.chatId);
+  const message = paused.find((m) => m.parts?.some((p) => isAwaiting(p, frame.toolCallId)));
+  const target = message?.parts?.find((p) => isAwaiting(p, frame.toolCallId));
+  if (!message?.parentId || target?.type !== 'tool') {
+    throw invalidField('toolCallId', 'No tool call of this chat waits for approval');
+  }
+  const allow = frame.decision === 'allow';
+  const remembered = allow && frame.remember === 'chat';
+  if (remembered) await s.chats.allowToolInChat(chat.chatId, target.tool);
+  const parts: MessagePart[] = (message.parts ?? []).map((p) =>
+    p.type === 'tool' &&
+    p.status === 'awaiting_approval' &&
+    (p.toolCallId === frame.toolCallId || (remembered && p.tool === target.tool))
+      ? allow
+        ? { ...p, status: 'running' }
+        : { ...p, status: 'denied', output: DENIED_OUTPUT }
+      : p,
+  );
+  const decided = parts.filter(
+    (p): p is Extract<MessagePart, { type: 'tool' }> =>
+      p.type === 'tool' && (message.parts ?? []).some((o) => isAwaiting(o, p.toolCallId)) && !isAwaiting(p),
+  );
+  const tools = s.ctx.services.tools;
+  for (const p of decided) {
+    if (p.status === 'denied') {
+      await tools.auditCall(caller, {
+        ref: p.tool,
+        input: p.input,
+        decision: 'denied',
+        status: 'denied',
+        chatId: chat.chatId,
+      });
+    }
+  }
+  if (parts.some((p) => isAwaiting(p))) {
+    // Other calls of the step still wait: keep this decision, tell the person's other tabs.
+    if (!(await s.chats.setAwaitingParts(message.messageId, parts))) throw alreadyDecided();
+    for (const p of decided) {
+      s.hub.publish(caller.user.id, {
+        type: 'tool.result',
+        chatId: chat.chatId,
+        messageId: message.messageId,
+        toolCallId: p.toolCallId,
+        status: p.status,
+        ...(p.output !== undefined ? { output: p.output } : {}),
+      });
+    }
+    return;
+  }
+  assertIdle(s, caller, chat.chatId);
+  await answer(s, caller, {
+    chatId: chat.chatId,
+    parentId: message.parentId,
+    plan: await planOf(s, caller, chat),
+    requestId: frame.requestId,
+    since,
+    resume: async () => {
+      const resumed = await s.chats.resumeAnswer(message.messageId, parts);
+      if (!resumed) throw alreadyDecided();
+      return resumed;
+    },
+  });
+}
+
+const alreadyDecided = () => new AppError('CONFLICT', 'This tool call was already decided');

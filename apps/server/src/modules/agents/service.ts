@@ -3,7 +3,7 @@ import { withState } from '../../lib/operations.ts';
 import * as control from './control.ts';
 import * as sending from './send.ts';
 import { createAgentsState } from './state.ts';
-import { sweepStale } from './sweep.ts';
+import { denyExpiredApprovals, sweepStale } from './sweep.ts';
 
 export type { Reply } from './state.ts';
 export { SWEEP_EVERY_MS } from './sweep.ts';
@@ -31,6 +31,10 @@ export function createAgentsService(ctx: AppContext) {
       regenerate: sending.regenerate,
       /** `chat.edit`: a new user message beside the edited one (same parent), then its answer. */
       edit: sending.edit,
+      /** `tool.approve`: a paused answer's call allowed or denied; it goes on once all are decided. */
+      approve: sending.approve,
+      /** Ends answers that waited over 24 h for an approval: the `agents.expired-approvals` job. */
+      denyExpiredApprovals,
       /** `chat.stop`: whichever replica runs the chat's answer stops it (kept as `stopped`). */
       stop: control.stop,
       /** `chat.subscribe`: snapshots of the chat's answers in progress, then `chat.subscribed`. */

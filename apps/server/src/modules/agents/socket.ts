@@ -324,6 +324,8 @@ export class AgentSocket implements HubClient {
           return await this.agents.stop(caller, frame);
         case 'chat.subscribe':
           return await this.agents.subscribe(caller, frame, (f) => this.send(f));
+        case 'tool.approve':
+          return await this.agents.approve(caller, frame);
         default:
           return assertNever(frame);
       }

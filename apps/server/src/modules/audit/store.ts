@@ -65,7 +65,8 @@ export function changedFields(
  */
 export async function recordAudit(
   db: Executor,
-  caller: UserCaller,
+  /** A person, or whoever acts as one (a visitor's answer calling a tool). */
+  caller: { user: { id: string; email: string } },
   meta: AuditMeta,
   records: AuditRecord | AuditRecord[],
 ): Promise<void> {

@@ -1,4 +1,5 @@
-import { and, eq, sql } from 'drizzle-orm';
+import type { MessagePart } from '@assistente/contracts';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import { type Db, rowsOf } from '../../db/client.ts';
 import { chats, messageChunks, messages, streamedContent } from '../../db/schema/index.ts';
 
@@ -46,6 +47,79 @@ export function answersStore(db: Db) {
         insert into ${messageChunks} (message_id, at, text)
         select v.id, v.at, v.text from v where v.text <> ''
         on conflict (message_id, at) do update set text = excluded.text`);
+    },
+
+    /**
+     * Takes a paused answer up again (its tool call decided): back to `streaming` with its parts as
+     * decided. Only one taker wins, whatever the replica; the others get nothing.
+     */
+    async resume(messageId: string, parts: MessagePart[]) {
+      const [row] = await db
+        .update(messages)
+        .set({ status: 'streaming', parts, updatedAt: new Date() })
+        .where(and(eq(messages.id, messageId), eq(messages.status, 'awaiting_approval')))
+        .returning();
+      return row;
+    },
+
+    /** A chat's answers paused on an approval. */
+    async awaitingInChat(chatId: string) {
+      return db
+        .select()
+        .from(messages)
+        .where(and(eq(messages.chatId, chatId), eq(messages.status, 'awaiting_approval')));
+    },
+
+    /** A paused answer's parts as decided so far, if it is still paused. */
+    async setAwaitingParts(messageId: string, parts: MessagePart[]): Promise<boolean> {
+      const [row] = await db
+        .update(messages)
+        .set({ parts })
+        .where(and(eq(messages.id, messageId), eq(messages.status, 'awaiting_approval')))
+        .returning({ id: messages.id });
+      return row !== undefined;
+    },
+
+    /** Answers paused on an approval since before `before`, with their owners. */
+    async awaitingSince(before: Date) {
+      return db
+        .select({
+          messageId: messages.id,
+          chatId: messages.chatId,
+          parts: messages.parts,
+          userId: chats.userId,
+        })
+        .from(messages)
+        .innerJoin(chats, eq(chats.id, messages.chatId))
+        .where(and(eq(messages.status, 'awaiting_approval'), lt(messages.updatedAt, before)))
+        .limit(500);
+    },
+
+    /** Ends a paused answer with `parts` as given, if it is still paused. */
+    async endAwaiting(messageId: string, parts: MessagePart[], error: { message: string; code: string }) {
+      const [row] = await db
+        .update(messages)
+        .set({ status: 'error', parts, error: error.message, errorCode: error.code, updatedAt: new Date() })
+        .where(and(eq(messages.id, messageId), eq(messages.status, 'awaiting_approval')))
+        .returning({ id: messages.id });
+      return row !== undefined;
+    },
+
+    /** The tools the chat's owner allowed for the rest of the chat. */
+    async allowedTools(chatId: string): Promise<string[]> {
+      const [row] = await db
+        .select({ tools: chats.allowedTools })
+        .from(chats)
+        .where(eq(chats.id, chatId))
+        .limit(1);
+      return row?.tools ?? [];
+    },
+
+    async allowTool(chatId: string, ref: string): Promise<void> {
+      await db
+        .update(chats)
+        .set({ allowedTools: sql`${chats.allowedTools} || ${JSON.stringify([ref])}::jsonb` })
+        .where(and(eq(chats.id, chatId), sql`not ${chats.allowedTools} @> ${JSON.stringify([ref])}::jsonb`));
     },
 
     /**

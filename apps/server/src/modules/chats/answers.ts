@@ -5,6 +5,7 @@ import type {
   Chat,
   Citation,
   Message,
+  MessagePart,
   MessageStatus,
   MessageUsage,
 } from '@assistente/contracts';
@@ -82,6 +83,8 @@ export async function finishAssistantMessage(
     model?: string;
     citations?: Citation[];
     attachmentReadings?: AttachmentReading[];
+    /** The answer's steps, when it called tools. */
+    parts?: MessagePart[];
   },
 ): Promise<Message> {
   const row = await s.store.streamFinish(
@@ -96,6 +99,7 @@ export async function finishAssistantMessage(
       ...(end.model !== undefined ? { model: end.model } : {}),
       ...(end.citations?.length ? { citations: end.citations } : {}),
       ...(end.attachmentReadings?.length ? { attachmentReadings: end.attachmentReadings } : {}),
+      ...(end.parts?.length ? { parts: end.parts } : {}),
     },
     tick(),
   );
@@ -122,4 +126,48 @@ export function streamingAnswerIds(s: ChatsState, chatId: string): Promise<strin
  */
 export function sweepStaleAnswers(s: ChatsState, before: Date, error: string) {
   return s.answers.sweepStale(before, error);
+}
+
+/** Takes a paused answer up again; undefined when it is not paused (any more). */
+export async function resumeAnswer(
+  s: ChatsState,
+  messageId: string,
+  parts: MessagePart[],
+): Promise<Message | undefined> {
+  const row = await s.answers.resume(messageId, parts);
+  return row ? toMessage(row) : undefined;
+}
+
+/** A chat's paused answers; the chat id comes from a caller-scoped read before. */
+export async function awaitingInChat(s: ChatsState, chatId: string): Promise<Message[]> {
+  return (await s.answers.awaitingInChat(chatId)).map((r) => toMessage(r));
+}
+
+/** Keeps a paused answer's decisions so far; false when it is not paused any more. */
+export function setAwaitingParts(s: ChatsState, messageId: string, parts: MessagePart[]): Promise<boolean> {
+  return s.answers.setAwaitingParts(messageId, parts);
+}
+
+/** Paused answers older than `before`, for the sweep that denies them. */
+export function awaitingAnswers(s: ChatsState, before: Date) {
+  return s.answers.awaitingSince(before);
+}
+
+/** Ends a paused answer (its approval expired) with its parts as decided; false if it was not paused. */
+export function endAwaitingAnswer(
+  s: ChatsState,
+  messageId: string,
+  parts: MessagePart[],
+  error: AnswerError,
+): Promise<boolean> {
+  return s.answers.endAwaiting(messageId, parts, error);
+}
+
+/** Tools allowed for the rest of a chat; ids come from caller-scoped reads before. */
+export function allowedTools(s: ChatsState, chatId: string): Promise<string[]> {
+  return s.answers.allowedTools(chatId);
+}
+
+export function allowToolInChat(s: ChatsState, chatId: string, ref: string): Promise<void> {
+  return s.answers.allowTool(chatId, ref);
 }

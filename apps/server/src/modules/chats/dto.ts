@@ -65,6 +65,7 @@ export function toMessage(row: MessageRow, files?: ReadonlyMap<string, Attachmen
     ...(row.attachmentReadings?.length
       ? { attachmentReadings: row.attachmentReadings.map((r) => ({ ...r })) }
       : {}),
+    ...(row.parts?.length ? { parts: row.parts.map((p) => ({ ...p })) } : {}),
   };
 }
 

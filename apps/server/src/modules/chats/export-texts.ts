@@ -21,7 +21,12 @@ export const EXPORT_TEXTS: Record<Locale, ExportTexts> = {
     user: 'Você',
     assistant: 'Assistente',
     sources: 'Fontes',
-    status: { streaming: 'incompleta', stopped: 'interrompida', error: 'terminou com um erro' },
+    status: {
+      streaming: 'incompleta',
+      stopped: 'interrompida',
+      error: 'terminou com um erro',
+      awaiting_approval: 'aguardando aprovação de uma ferramenta',
+    },
   },
   en: {
     untitled: 'Untitled chat',
@@ -29,7 +34,12 @@ export const EXPORT_TEXTS: Record<Locale, ExportTexts> = {
     user: 'You',
     assistant: 'Assistant',
     sources: 'Sources',
-    status: { streaming: 'incomplete', stopped: 'stopped', error: 'ended with an error' },
+    status: {
+      streaming: 'incomplete',
+      stopped: 'stopped',
+      error: 'ended with an error',
+      awaiting_approval: 'waiting for a tool to be approved',
+    },
   },
   es: {
     untitled: 'Conversación sin título',
@@ -37,6 +47,11 @@ export const EXPORT_TEXTS: Record<Locale, ExportTexts> = {
     user: 'Tú',
     assistant: 'Asistente',
     sources: 'Fuentes',
-    status: { streaming: 'incompleta', stopped: 'detenida', error: 'terminó con un error' },
+    status: {
+      streaming: 'incompleta',
+      stopped: 'detenida',
+      error: 'terminó con un error',
+      awaiting_approval: 'esperando la aprobación de una herramienta',
+    },
   },
 };

@@ -24,6 +24,7 @@ export function toRow(m: NewMessage): MessageRow {
     errorReason: null,
     citations: null,
     attachmentReadings: null,
+    parts: null,
   };
 }
 
@@ -52,6 +53,7 @@ export function chatRowOf(r: Record<string, unknown>): ChatRow {
     title: String(r.title),
     pinned: r.pinned === true,
     params: (r.params ?? {}) as ChatParams,
+    allowedTools: (r.allowed_tools ?? []) as string[],
     deletedAt: r.deleted_at == null ? null : new Date(r.deleted_at as string | Date),
     createdAt: new Date(r.created_at as string | Date),
     updatedAt: new Date(r.updated_at as string | Date),

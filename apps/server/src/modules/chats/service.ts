@@ -35,6 +35,13 @@ export function chatsService(ctx: AppContext) {
       saveStreaming: answers.saveStreaming,
       streamingAnswerIds: answers.streamingAnswerIds,
       sweepStaleAnswers: answers.sweepStaleAnswers,
+      resumeAnswer: answers.resumeAnswer,
+      awaitingInChat: answers.awaitingInChat,
+      setAwaitingParts: answers.setAwaitingParts,
+      awaitingAnswers: answers.awaitingAnswers,
+      endAwaitingAnswer: answers.endAwaitingAnswer,
+      allowedTools: answers.allowedTools,
+      allowToolInChat: answers.allowToolInChat,
       // HTTP
       listChats: crud.listChats,
       updateChat: crud.updateChat,

@@ -3,6 +3,7 @@ import type {
   ChatParams,
   Citation,
   ErrorCode,
+  MessagePart,
   MessageStatus,
   MessageUsage,
   ProviderFailure,
@@ -435,6 +436,7 @@ export function chatsStore(db: Db) {
         model?: string | null;
         citations?: Citation[] | null;
         attachmentReadings?: AttachmentReading[] | null;
+        parts?: MessagePart[] | null;
       },
       at: Date,
     ): Promise<MessageRow | undefined> {

@@ -19,7 +19,16 @@ type SantitoCreateBody = z.output<typeof SantitoCreateSchema>;
 
 type AuditedSantito = Pick<
   SantitoRow,
-  'name' | 'description' | 'instructions' | 'model' | 'starters' | 'knowledge' | 'visibility' | 'departmentId'
+  | 'name'
+  | 'description'
+  | 'instructions'
+  | 'model'
+  | 'starters'
+  | 'knowledge'
+  | 'tools'
+  | 'maxSteps'
+  | 'visibility'
+  | 'departmentId'
 >;
 
 /**
@@ -42,6 +51,13 @@ async function checkKnowledge(
   if (refs.some((ref) => !found.has(ref))) {
     throw invalidField('knowledge', 'No such knowledge source in your organisation');
   }
+}
+
+/** The servers a santito's tools name must be its domain's (docs/ARCHITECTURE.md#the-tool-loop). */
+async function checkTools({ ctx }: SantitosState, caller: UserCaller, tools: readonly string[]) {
+  if (tools.length === 0) return;
+  const unknown = await ctx.services.tools.unknownRefs(caller.domain.id, tools);
+  if (unknown.length > 0) throw invalidField('tools', `No such tool in your organisation: ${unknown[0]}`);
 }
 
 async function checkDepartment(
@@ -76,6 +92,8 @@ async function audited(
     model: santito.model,
     starters: santito.starters,
     knowledge: santito.knowledge.map((k) => sources?.get(k.ref) ?? (k.title || k.ref)),
+    tools: santito.tools,
+    maxSteps: santito.maxSteps,
     visibility: santito.visibility,
     department: department ?? null,
   };
@@ -123,6 +141,7 @@ export async function create(
   if (departmentId) await checkDepartment(state, caller, departmentId);
   if (body.model) await checkModel(state, caller, body.model);
   await checkKnowledge(state, caller, body.knowledge);
+  await checkTools(state, caller, body.tools);
   const now = new Date();
   const values = {
     id: randomUUID(),
@@ -133,6 +152,8 @@ export async function create(
     model: body.model ?? null,
     starters: body.starters,
     knowledge: body.knowledge,
+    tools: body.tools,
+    maxSteps: body.maxSteps,
     visibility: body.visibility,
     departmentId,
     createdAt: now,
@@ -168,6 +189,11 @@ export async function update(
     await checkKnowledge(state, caller, body.knowledge);
     patch.knowledge = body.knowledge;
   }
+  if (body.tools !== undefined) {
+    await checkTools(state, caller, body.tools);
+    patch.tools = body.tools;
+  }
+  if (body.maxSteps !== undefined) patch.maxSteps = body.maxSteps;
   if (body.avatar !== undefined) {
     // An emoji (or null) replaces an uploaded image.
     patch.avatar = body.avatar;

@@ -22,6 +22,8 @@ export function toSantito(row: SantitoRow, caller: UserCaller): Santito {
     model: row.model,
     starters: [...row.starters],
     knowledge: row.knowledge.map((k) => ({ kind: k.kind, ref: k.ref, title: k.title })),
+    tools: [...row.tools],
+    maxSteps: row.maxSteps,
     visibility: row.visibility,
     departmentId: row.departmentId,
     authorId: row.authorId,

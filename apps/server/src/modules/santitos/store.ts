@@ -37,6 +37,8 @@ export type SantitoPatch = Partial<
   Pick<
     SantitoRow,
     | 'name'
+    | 'tools'
+    | 'maxSteps'
     | 'description'
     | 'avatar'
     | 'avatarSize'

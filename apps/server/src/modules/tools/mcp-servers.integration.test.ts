@@ -78,6 +78,7 @@ describe('MCP servers of a domain (/api/v1/integration/mcp)', () => {
     expect(server.tools).toEqual([
       expect.objectContaining({ name: 'echo', description: 'Says back what it is given', readOnly: false }),
       expect.objectContaining({ name: 'lookup', title: 'Look up a record', readOnly: true }),
+      expect.objectContaining({ name: 'sleep' }),
     ]);
     expect(server.tools[0]?.inputSchema).toMatchObject({
       type: 'object',
@@ -97,7 +98,7 @@ describe('MCP servers of a domain (/api/v1/integration/mcp)', () => {
       auth: { kind: 'header', name: 'X-Api-Key', value: SECRET },
     });
     expect(server.lastError).toBeNull();
-    expect(server.tools.map((tool) => tool.name)).toEqual(['echo', 'lookup']);
+    expect(server.tools.map((tool) => tool.name)).toEqual(['echo', 'lookup', 'sleep']);
     expect(server.auth).toEqual({ kind: 'header', name: 'X-Api-Key', hasValue: true });
     expect(secured.requests.at(-1)?.headers['x-api-key']).toBe(SECRET);
     const listed = await api(admin, 'GET', BASE);
@@ -123,7 +124,7 @@ describe('MCP servers of a domain (/api/v1/integration/mcp)', () => {
     });
     expect(fixed.statusCode, fixed.body).toBe(200);
     expect(McpServerSchema.parse(fixed.json())).toMatchObject({ lastError: null, auth: { hasValue: true } });
-    expect(McpServerSchema.parse(fixed.json()).tools).toHaveLength(2);
+    expect(McpServerSchema.parse(fixed.json()).tools).toHaveLength(3);
     // A rename alone keeps the header's value and calls nobody.
     const before = secured.requests.length;
     const renamed = await api(admin, 'PUT', `${BASE}/${wrong.id}`, { displayName: 'Right key' });
@@ -189,7 +190,7 @@ describe('MCP servers of a domain (/api/v1/integration/mcp)', () => {
   it('keeps at most 200 of a server’s tools', async () => {
     const server = await add({ displayName: 'Crowded', url: crowded.url });
     expect(server.tools).toHaveLength(McpLimits.toolsPerServer);
-    expect(server.tools.slice(0, 3).map((tool) => tool.name)).toEqual(['echo', 'lookup', 'tool_0']);
+    expect(server.tools.slice(0, 3).map((tool) => tool.name)).toEqual(['echo', 'lookup', 'sleep']);
   });
 
   it('refreshes a server’s tools, and removes a server with an audit row', async () => {

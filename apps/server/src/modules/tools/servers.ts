@@ -48,7 +48,7 @@ const audited = (row: McpServerRow) => ({
 });
 
 /** The headers a server's requests carry: its auth header, opened. */
-function headersOf(
+export function headersOf(
   s: ToolsState,
   row: Pick<McpServerRow, 'id' | 'authKind' | 'authHeaderName' | 'authValueEnc'>,
 ) {

@@ -1,7 +1,9 @@
 import type { AppContext } from '../../context.ts';
 import { withState } from '../../lib/operations.ts';
+import * as catalogue from './catalogue.ts';
 import * as servers from './servers.ts';
 import * as state from './state.ts';
+import * as policy from './tool-policy.ts';
 
 /**
  * The tools service (docs/ARCHITECTURE.md#mcp-servers), built once per app. It only names the
@@ -15,6 +17,15 @@ export function createToolsService(ctx: AppContext) {
     updateServer: servers.update,
     removeServer: servers.remove,
     refreshServer: servers.refresh,
+    getPolicy: policy.getPolicy,
+    putPolicy: policy.putPolicy,
+    listTools: catalogue.listTools,
+    unknownRefs: catalogue.unknownRefs,
+    answerTools: catalogue.answerTools,
+    runTool: catalogue.runTool,
+    auditCall: catalogue.auditCall,
+    /** MCP connections open on this process (for the bench). */
+    openConnections: (s: state.ToolsState) => s.connections.size,
     close: state.close,
   });
 }

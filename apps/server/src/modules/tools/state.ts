@@ -3,6 +3,7 @@ import type { UserCaller } from '../../lib/caller.ts';
 import { type SecretBox, secretBoxFor } from '../../lib/secrets.ts';
 import { createGuardedHttp } from '../../lib/ssrf.ts';
 import { existingActingDomain } from '../accounts/index.ts';
+import { McpConnections } from './connections.ts';
 import { authorize } from './policy.ts';
 import { type McpServersStore, mcpServersStore } from './store.ts';
 
@@ -15,15 +16,19 @@ export interface ToolsState {
   store: McpServersStore;
   box: SecretBox;
   guard: ReturnType<typeof createGuardedHttp>;
+  /** The tool calls' connections, one per user and server. */
+  connections: McpConnections;
 }
 
 export function createToolsState(ctx: AppContext): ToolsState {
+  // MCP servers are reached under the same rule as model providers: public, or allowlisted.
+  const guard = createGuardedHttp({ allowlist: ctx.config.PROVIDER_URL_ALLOWLIST });
   return {
     ctx,
     store: mcpServersStore(ctx.db),
     box: secretBoxFor(ctx.config),
-    // MCP servers are reached under the same rule as model providers: public, or allowlisted.
-    guard: createGuardedHttp({ allowlist: ctx.config.PROVIDER_URL_ALLOWLIST }),
+    guard,
+    connections: new McpConnections(guard, ctx.config.MCP_IDLE_MS),
   };
 }
 
@@ -34,5 +39,6 @@ export async function adminDomain(s: ToolsState, caller: UserCaller, requested?:
 }
 
 export async function close(s: ToolsState): Promise<void> {
+  await s.connections.close();
   await s.guard.close();
 }

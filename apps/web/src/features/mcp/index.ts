@@ -1,3 +1,4 @@
 // The feature's public surface: code outside features/mcp imports only from here. Only re-exports
 // (the build treats this file as free of side effects, so importing one name ships no other).
 export { McpServersTab } from './components/McpServersTab.tsx';
+export { ToolPicker } from './components/ToolPicker.tsx';

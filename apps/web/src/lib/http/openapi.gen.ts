@@ -48,9 +48,11 @@ export interface paths {
                                 ref: string;
                                 title: string;
                             }[];
+                            maxSteps: number;
                             model: string | null;
                             name: string;
                             starters: string[];
+                            tools: string[];
                             /** Format: date-time */
                             updatedAt: string;
                             /** @enum {string} */
@@ -186,10 +188,14 @@ export interface paths {
                             ref: string;
                             title: string;
                         }[];
+                        /** @default 8 */
+                        maxSteps?: number;
                         model?: string | null;
                         name: string;
                         /** @default [] */
                         starters?: string[];
+                        /** @default [] */
+                        tools?: string[];
                         /**
                          * @default domain
                          * @enum {string}
@@ -222,9 +228,11 @@ export interface paths {
                                 ref: string;
                                 title: string;
                             }[];
+                            maxSteps: number;
                             model: string | null;
                             name: string;
                             starters: string[];
+                            tools: string[];
                             /** Format: date-time */
                             updatedAt: string;
                             /** @enum {string} */
@@ -435,9 +443,11 @@ export interface paths {
                                 ref: string;
                                 title: string;
                             }[];
+                            maxSteps: number;
                             model: string | null;
                             name: string;
                             starters: string[];
+                            tools: string[];
                             /** Format: date-time */
                             updatedAt: string;
                             /** @enum {string} */
@@ -571,9 +581,11 @@ export interface paths {
                             ref: string;
                             title: string;
                         }[];
+                        maxSteps?: number;
                         model?: string | null;
                         name?: string;
                         starters?: string[];
+                        tools?: string[];
                         /** @enum {string} */
                         visibility?: "domain" | "department";
                     };
@@ -603,9 +615,11 @@ export interface paths {
                                 ref: string;
                                 title: string;
                             }[];
+                            maxSteps: number;
                             model: string | null;
                             name: string;
                             starters: string[];
+                            tools: string[];
                             /** Format: date-time */
                             updatedAt: string;
                             /** @enum {string} */
@@ -1116,9 +1130,11 @@ export interface paths {
                                 ref: string;
                                 title: string;
                             }[];
+                            maxSteps: number;
                             model: string | null;
                             name: string;
                             starters: string[];
+                            tools: string[];
                             /** Format: date-time */
                             updatedAt: string;
                             /** @enum {string} */
@@ -1298,6 +1314,122 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/agent/tools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tools of the enabled MCP servers the caller sees, with the policy’s decision for each */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            tools: {
+                                /** @enum {string} */
+                                decision: "allow" | "ask" | "deny";
+                                description: string | null;
+                                name: string;
+                                readOnly: boolean;
+                                ref: string;
+                                serverId: string;
+                                serverName: string;
+                                title: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1890,14 +2022,14 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    action?: "user.create" | "user.update" | "user.delete" | "user.invite" | "user.sessions.revoke" | "domain.create" | "domain.update" | "domain.delete" | "domain.settings.update" | "department.create" | "department.update" | "department.delete" | "provider.create" | "provider.update" | "provider.delete" | "domain.ai.update" | "domain.model_access.update" | "apiKey.create" | "apiKey.revoke" | "virtual_account.create" | "virtual_account.update" | "virtual_account.delete" | "virtual_account.secret.rotate" | "knowledge.create" | "knowledge.update" | "knowledge.delete" | "knowledge.document.upload" | "knowledge.document.delete" | "sso.create" | "sso.update" | "sso.delete" | "santito.create" | "santito.update" | "santito.delete" | "budget.create" | "budget.update" | "budget.delete" | "price.update" | "mcp.create" | "mcp.update" | "mcp.delete";
+                    action?: "user.create" | "user.update" | "user.delete" | "user.invite" | "user.sessions.revoke" | "domain.create" | "domain.update" | "domain.delete" | "domain.settings.update" | "department.create" | "department.update" | "department.delete" | "provider.create" | "provider.update" | "provider.delete" | "domain.ai.update" | "domain.model_access.update" | "apiKey.create" | "apiKey.revoke" | "virtual_account.create" | "virtual_account.update" | "virtual_account.delete" | "virtual_account.secret.rotate" | "knowledge.create" | "knowledge.update" | "knowledge.delete" | "knowledge.document.upload" | "knowledge.document.delete" | "sso.create" | "sso.update" | "sso.delete" | "santito.create" | "santito.update" | "santito.delete" | "budget.create" | "budget.update" | "budget.delete" | "price.update" | "mcp.create" | "mcp.update" | "mcp.delete" | "tools.policy.update" | "tool.call";
                     actor?: string;
                     cursor?: string;
                     domain?: string;
                     from?: string;
                     limit?: number;
                     targetId?: string;
-                    targetType?: "user" | "domain" | "department" | "provider" | "apiKey" | "virtual_account" | "knowledge" | "ssoProvider" | "santito" | "budget" | "price" | "mcpServer";
+                    targetType?: "user" | "domain" | "department" | "provider" | "apiKey" | "virtual_account" | "knowledge" | "ssoProvider" | "santito" | "budget" | "price" | "mcpServer" | "tool";
                     to?: string;
                 };
                 header?: never;
@@ -1914,7 +2046,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             /** @enum {string} */
-                            action: "user.create" | "user.update" | "user.delete" | "user.invite" | "user.sessions.revoke" | "domain.create" | "domain.update" | "domain.delete" | "domain.settings.update" | "department.create" | "department.update" | "department.delete" | "provider.create" | "provider.update" | "provider.delete" | "domain.ai.update" | "domain.model_access.update" | "apiKey.create" | "apiKey.revoke" | "virtual_account.create" | "virtual_account.update" | "virtual_account.delete" | "virtual_account.secret.rotate" | "knowledge.create" | "knowledge.update" | "knowledge.delete" | "knowledge.document.upload" | "knowledge.document.delete" | "sso.create" | "sso.update" | "sso.delete" | "santito.create" | "santito.update" | "santito.delete" | "budget.create" | "budget.update" | "budget.delete" | "price.update" | "mcp.create" | "mcp.update" | "mcp.delete";
+                            action: "user.create" | "user.update" | "user.delete" | "user.invite" | "user.sessions.revoke" | "domain.create" | "domain.update" | "domain.delete" | "domain.settings.update" | "department.create" | "department.update" | "department.delete" | "provider.create" | "provider.update" | "provider.delete" | "domain.ai.update" | "domain.model_access.update" | "apiKey.create" | "apiKey.revoke" | "virtual_account.create" | "virtual_account.update" | "virtual_account.delete" | "virtual_account.secret.rotate" | "knowledge.create" | "knowledge.update" | "knowledge.delete" | "knowledge.document.upload" | "knowledge.document.delete" | "sso.create" | "sso.update" | "sso.delete" | "santito.create" | "santito.update" | "santito.delete" | "budget.create" | "budget.update" | "budget.delete" | "price.update" | "mcp.create" | "mcp.update" | "mcp.delete" | "tools.policy.update" | "tool.call";
                             actor: {
                                 email: string;
                                 id: string;
@@ -1933,7 +2065,7 @@ export interface paths {
                             target: {
                                 id: string;
                                 /** @enum {string} */
-                                type: "user" | "domain" | "department" | "provider" | "apiKey" | "virtual_account" | "knowledge" | "ssoProvider" | "santito" | "budget" | "price" | "mcpServer";
+                                type: "user" | "domain" | "department" | "provider" | "apiKey" | "virtual_account" | "knowledge" | "ssoProvider" | "santito" | "budget" | "price" | "mcpServer" | "tool";
                             };
                         }[];
                     };
@@ -3470,10 +3602,26 @@ export interface paths {
                                 messageId: string;
                                 model?: string;
                                 parentId: string | null;
+                                parts?: ({
+                                    text: string;
+                                    /** @enum {string} */
+                                    type: "text";
+                                } | {
+                                    durationMs?: number;
+                                    input: unknown;
+                                    output?: string;
+                                    /** @enum {string} */
+                                    status: "awaiting_approval" | "running" | "done" | "denied" | "error";
+                                    title: string;
+                                    tool: string;
+                                    toolCallId: string;
+                                    /** @enum {string} */
+                                    type: "tool";
+                                })[];
                                 /** @enum {string} */
                                 role: "user" | "assistant";
                                 /** @enum {string} */
-                                status: "complete" | "streaming" | "stopped" | "error";
+                                status: "complete" | "streaming" | "stopped" | "error" | "awaiting_approval";
                                 usage?: {
                                     inputTokens: number;
                                     outputTokens: number;
@@ -3666,10 +3814,26 @@ export interface paths {
                             messageId: string;
                             model?: string;
                             parentId: string | null;
+                            parts?: ({
+                                text: string;
+                                /** @enum {string} */
+                                type: "text";
+                            } | {
+                                durationMs?: number;
+                                input: unknown;
+                                output?: string;
+                                /** @enum {string} */
+                                status: "awaiting_approval" | "running" | "done" | "denied" | "error";
+                                title: string;
+                                tool: string;
+                                toolCallId: string;
+                                /** @enum {string} */
+                                type: "tool";
+                            })[];
                             /** @enum {string} */
                             role: "user" | "assistant";
                             /** @enum {string} */
-                            status: "complete" | "streaming" | "stopped" | "error";
+                            status: "complete" | "streaming" | "stopped" | "error" | "awaiting_approval";
                             usage?: {
                                 inputTokens: number;
                                 outputTokens: number;
@@ -13931,6 +14095,333 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/settings/tools": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The domain’s tool policy: rules (globs, deny wins) and whether people add their own servers */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The domain a SuperAdmin acts on; anyone else may name only their own */
+                    domain?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            domain: string;
+                            rules: {
+                                /** @enum {string} */
+                                decision: "allow" | "ask" | "deny";
+                                match: string;
+                            }[];
+                            userServers: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        /** Replace the domain’s tool policy */
+        put: {
+            parameters: {
+                query?: {
+                    /** @description The domain a SuperAdmin acts on; anyone else may name only their own */
+                    domain?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        rules: {
+                            /** @enum {string} */
+                            decision: "allow" | "ask" | "deny";
+                            match: string;
+                        }[];
+                        userServers: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            domain: string;
+                            rules: {
+                                /** @enum {string} */
+                                decision: "allow" | "ask" | "deny";
+                                match: string;
+                            }[];
+                            userServers: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

@@ -234,12 +234,17 @@ export function ChatView({
       if (effectiveId)
         agents.store.dispatch({ type: 'select', chatId: effectiveId, parentKey, childId: messageId });
     },
+    approveTool: (toolCallId, decision, remember) => {
+      if (effectiveId) agents.approveTool(effectiveId, toolCallId, decision, remember);
+    },
   };
   const actions = useMemo<MessageActions>(
     () => ({
       regenerate: (id) => actionsRef.current?.regenerate(id),
       edit: (id, content) => actionsRef.current?.edit(id, content),
       selectSibling: (key, id) => actionsRef.current?.selectSibling(key, id),
+      approveTool: (toolCallId, decision, remember) =>
+        actionsRef.current?.approveTool(toolCallId, decision, remember),
     }),
     [],
   );

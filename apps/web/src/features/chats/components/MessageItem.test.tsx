@@ -1,5 +1,5 @@
 import type { Citation, Message } from '@assistente/contracts';
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadTestTexts, renderWithProviders } from '../../../test/render.tsx';
 import { rendererChunk } from '../markdown/Markdown.tsx';
@@ -29,7 +29,7 @@ function answer(content: string): Message {
   };
 }
 
-const actions = { regenerate: vi.fn(), edit: vi.fn(), selectSibling: vi.fn() };
+const actions = { regenerate: vi.fn(), edit: vi.fn(), selectSibling: vi.fn(), approveTool: vi.fn() };
 const renderAnswer = (content: string) =>
   renderWithProviders(<MessageItem message={answer(content)} actions={actions} busy={false} canAct />);
 
@@ -60,5 +60,97 @@ describe('an answer that draws on knowledge', () => {
     renderAnswer('Não encontrei nada específico.');
     const list = screen.getByRole('region', { name: 'Fontes' });
     expect(within(list).getAllByRole('listitem')).toHaveLength(3);
+  });
+});
+
+describe('an answer that used tools', () => {
+  const withTools = (patch: Partial<Message> = {}): Message => ({
+    messageId: 'm2',
+    chatId: 'c1',
+    parentId: 'q1',
+    role: 'assistant',
+    content: 'Vou procurar o chamado.Encontrei o chamado #42.Quer que eu o feche?',
+    status: 'awaiting_approval',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    parts: [
+      { type: 'text', text: 'Vou procurar o chamado.' },
+      {
+        type: 'tool',
+        toolCallId: 'call-1',
+        tool: 'mcp:s1:find_ticket',
+        title: 'Buscar chamado',
+        input: { query: 'impressora' },
+        status: 'done',
+        output: '#42 Impressora parada',
+        durationMs: 1234,
+      },
+      { type: 'text', text: 'Encontrei o chamado #42.' },
+      {
+        type: 'tool',
+        toolCallId: 'call-2',
+        tool: 'mcp:s1:close_ticket',
+        title: 'Fechar chamado',
+        input: { id: 42 },
+        status: 'awaiting_approval',
+      },
+    ],
+    ...patch,
+  });
+
+  const renderTools = (props: { latest?: boolean; canAct?: boolean } = {}) => {
+    const approveTool = vi.fn();
+    renderWithProviders(
+      <MessageItem
+        message={withTools()}
+        actions={{ ...actions, approveTool }}
+        busy={false}
+        canAct={props.canAct ?? true}
+        latest={props.latest ?? true}
+      />,
+    );
+    return approveTool;
+  };
+
+  it('shows its text parts, each step with its status, and the text after the last step', () => {
+    renderTools();
+    const message = screen.getByTestId('message');
+    expect(message.textContent).toContain('Vou procurar o chamado.');
+    expect(message.textContent).toContain('Encontrei o chamado #42.');
+    expect(message.textContent).toContain('Quer que eu o feche?');
+    const [done, waiting] = screen.getAllByTestId('tool-step');
+    expect(done?.getAttribute('data-status')).toBe('done');
+    expect(within(done as HTMLElement).getByText('Buscar chamado')).toBeTruthy();
+    expect(within(done as HTMLElement).getByText('Concluída')).toBeTruthy();
+    expect(within(done as HTMLElement).getByText('1,2 s')).toBeTruthy();
+    expect(within(done as HTMLElement).getByTestId('tool-arguments').textContent).toContain(
+      '"query": "impressora"',
+    );
+    expect(within(done as HTMLElement).getByTestId('tool-output').textContent).toBe('#42 Impressora parada');
+    expect(within(waiting as HTMLElement).getByText('Aguardando sua aprovação')).toBeTruthy();
+  });
+
+  it('lets the person allow, allow for the chat, or deny the call it waits on', async () => {
+    const approveTool = renderTools();
+    const group = screen.getByRole('group', { name: 'O santito quer usar Fechar chamado. Permitir?' });
+    const buttons = within(group).getAllByRole('button');
+    expect(buttons.map((b) => b.textContent)).toEqual(['Permitir', 'Permitir nesta conversa', 'Recusar']);
+    fireEvent.click(buttons[1] as HTMLElement);
+    expect(approveTool).toHaveBeenCalledWith('call-2', 'allow', true);
+    // Sent once: the buttons wait for the answer to resume.
+    expect(buttons.every((b) => (b as HTMLButtonElement).disabled)).toBe(true);
+  });
+
+  it.each([
+    ['Permitir', 'allow', false],
+    ['Recusar', 'deny', false],
+  ] as const)('%s sends %s', (label, decision, remember) => {
+    const approveTool = renderTools();
+    fireEvent.click(screen.getByRole('button', { name: label }));
+    expect(approveTool).toHaveBeenCalledWith('call-2', decision, remember);
+  });
+
+  it('offers no decision on an older answer', () => {
+    renderTools({ latest: false });
+    expect(screen.queryByRole('button', { name: 'Permitir' })).toBeNull();
   });
 });

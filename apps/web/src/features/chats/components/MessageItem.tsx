@@ -1,4 +1,4 @@
-import type { Attachment, Message } from '@assistente/contracts';
+import type { Attachment, Message, MessagePart } from '@assistente/contracts';
 import { ActionIcon, Button, Group, Text, Textarea } from '@mantine/core';
 import {
   IconChevronLeft,
@@ -22,11 +22,14 @@ import { citationAnchor, citedNumbers } from '../markdown/citations.ts';
 import { Markdown, PlainText } from '../markdown/Markdown.tsx';
 import { ErrorNotice } from './ErrorNotice.tsx';
 import classes from './MessageItem.module.css';
+import { type DecideTool, ToolStep } from './ToolStep.tsx';
 
 export interface MessageActions {
   regenerate(messageId: string): void;
   edit(messageId: string, content: string): void;
   selectSibling(parentKey: string, messageId: string): void;
+  /** Allows or denies a tool call the answer waits on. */
+  approveTool: DecideTool;
 }
 
 export interface MessageItemProps {
@@ -44,6 +47,13 @@ export interface MessageItemProps {
   parentKey?: string | undefined;
   /** Leaves the answer's token count out. */
   hideUsage?: boolean;
+  /** The latest message of the chat: only there may a tool call waiting for the person be decided. */
+  latest?: boolean;
+}
+
+/** Where the text after the last part begins: the text parts are `content` cut at each tool call. */
+function partsLength(parts: MessagePart[]): number {
+  return parts.reduce((n, p) => (p.type === 'text' ? n + p.text.length : n), 0);
 }
 
 function AttachmentChip({ attachment: a }: { attachment: Attachment }) {
@@ -136,6 +146,7 @@ export const MessageItem = memo(function MessageItem({
   nextSibling,
   parentKey,
   hideUsage = false,
+  latest = false,
 }: MessageItemProps) {
   const { t } = useTranslation();
   const [editing, setEditing] = useState(false);
@@ -154,6 +165,12 @@ export const MessageItem = memo(function MessageItem({
     return numbers.length > 0 ? numbers : Array.from({ length: count }, (_, i) => i + 1);
   }, [content, citations]);
   const anchorOf = useCallback((n: number) => citationAnchor(messageId, n), [messageId]);
+  const parts = message.parts?.length ? message.parts : undefined;
+  const trailing = parts ? content.slice(partsLength(parts)) : content;
+  // A tool running or waiting shows its own state: no "thinking" dots beside it.
+  const toolActive = parts?.some(
+    (p) => p.type === 'tool' && (p.status === 'running' || p.status === 'awaiting_approval'),
+  );
 
   const branchNav =
     siblingCount && siblingCount > 1 && parentKey ? (
@@ -247,9 +264,24 @@ export const MessageItem = memo(function MessageItem({
       data-message-id={message.messageId}
       aria-busy={streaming || undefined}
     >
-      {message.content ? (
-        <Markdown content={message.content} streaming={streaming} citations={cited} />
-      ) : streaming ? (
+      {parts?.map((part, i) =>
+        part.type === 'text' ? (
+          part.text ? (
+            // biome-ignore lint/suspicious/noArrayIndexKey: parts are only ever appended
+            <Markdown key={`text-${i}`} content={part.text} citations={cited} />
+          ) : null
+        ) : (
+          <ToolStep
+            key={part.toolCallId}
+            part={part}
+            onDecide={latest ? actions.approveTool : undefined}
+            disabled={!canAct}
+          />
+        ),
+      )}
+      {trailing ? (
+        <Markdown content={trailing} streaming={streaming} citations={cited} />
+      ) : streaming && !toolActive ? (
         <span className={classes.typing} role="status" aria-label={t('chats.message.thinking')}>
           <span />
           <span />

@@ -151,6 +151,7 @@ export function MessageList({
                 nextSibling={sib?.next}
                 parentKey={sib?.parentKey}
                 hideUsage={hideUsage}
+                latest={message === lastMessage}
               />
             );
           })}

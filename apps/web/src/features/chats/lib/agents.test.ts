@@ -201,6 +201,37 @@ describe('AgentsController', () => {
     expect(stale).not.toHaveBeenCalled();
   });
 
+  it('sends the decision on a tool call, and a tool call lands on its answer', async () => {
+    const { agents, socket } = await connected();
+    agents.store.dispatch({ type: 'track-new', chatId: CHAT_ID });
+    socket.receive({ type: 'message.created', chatId: CHAT_ID, message: answer });
+    socket.receive({
+      type: 'tool.call',
+      chatId: CHAT_ID,
+      messageId: answer.messageId,
+      toolCallId: 'call-1',
+      tool: 'mcp:s1:open_ticket',
+      title: 'Abrir chamado',
+      input: { title: 'Impressora' },
+      needsApproval: true,
+      textBefore: '',
+    });
+    expect(agents.store.getState()[CHAT_ID]?.byId[answer.messageId]?.parts).toEqual([
+      expect.objectContaining({ type: 'tool', toolCallId: 'call-1', status: 'awaiting_approval' }),
+    ]);
+    expect(agents.approveTool(CHAT_ID, 'call-1', 'allow', true)).toBe(true);
+    expect(socket.sent.at(-1)).toMatchObject({
+      type: 'tool.approve',
+      chatId: CHAT_ID,
+      toolCallId: 'call-1',
+      decision: 'allow',
+      remember: 'chat',
+    });
+    agents.approveTool(CHAT_ID, 'call-1', 'deny');
+    expect(socket.sent.at(-1)).not.toHaveProperty('remember');
+    expect(socket.sent.at(-1)).toMatchObject({ type: 'tool.approve', decision: 'deny' });
+  });
+
   it('refuses to send while the socket is not ready', async () => {
     const { agents, socket } = await connected();
     socket.readyState = 3;

@@ -161,6 +161,18 @@ export class AgentsController {
     return this.frame({ type: 'chat.stop', chatId, requestId: newRequestId() });
   }
 
+  /** Allows or denies a tool call waiting for the person; `remember` allows the tool for the rest of the chat. */
+  approveTool(chatId: string, toolCallId: string, decision: 'allow' | 'deny', remember = false): boolean {
+    return this.frame({
+      type: 'tool.approve',
+      chatId,
+      toolCallId,
+      decision,
+      ...(remember ? { remember: 'chat' as const } : {}),
+      requestId: newRequestId(),
+    });
+  }
+
   regenerate(chatId: string, messageId: string): boolean {
     return this.frame({ type: 'chat.regenerate', chatId, messageId, requestId: newRequestId() });
   }

@@ -248,3 +248,77 @@ describe('createDeltaBatcher', () => {
     expect(deliver).toHaveBeenCalledTimes(2);
   });
 });
+
+describe('chatReducer: tool calls', () => {
+  const streamingAnswer = () => {
+    const q = msg('q');
+    const a = msg('a', { role: 'assistant', parentId: 'q', content: 'Vou abrir.', status: 'streaming' });
+    return loaded([q, a]);
+  };
+
+  it('adds the text before a call and the call, then its result', () => {
+    let state = streamingAnswer();
+    state = onFrame(state, {
+      type: 'tool.call',
+      chatId: CHAT,
+      messageId: 'a',
+      toolCallId: 't1',
+      tool: 'mcp:s1:open_ticket',
+      title: 'Abrir chamado',
+      input: { title: 'Impressora' },
+      needsApproval: false,
+      textBefore: 'Vou abrir.',
+    });
+    expect(thread(state).byId.a?.parts).toEqual([
+      { type: 'text', text: 'Vou abrir.' },
+      {
+        type: 'tool',
+        toolCallId: 't1',
+        tool: 'mcp:s1:open_ticket',
+        title: 'Abrir chamado',
+        input: { title: 'Impressora' },
+        status: 'running',
+      },
+    ]);
+    state = onFrame(state, {
+      type: 'tool.result',
+      chatId: CHAT,
+      messageId: 'a',
+      toolCallId: 't1',
+      status: 'done',
+      output: '#42',
+      durationMs: 120,
+    });
+    expect(thread(state).byId.a?.parts?.[1]).toMatchObject({
+      status: 'done',
+      output: '#42',
+      durationMs: 120,
+    });
+  });
+
+  it('a call waiting for the person pauses the answer: it is no longer generating', () => {
+    let state = streamingAnswer();
+    state = onFrame(state, {
+      type: 'tool.call',
+      chatId: CHAT,
+      messageId: 'a',
+      toolCallId: 't1',
+      tool: 'mcp:s1:open_ticket',
+      title: 'Abrir chamado',
+      input: {},
+      needsApproval: true,
+      textBefore: '',
+    });
+    expect(thread(state).byId.a?.parts).toEqual([expect.objectContaining({ status: 'awaiting_approval' })]);
+    state = onFrame(state, {
+      type: 'message.done',
+      chatId: CHAT,
+      messageId: 'a',
+      status: 'awaiting_approval',
+      finishReason: 'tool_calls',
+      usage: null,
+    });
+    expect(thread(state).byId.a?.status).toBe('awaiting_approval');
+    expect(streamingIds(thread(state))).toEqual([]);
+  });
+});

@@ -1,4 +1,4 @@
-import type { Message, ServerFrame } from '@assistente/contracts';
+import type { Message, MessagePart, ServerFrame, ToolCallFrame, ToolPart } from '@assistente/contracts';
 import type { MessagesById } from './thread.ts';
 
 /** A refused request, as the `error` frame said it; `resetsAt` with BUDGET_EXCEEDED. */
@@ -117,6 +117,33 @@ function updateMessage(
   return { ...thread, byId: { ...thread.byId, [messageId]: change(message) } };
 }
 
+/**
+ * The model called a tool: the text it wrote before the call becomes a part, then the call. A call
+ * already known (a snapshot brought it) is updated in place rather than added twice.
+ */
+function addToolCall(message: Message, frame: ToolCallFrame): Message {
+  const parts: MessagePart[] = message.parts ?? [];
+  const status: ToolPart['status'] = frame.needsApproval ? 'awaiting_approval' : 'running';
+  if (parts.some((p) => p.type === 'tool' && p.toolCallId === frame.toolCallId)) {
+    return {
+      ...message,
+      parts: parts.map((p) =>
+        p.type === 'tool' && p.toolCallId === frame.toolCallId ? { ...p, status } : p,
+      ),
+    };
+  }
+  const call: ToolPart = {
+    type: 'tool',
+    toolCallId: frame.toolCallId,
+    tool: frame.tool,
+    title: frame.title,
+    input: frame.input,
+    status,
+  };
+  const before: MessagePart[] = frame.textBefore ? [{ type: 'text', text: frame.textBefore }] : [];
+  return { ...message, parts: [...parts, ...before, call] };
+}
+
 function applyFrame(state: ChatsState, frame: ServerFrame): ChatsState {
   switch (frame.type) {
     case 'message.created': {
@@ -161,6 +188,32 @@ function applyFrame(state: ChatsState, frame: ServerFrame): ChatsState {
             : thread.errorCodes,
         },
       };
+    }
+    case 'tool.call': {
+      const thread = state[frame.chatId];
+      if (!thread?.byId[frame.messageId]) return state;
+      return {
+        ...state,
+        [frame.chatId]: updateMessage(thread, frame.messageId, (m) => addToolCall(m, frame)),
+      };
+    }
+    case 'tool.result': {
+      const thread = state[frame.chatId];
+      if (!thread?.byId[frame.messageId]) return state;
+      const updated = updateMessage(thread, frame.messageId, (m) => ({
+        ...m,
+        parts: m.parts?.map((p) =>
+          p.type === 'tool' && p.toolCallId === frame.toolCallId
+            ? {
+                ...p,
+                status: frame.status,
+                ...(frame.output !== undefined ? { output: frame.output } : {}),
+                ...(frame.durationMs !== undefined ? { durationMs: frame.durationMs } : {}),
+              }
+            : p,
+        ),
+      }));
+      return { ...state, [frame.chatId]: updated };
     }
     case 'error': {
       const thread = frame.chatId ? state[frame.chatId] : undefined;

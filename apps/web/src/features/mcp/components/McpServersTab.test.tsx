@@ -44,7 +44,9 @@ const refused: McpServer = {
 function setup(servers: McpServer[]) {
   const services = installFakeServices();
   signInSession({ role: 'Admin' });
-  const get = vi.fn(async (_path: string, _options?: FakeRequest) => servers);
+  const get = vi.fn(async (path: string, _options?: FakeRequest) =>
+    path === '/api/v1/settings/tools' ? { domain: 'acme.com', rules: [], userServers: false } : servers,
+  );
   const put = vi.fn(async (_path: string, _options?: FakeRequest) => working);
   const post = vi.fn(async (_path: string, _options?: FakeRequest) => working);
   Object.assign(services.accountHttp, { get, put, post });

@@ -11,6 +11,7 @@ import { ItemCard } from '../../../ui/ItemCard.tsx';
 import { SettingsSection } from '../../../ui/SettingsSection.tsx';
 import { useDeleteMcpServer, useMcpServers, useRefreshMcpServer } from '../hooks/useMcpServers.ts';
 import { McpServerForm } from './McpServerForm.tsx';
+import { ToolPolicySection } from './ToolPolicySection.tsx';
 
 function ServerCard({
   server,
@@ -131,6 +132,7 @@ export function McpServersTab() {
           </Stack>
         )}
       </SettingsSection>
+      <ToolPolicySection />
 
       {editing ? (
         <McpServerForm

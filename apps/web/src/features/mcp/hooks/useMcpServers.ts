@@ -1,9 +1,14 @@
-import type { McpServerCreate, McpServerUpdate } from '@assistente/contracts';
+import type { McpServerCreate, McpServerUpdate, ToolPolicyUpdate } from '@assistente/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { authServices } from '../../auth/index.ts';
-import { createMcpApi } from '../api.ts';
+import { authServices, productServices } from '../../auth/index.ts';
+import { createMcpApi, createToolPolicyApi, createToolsApi } from '../api.ts';
 
-const mcpKeys = { list: ['mcp', 'servers'] as const };
+const mcpKeys = {
+  list: ['mcp', 'servers'] as const,
+  /** What santito editors may pick: it changes with the servers and the policy's decisions. */
+  tools: ['mcp', 'tools'] as const,
+  policy: ['mcp', 'policy'] as const,
+};
 
 function mcpApi() {
   return createMcpApi(authServices().accountHttp);
@@ -18,7 +23,10 @@ export function useSaveMcpServer() {
   return useMutation({
     mutationFn: (input: { id: null; body: McpServerCreate } | { id: string; body: McpServerUpdate }) =>
       input.id === null ? mcpApi().create(input.body) : mcpApi().update(input.id, input.body),
-    onSuccess: () => void client.invalidateQueries({ queryKey: mcpKeys.list }),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: mcpKeys.list });
+      void client.invalidateQueries({ queryKey: mcpKeys.tools });
+    },
   });
 }
 
@@ -26,7 +34,10 @@ export function useRefreshMcpServer() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => mcpApi().refresh(id),
-    onSuccess: () => void client.invalidateQueries({ queryKey: mcpKeys.list }),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: mcpKeys.list });
+      void client.invalidateQueries({ queryKey: mcpKeys.tools });
+    },
   });
 }
 
@@ -34,6 +45,37 @@ export function useDeleteMcpServer() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => mcpApi().remove(id),
-    onSuccess: () => void client.invalidateQueries({ queryKey: mcpKeys.list }),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: mcpKeys.list });
+      void client.invalidateQueries({ queryKey: mcpKeys.tools });
+    },
+  });
+}
+
+/** The tools a santito may be given, with the policy's decision for each. */
+export function useTools(enabled = true) {
+  return useQuery({
+    queryKey: mcpKeys.tools,
+    queryFn: () => createToolsApi(productServices().accountHttp).list(),
+    enabled,
+  });
+}
+
+export function useToolPolicy() {
+  return useQuery({
+    queryKey: mcpKeys.policy,
+    queryFn: () => createToolPolicyApi(authServices().accountHttp).get(),
+  });
+}
+
+export function useSaveToolPolicy() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ToolPolicyUpdate) => createToolPolicyApi(authServices().accountHttp).save(body),
+    onSuccess: (policy) => {
+      client.setQueryData(mcpKeys.policy, policy);
+      // The decisions shown beside each tool follow the rules.
+      void client.invalidateQueries({ queryKey: mcpKeys.tools });
+    },
   });
 }

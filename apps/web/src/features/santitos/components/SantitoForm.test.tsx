@@ -1,5 +1,5 @@
 import type { ModelList } from '@assistente/contracts';
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FakeRequest } from '../../../test/fakeHttp.ts';
@@ -53,5 +53,40 @@ describe('SantitoForm, the model', () => {
     const field = screen.getByRole('combobox', { name: 'Modelo' });
     await waitFor(() => expect((field as HTMLInputElement).value).toBe('retired'));
     expect(document.body.textContent).not.toContain('p0ld00000000');
+  });
+});
+
+describe('SantitoForm, tools', () => {
+  it('saves the tools picked and the steps an answer may take', async () => {
+    const services = installFakeServices();
+    signInSession({}, true);
+    Object.assign(services.chatsHttp, { get: vi.fn(async () => models) });
+    const saved = santitoOf({ tools: ['mcp:s1:*'], maxSteps: 4 });
+    const put = vi.fn(async (_path: string, _options?: FakeRequest) => saved);
+    const get = vi.fn(async () => ({
+      tools: [
+        {
+          ref: 'mcp:s1:find_ticket',
+          serverId: 's1',
+          serverName: 'Chamados',
+          name: 'find_ticket',
+          title: null,
+          description: null,
+          readOnly: true,
+          decision: 'allow',
+        },
+      ],
+    }));
+    Object.assign(services.accountHttp, { get, put });
+    const onDone = vi.fn();
+    renderFeature(<SantitoForm santito={santitoOf()} onDone={onDone} onCancel={() => {}} />);
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'Todas as ferramentas de Chamados' }));
+    const steps = screen.getByRole('textbox', { name: 'Máximo de passos' });
+    fireEvent.change(steps, { target: { value: '4' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Salvar' }));
+    await waitFor(() => expect(put).toHaveBeenCalled());
+    expect(put.mock.calls[0]?.[0]).toBe('/api/v1/agent/santito-1');
+    expect(put.mock.calls[0]?.[1]?.body).toMatchObject({ tools: ['mcp:s1:*'], maxSteps: 4 });
+    await waitFor(() => expect(onDone).toHaveBeenCalledWith(saved));
   });
 });

@@ -16,6 +16,7 @@ import {
   Button,
   FileButton,
   Group,
+  NumberInput,
   SegmentedControl,
   Select,
   Stack,
@@ -30,6 +31,7 @@ import { errorMessage } from '../../../lib/http/errors.ts';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { authorizedRequest, authServices } from '../../auth/index.ts';
 import { KnowledgePicker } from '../../knowledge/index.ts';
+import { ToolPicker } from '../../mcp/index.ts';
 import { providerName, useModels } from '../../providers/index.ts';
 import { santitoAvatarPath } from '../api.ts';
 import { santitoKeys, useSaveSantito } from '../hooks/useSantitos.ts';
@@ -75,6 +77,10 @@ export default function SantitoForm({ santito, onDone, onCancel }: SantitoFormPr
   const [model, setModel] = useState<string | null>(santito?.model ?? null);
   const [starters, setStarters] = useState<string[]>(santito?.starters ?? []);
   const [knowledge, setKnowledge] = useState<SantitoKnowledge[]>(santito?.knowledge ?? []);
+  const [tools, setTools] = useState<string[]>(santito?.tools ?? []);
+  const [maxSteps, setMaxSteps] = useState<number | string>(
+    santito?.maxSteps ?? SantitoLimits.defaultMaxSteps,
+  );
   const [visibility, setVisibility] = useState<SantitoVisibility>(santito?.visibility ?? 'domain');
   const [departmentId, setDepartmentId] = useState<string | null>(santito?.departmentId ?? null);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -88,6 +94,13 @@ export default function SantitoForm({ santito, onDone, onCancel }: SantitoFormPr
       next.avatar = t('santitos.form.avatar_invalid');
     if (visibility === 'department' && !departmentId)
       next.departmentId = t('santitos.form.department_required');
+    if (
+      typeof maxSteps !== 'number' ||
+      !Number.isInteger(maxSteps) ||
+      maxSteps < 1 ||
+      maxSteps > SantitoLimits.maxSteps
+    )
+      next.maxSteps = t('santitos.form.max_steps_invalid');
     if (avatarFile && avatarFile.size > SantitoLimits.avatarMaxBytes)
       next.avatarFile = t('santitos.form.avatar_too_large');
     setErrors(next);
@@ -105,6 +118,8 @@ export default function SantitoForm({ santito, onDone, onCancel }: SantitoFormPr
       model,
       starters: cleanStarters,
       knowledge,
+      tools,
+      maxSteps: Number(maxSteps),
       visibility,
       departmentId: visibility === 'department' ? departmentId : null,
     };
@@ -271,6 +286,21 @@ export default function SantitoForm({ santito, onDone, onCancel }: SantitoFormPr
           ) : null}
         </Stack>
         <KnowledgePicker value={knowledge} onChange={setKnowledge} />
+        <ToolPicker value={tools} onChange={setTools} />
+        <NumberInput
+          label={t('santitos.form.max_steps')}
+          description={t('santitos.form.max_steps_hint')}
+          min={1}
+          max={SantitoLimits.maxSteps}
+          step={1}
+          allowDecimal={false}
+          allowNegative={false}
+          clampBehavior="strict"
+          value={maxSteps}
+          onChange={setMaxSteps}
+          error={errors.maxSteps}
+          w={200}
+        />
         <Stack gap={6}>
           <Text size="sm" fw={500} id="santito-visibility">
             {t('santitos.form.visibility')}

@@ -1,0 +1,105 @@
+import type { ToolInfo } from '@assistente/contracts';
+import { fireEvent, screen, within } from '@testing-library/react';
+import { useState } from 'react';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { installFakeServices, resetSession, signInSession } from '../../../test/fakeServices.ts';
+import { loadTestTexts } from '../../../test/render.tsx';
+import { renderFeature } from '../../../test/renderFeature.tsx';
+import { ToolPicker } from './ToolPicker.tsx';
+
+beforeAll(async () => {
+  await loadTestTexts();
+});
+afterEach(() => resetSession());
+
+const tool = (name: string, patch: Partial<ToolInfo> = {}): ToolInfo => ({
+  ref: `mcp:s1:${name}`,
+  serverId: 's1',
+  serverName: 'Chamados',
+  name,
+  title: null,
+  description: null,
+  readOnly: false,
+  decision: 'ask',
+  ...patch,
+});
+
+const tools: ToolInfo[] = [
+  tool('find_ticket', { title: 'Buscar chamado', readOnly: true, decision: 'allow' }),
+  tool('close_ticket', { title: 'Fechar chamado' }),
+  tool('delete_ticket', { decision: 'deny' }),
+  tool('lookup', { ref: 'mcp:s2:lookup', serverId: 's2', serverName: 'CRM' }),
+];
+
+function Harness({ initial, onChange }: { initial: string[]; onChange: (refs: string[]) => void }) {
+  const [value, setValue] = useState(initial);
+  return (
+    <ToolPicker
+      value={value}
+      onChange={(refs) => {
+        setValue(refs);
+        onChange(refs);
+      }}
+    />
+  );
+}
+
+function setup(list: ToolInfo[], initial: string[] = []) {
+  const services = installFakeServices();
+  signInSession({}, true);
+  const get = vi.fn(async () => ({ tools: list }));
+  Object.assign(services.accountHttp, { get });
+  const onChange = vi.fn();
+  renderFeature(<Harness initial={initial} onChange={onChange} />);
+  return { get, onChange };
+}
+
+describe('ToolPicker', { timeout: 30_000 }, () => {
+  it('lists the tools by server with the policy’s decision; a denied tool cannot be picked', async () => {
+    const { get } = setup(tools);
+    const chamados = await screen.findByRole('group', { name: 'Chamados' }, { timeout: 10_000 });
+    expect(get).toHaveBeenCalledWith('/api/v1/agent/tools', expect.anything());
+    expect(screen.getByRole('group', { name: 'CRM' })).toBeTruthy();
+    expect(within(chamados).getByRole('checkbox', { name: 'Buscar chamado' })).toBeTruthy();
+    expect(
+      (within(chamados).getByRole('checkbox', { name: 'delete_ticket' }) as HTMLInputElement).disabled,
+    ).toBe(true);
+    expect(
+      within(chamados)
+        .getAllByTestId('tool-decision')
+        .map((b) => b.textContent),
+    ).toEqual(['Permitida', 'Pergunta antes', 'Bloqueada']);
+  });
+
+  it('picks tools one by one, or every tool of a server as one reference', async () => {
+    const { onChange } = setup(tools);
+    const chamados = await screen.findByRole('group', { name: 'Chamados' }, { timeout: 10_000 });
+    fireEvent.click(within(chamados).getByRole('checkbox', { name: 'Fechar chamado' }));
+    expect(onChange).toHaveBeenLastCalledWith(['mcp:s1:close_ticket']);
+    fireEvent.click(within(chamados).getByRole('checkbox', { name: 'Todas as ferramentas de Chamados' }));
+    expect(onChange).toHaveBeenLastCalledWith(['mcp:s1:*']);
+    const close = within(chamados).getByRole('checkbox', { name: 'Fechar chamado' }) as HTMLInputElement;
+    expect(close.checked).toBe(true);
+    expect(close.disabled).toBe(true);
+    fireEvent.click(within(chamados).getByRole('checkbox', { name: 'Todas as ferramentas de Chamados' }));
+    expect(onChange).toHaveBeenLastCalledWith([]);
+  });
+
+  it('keeps a tool no longer offered in view, so it can be taken out', async () => {
+    const { onChange } = setup(tools, ['mcp:gone:old_tool']);
+    const gone = await screen.findByRole('checkbox', { name: 'mcp:gone:old_tool' }, { timeout: 10_000 });
+    fireEvent.click(gone);
+    expect(onChange).toHaveBeenLastCalledWith([]);
+  });
+
+  it('says how to get tools when there are none', async () => {
+    setup([]);
+    expect(
+      await screen.findByText(
+        'Nenhuma ferramenta ainda: um Admin adiciona servidores MCP em Integração.',
+        {},
+        { timeout: 10_000 },
+      ),
+    ).toBeTruthy();
+  });
+});

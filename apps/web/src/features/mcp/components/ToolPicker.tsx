@@ -1,0 +1,128 @@
+import type { ToolDecision, ToolInfo } from '@assistente/contracts';
+import { Badge, Checkbox, Fieldset, Group, Stack, Text } from '@mantine/core';
+import { useTranslation } from '../../../lib/i18n/index.ts';
+import { ListSkeleton } from '../../../ui/LoadState.tsx';
+import { useTools } from '../hooks/useMcpServers.ts';
+
+const DECISION_COLOR: Record<ToolDecision, string> = { allow: 'primary', ask: 'accent', deny: 'error' };
+
+/** The reference that gives a santito every tool of a server, those added later included. */
+export const allToolsRef = (serverId: string) => `mcp:${serverId}:*`;
+
+interface ServerTools {
+  serverId: string;
+  serverName: string;
+  tools: ToolInfo[];
+}
+
+function byServer(tools: ToolInfo[]): ServerTools[] {
+  const groups = new Map<string, ServerTools>();
+  for (const tool of tools) {
+    let group = groups.get(tool.serverId);
+    if (!group) {
+      group = { serverId: tool.serverId, serverName: tool.serverName, tools: [] };
+      groups.set(tool.serverId, group);
+    }
+    group.tools.push(tool);
+  }
+  return [...groups.values()];
+}
+
+function DecisionBadge({ decision }: { decision: ToolDecision }) {
+  const { t } = useTranslation();
+  return (
+    <Badge size="xs" variant="light" color={DECISION_COLOR[decision]} data-testid="tool-decision">
+      {t(`mcp.decision.${decision}`)}
+    </Badge>
+  );
+}
+
+/**
+ * The santito editor's tools: the tools the author sees, by server, each with what the domain's
+ * policy decides for it. A tool the policy denies cannot be picked. References listed but no
+ * longer offered (a server removed or hidden) are shown checked, so they can be taken out.
+ */
+export function ToolPicker({ value, onChange }: { value: string[]; onChange: (refs: string[]) => void }) {
+  const { t } = useTranslation();
+  const tools = useTools();
+  const selected = new Set(value);
+  const groups = byServer(tools.data ?? []);
+  const offered = new Set(
+    groups.flatMap((g) => [allToolsRef(g.serverId), ...g.tools.map((tool) => tool.ref)]),
+  );
+  const unavailable = tools.isSuccess ? value.filter((ref) => !offered.has(ref)) : [];
+
+  const toggle = (ref: string, on: boolean) =>
+    onChange(on ? [...value.filter((r) => r !== ref), ref] : value.filter((r) => r !== ref));
+  const toggleAll = (group: ServerTools, on: boolean) => {
+    const own = new Set(group.tools.map((tool) => tool.ref));
+    const star = allToolsRef(group.serverId);
+    // The server's `*` replaces its tools picked one by one: one reference, and later tools too.
+    onChange(
+      on ? [...value.filter((r) => !own.has(r) && r !== star), star] : value.filter((r) => r !== star),
+    );
+  };
+
+  return (
+    <Stack gap={6} data-testid="tool-picker">
+      <Text size="sm" fw={500}>
+        {t('santitos.form.tools')}
+      </Text>
+      <Text size="xs" c="dimmed">
+        {t('santitos.form.tools_hint')}
+      </Text>
+      {tools.isPending ? (
+        <ListSkeleton rows={1} height={48} label={t('app.loading')} />
+      ) : tools.isError ? (
+        <Text size="sm" c="error.7" role="alert">
+          {t('common.load_failed')}
+        </Text>
+      ) : groups.length === 0 ? (
+        <Text size="sm" c="dimmed" data-testid="tool-picker-empty">
+          {t('santitos.form.tools_empty')}
+        </Text>
+      ) : (
+        groups.map((group) => {
+          const all = selected.has(allToolsRef(group.serverId));
+          return (
+            <Fieldset key={group.serverId} legend={group.serverName} variant="filled" p="sm">
+              <Stack gap={8}>
+                <Checkbox
+                  label={t('santitos.form.tools_all', { server: group.serverName })}
+                  checked={all}
+                  onChange={(e) => toggleAll(group, e.currentTarget.checked)}
+                />
+                {group.tools.map((tool) => {
+                  const denied = tool.decision === 'deny';
+                  const picked = selected.has(tool.ref);
+                  return (
+                    <Group key={tool.ref} gap="xs" wrap="nowrap" align="flex-start" pl="md">
+                      <Checkbox
+                        style={{ flex: 1 }}
+                        label={tool.title ?? tool.name}
+                        description={tool.description ?? undefined}
+                        checked={(all && !denied) || picked}
+                        disabled={all || (denied && !picked)}
+                        onChange={(e) => toggle(tool.ref, e.currentTarget.checked)}
+                      />
+                      <DecisionBadge decision={tool.decision} />
+                    </Group>
+                  );
+                })}
+              </Stack>
+            </Fieldset>
+          );
+        })
+      )}
+      {unavailable.length > 0 ? (
+        <Fieldset legend={t('santitos.form.tools_unavailable')} variant="filled" p="sm">
+          <Stack gap={8}>
+            {unavailable.map((ref) => (
+              <Checkbox key={ref} label={ref} checked onChange={() => toggle(ref, false)} />
+            ))}
+          </Stack>
+        </Fieldset>
+      ) : null}
+    </Stack>
+  );
+}
