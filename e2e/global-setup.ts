@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startConfluenceStandin } from '../apps/server/src/test/confluence-standin.ts';
 import { startLlmFixture } from '../apps/server/src/test/llm-fixture.ts';
+import { startOAuthMcpStandin } from '../apps/server/src/test/mcp-oauth-standin.ts';
 import { startMcpStandin } from '../apps/server/src/test/mcp-standin.ts';
 import { startOidcProvider } from '../apps/server/src/test/oidc-provider.ts';
 import { startSmtpSink } from '../apps/server/src/test/smtp-sink.ts';
@@ -91,8 +92,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         ? { text: FIXTURE_ANSWER, delayMs: SLOW_ANSWER_DELAY_MS }
         : toolScript(body),
   });
-  // A real MCP server (the official SDK) for the tools journey.
+  // Real MCP servers (the official SDK) for the tools journeys: an open one, and one behind OAuth.
   const mcp = await startMcpStandin();
+  const mcpOAuth = await startOAuthMcpStandin({ metadata: 'well-known' });
 
   // A Confluence Cloud site (REST API v2) with a space of HR pages and a larger one of policies,
   // for the knowledge journeys.
@@ -138,7 +140,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     // …and so is the identity provider, which a SuperAdmin may also add from /integration.
     // …and so is the Confluence site an Admin connects.
     // …and so is the MCP server an Admin adds.
-    PROVIDER_URL_ALLOWLIST: [llm.baseUrl, oidc.issuer, confluence.url, mcp.url]
+    PROVIDER_URL_ALLOWLIST: [llm.baseUrl, oidc.issuer, confluence.url, mcp.url, mcpOAuth.url, mcpOAuth.issuer]
       .map((u) => new URL(u).host)
       .join(','),
     OIDC_ISSUER: oidc.issuer,
@@ -153,6 +155,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.E2E_LLM_URL = llm.baseUrl;
   process.env.E2E_OIDC_ISSUER = oidc.issuer;
   process.env.E2E_MCP_URL = mcp.url;
+  process.env.E2E_MCP_OAUTH_URL = mcpOAuth.url;
   process.env.E2E_CONFLUENCE = JSON.stringify({
     url: confluence.url,
     email: confluence.email,
@@ -213,6 +216,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     await llm.close();
     await oidc.close();
     await confluence.close();
+    await mcp.close();
+    await mcpOAuth.close();
     rmSync(work, { recursive: true, force: true });
   };
 }

@@ -19,6 +19,13 @@ export const WebRoutes = [
   { path: '/embedded/:virtualAccountId/chats/:chatId', layout: 'embedded' },
 ] as const;
 
+/**
+ * Pages served outside the shell (no layout, no guards, no session): the server answers them like
+ * a route. `/integration/mcp-connected` is where an MCP server's sign-in popup ends
+ * (docs/ARCHITECTURE.md#mcp-servers).
+ */
+export const StandalonePages = { mcpConnected: '/integration/mcp-connected' } as const;
+
 const localePrefix = new RegExp(`^/(${Locales.map((l) => l.replace('-', '\\-')).join('|')})(?=/|$)`);
 
 /** Splits `/pt-BR/chats` into `{ locale: 'pt-BR', path: '/chats' }`. */
@@ -33,6 +40,10 @@ const compiled = WebRoutes.map((r) => ({
   route: r,
   re: new RegExp(`^${r.path.replace(/:[A-Za-z]+/g, '[^/]+')}$`),
 }));
+
+/** Whether a path (with or without locale prefix) is one of the standalone pages. */
+export const isStandalonePage = (pathname: string): boolean =>
+  Object.values(StandalonePages).some((p) => p === splitLocale(pathname).path);
 
 /** The route a path (with or without locale prefix) belongs to, if any. */
 export function matchWebRoute(pathname: string): (typeof WebRoutes)[number] | undefined {

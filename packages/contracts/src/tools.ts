@@ -7,6 +7,8 @@ export const McpLimits = {
   displayNameMax: 100,
   /** Servers one domain may hold: enough for every team's tools, few enough to review. */
   perDomain: 50,
+  /** Private servers one person may add, when their domain allows it. */
+  perUser: 10,
   /** Tools kept of one server's list; a server offering more is cut, and says so. */
   toolsPerServer: 200,
   /** How long discovering a server's tools may take, connection included. */
@@ -21,9 +23,22 @@ const HeaderNameSchema = z
   .max(100)
   .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'A header name has letters, digits and - only');
 
+const ScopesSchema = z
+  .array(
+    z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .regex(/^[^\s]+$/, 'One scope per entry'),
+  )
+  .max(50);
+
 /**
- * How Assistente authenticates to a server: not at all, or with a fixed header (an API key, a
- * bearer token). The header's value is sealed and never sent back.
+ * How Assistente authenticates to a server: not at all, with a fixed header (an API key, a bearer
+ * token), or with OAuth 2.1 where each person connects their own account. Secrets (the header's
+ * value, a client secret) are sealed and never sent back. Without a `clientId` the client
+ * registers itself with the authorization server (dynamic client registration).
  */
 export const McpAuthInputSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('none') }),
@@ -33,6 +48,13 @@ export const McpAuthInputSchema = z.discriminatedUnion('kind', [
     /** Absent on an update: the stored value is kept. */
     value: z.string().min(1).max(4_000).optional(),
   }),
+  z.object({
+    kind: z.literal('oauth'),
+    clientId: z.string().trim().min(1).max(500).optional(),
+    /** Absent on an update: the stored secret is kept. */
+    clientSecret: z.string().min(1).max(4_000).optional(),
+    scopes: ScopesSchema.optional(),
+  }),
 ]);
 export type McpAuthInput = z.infer<typeof McpAuthInputSchema>;
 
@@ -40,6 +62,13 @@ export type McpAuthInput = z.infer<typeof McpAuthInputSchema>;
 export const McpAuthSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('none') }),
   z.object({ kind: z.literal('header'), name: z.string(), hasValue: z.boolean() }),
+  z.object({
+    kind: z.literal('oauth'),
+    /** Null: registered dynamically. */
+    clientId: z.string().nullable(),
+    hasClientSecret: z.boolean(),
+    scopes: z.array(z.string()),
+  }),
 ]);
 export type McpAuth = z.infer<typeof McpAuthSchema>;
 
@@ -63,7 +92,15 @@ export const McpToolSchema = z.object({
 export type McpTool = z.infer<typeof McpToolSchema>;
 
 /** Why discovering a server's tools failed, for the web to say in words. */
-export const McpDiscoveryFailures = ['unreachable', 'unauthorized', 'not_mcp', 'timeout', 'blocked'] as const;
+export const McpDiscoveryFailures = [
+  'unreachable',
+  'unauthorized',
+  'not_mcp',
+  'timeout',
+  'blocked',
+  /** An OAuth server nobody connected to yet: its tools are listed once someone does. */
+  'not_connected',
+] as const;
 export const McpDiscoveryFailureSchema = z.enum(McpDiscoveryFailures);
 export type McpDiscoveryFailure = z.infer<typeof McpDiscoveryFailureSchema>;
 
@@ -73,9 +110,14 @@ export const McpServerSchema = z.object({
   domain: z.string(),
   displayName: z.string(),
   url: z.string(),
-  scope: z.enum(['domain']),
+  /** `domain`: an Admin's, for the domain; `user`: a person's own, only they see it. */
+  scope: z.enum(['domain', 'user']),
+  /** The person whose server it is (`scope: user`); null for a domain's. */
+  ownerId: z.string().nullable(),
   visibleTo: McpVisibilitySchema,
   auth: McpAuthSchema,
+  /** With OAuth: whether the caller connected their account (null for other servers). */
+  connected: z.boolean().nullable(),
   enabled: z.boolean(),
   /** What the last discovery found (read-only). */
   tools: z.array(McpToolSchema),
@@ -96,6 +138,8 @@ const McpUrlSchema = httpUrlSchema({
 export const McpServerCreateSchema = z.object({
   displayName: z.string().trim().min(1).max(McpLimits.displayNameMax),
   url: McpUrlSchema,
+  /** `user`: a private server of the caller's (when the domain's tool policy allows it). */
+  scope: z.enum(['domain', 'user']).optional(),
   visibleTo: McpVisibilitySchema.optional(),
   /** Absent: none. */
   auth: McpAuthInputSchema.optional(),
@@ -104,8 +148,15 @@ export const McpServerCreateSchema = z.object({
 export type McpServerCreate = z.infer<typeof McpServerCreateSchema>;
 
 /** PUT /api/v1/integration/mcp/{id}: what is absent stays; a new URL or auth discovers again. */
-export const McpServerUpdateSchema = McpServerCreateSchema.partial();
+export const McpServerUpdateSchema = McpServerCreateSchema.omit({ scope: true }).partial();
 export type McpServerUpdate = z.infer<typeof McpServerUpdateSchema>;
+
+/** GET /api/v1/integration/mcp/{id}/connect: where to send the person, or null when connected already. */
+export const McpConnectSchema = z.object({ authorizationUrl: z.string().nullable() });
+export type McpConnect = z.infer<typeof McpConnectSchema>;
+
+/** What a connection attempt's end tells the web's popup (`/integration/mcp-connected?…`). */
+export const McpConnectOutcomes = ['connected', 'denied', 'failed', 'expired'] as const;
 
 /** What happens when a santito's answer calls a tool: it runs, waits for the person, or is refused. */
 export const ToolDecisionSchema = z.enum(['allow', 'ask', 'deny']);
@@ -165,5 +216,9 @@ export const ToolInfoSchema = z.object({
 export type ToolInfo = z.infer<typeof ToolInfoSchema>;
 
 /** GET /api/v1/agent/tools: the tools of the enabled servers the caller sees. */
-export const ToolListSchema = z.object({ tools: z.array(ToolInfoSchema) });
+export const ToolListSchema = z.object({
+  tools: z.array(ToolInfoSchema),
+  /** Whether the caller may add MCP servers of their own (the domain's tool policy). */
+  userServers: z.boolean(),
+});
 export type ToolList = z.infer<typeof ToolListSchema>;

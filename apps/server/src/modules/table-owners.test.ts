@@ -25,7 +25,7 @@ const OWNERS: Record<string, string[]> = {
   providers: ['providerConfigs', 'domainAiSettings'],
   santitos: ['santitos'],
   sso: ['ssoProviders'],
-  tools: ['mcpServers', 'toolPolicies'],
+  tools: ['mcpServers', 'toolPolicies', 'mcpTokens'],
   usage: ['usageEvents', 'usageDaily', 'modelPrices', 'budgets', 'budgetPeriods', 'budgetReservations'],
   /** lib/scheduler.ts, not a module. */
   lib: ['jobLeases'],
@@ -38,6 +38,9 @@ const CROSS_TABLE_READS: Record<string, string[]> = {
   // A draft or an embed visitor's empty chat is purged; whether its owner is a visitor is checked in
   // the statement that deletes it, so a message sent meanwhile still keeps the chat.
   'chats/abandoned-chats.ts': ['users'],
+  // People who lost access lose their MCP tokens: who is still active is read in the statement
+  // that deletes them, whichever replica hears of the change.
+  'tools/oauth.ts': ['users'],
 };
 
 const ownerOf = new Map(

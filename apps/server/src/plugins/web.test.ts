@@ -67,6 +67,8 @@ describe('web serving', () => {
       '/pt-BR/users',
       '/en',
       '/es/auth/login',
+      // A standalone page (an MCP sign-in popup's end), outside the route table.
+      '/integration/mcp-connected',
       // Embedded pages depend on their embed: modules/embedded/pages.integration.test.ts.
     ]) {
       const res = await app.inject(url);

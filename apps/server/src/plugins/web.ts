@@ -10,7 +10,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { matchWebRoute, type RuntimeConfig } from '@assistente/contracts';
+import { isStandalonePage, matchWebRoute, type RuntimeConfig } from '@assistente/contracts';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
@@ -169,7 +169,7 @@ export async function registerWeb(app: FastifyInstance, ctx: AppContext): Promis
       }
       return sendEmbeddedPage(request, reply, id);
     }
-    if (route) return sendShell(reply, 200);
+    if (route || isStandalonePage(pathname)) return sendShell(reply, 200);
     if (BOT_RE.test(request.headers['user-agent'] ?? '')) {
       return reply.status(404).type('text/plain; charset=utf-8').send('Not Found');
     }

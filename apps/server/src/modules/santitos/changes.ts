@@ -56,7 +56,7 @@ async function checkKnowledge(
 /** The servers a santito's tools name must be its domain's (docs/ARCHITECTURE.md#the-tool-loop). */
 async function checkTools({ ctx }: SantitosState, caller: UserCaller, tools: readonly string[]) {
   if (tools.length === 0) return;
-  const unknown = await ctx.services.tools.unknownRefs(caller.domain.id, tools);
+  const unknown = await ctx.services.tools.unknownRefs(caller, tools);
   if (unknown.length > 0) throw invalidField('tools', `No such tool in your organisation: ${unknown[0]}`);
 }
 

@@ -4,6 +4,7 @@ import type { UserCaller } from '../../lib/caller.ts';
 import { recordAudit } from '../audit/index.ts';
 import type { ChatCaller } from '../chats/index.ts';
 import type { McpTarget, ToolOutput } from './connections.ts';
+import { StoredOAuth } from './oauth.ts';
 import { headersOf } from './servers.ts';
 import type { ToolsState } from './state.ts';
 import type { McpServerRow } from './store.ts';
@@ -27,8 +28,9 @@ export interface AnswerTool {
   connection: string;
 }
 
-/** Whether a person of this role and department sees a server's tools. */
-function visibleTo(row: McpServerRow, caller: ChatCaller | UserCaller): boolean {
+/** Whether a person of this role and department sees a server's tools; a private server, its owner only. */
+export function visibleTo(row: McpServerRow, caller: ChatCaller | UserCaller): boolean {
+  if (row.ownerId !== null) return caller.kind === 'user' && row.ownerId === caller.user.id;
   const { roles, departments } = row.visibleTo;
   if (roles.length === 0 && departments.length === 0) return true;
   // A visitor has neither a role nor a department: only servers open to everyone.
@@ -68,7 +70,11 @@ export async function answerTools(
   const tools: AnswerTool[] = [];
   const taken = new Set<string>();
   for (const row of servers) {
-    const target = { url: row.url, headers: headersOf(s, row) };
+    const target = {
+      url: row.url,
+      headers: headersOf(s, row),
+      ...(row.authKind === 'oauth' ? { authProvider: new StoredOAuth(s, row, caller.user.id) } : {}),
+    };
     for (const t of row.tools) {
       if (!refMatches(refs, row.id, t.name)) continue;
       const ref = `mcp:${row.id}:${t.name}`;
@@ -166,17 +172,24 @@ export async function listTools(s: ToolsState, caller: UserCaller): Promise<Tool
       });
     }
   }
-  return { tools };
+  return { tools, userServers: policy.userServers };
 }
 
-/** The references that name no server of the domain (no built-in tool exists yet: each is refused). */
+/**
+ * The references that name no server the caller sees: their domain's, or their own private ones
+ * (no built-in tool exists yet: each is refused).
+ */
 export async function unknownRefs(
   s: ToolsState,
-  domainId: string,
+  caller: UserCaller,
   refs: readonly string[],
 ): Promise<string[]> {
   if (refs.length === 0) return [];
-  const ids = new Set((await s.store.list(domainId)).map((r) => r.id));
+  const ids = new Set(
+    (await s.store.list(caller.domain.id))
+      .filter((r) => r.ownerId === null || r.ownerId === caller.user.id)
+      .map((r) => r.id),
+  );
   return refs.filter((ref) => {
     const m = /^mcp:([^:]+):/.exec(ref);
     return !m?.[1] || !ids.has(m[1]);

@@ -1,4 +1,5 @@
 import { TOOL_OUTPUT_MAX_CHARS } from '@assistente/contracts';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -8,6 +9,8 @@ import type { createGuardedHttp } from '../../lib/ssrf.ts';
 export interface McpTarget {
   url: string;
   headers: Record<string, string>;
+  /** OAuth servers: the person's tokens, refreshed once on a 401. */
+  authProvider?: OAuthClientProvider;
 }
 
 /** What a tool call gave back, as text the model reads; `isError` when the tool said it failed. */
@@ -68,6 +71,7 @@ export class McpConnections {
     const transport = new StreamableHTTPClientTransport(new URL(target.url), {
       requestInit: { headers: target.headers },
       fetch: this.guard.fetch,
+      ...(target.authProvider ? { authProvider: target.authProvider } : {}),
     });
     return client.connect(transport, { signal }).then(() => client);
   }

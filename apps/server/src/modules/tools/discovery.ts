@@ -1,4 +1,5 @@
 import { type McpDiscoveryFailure, McpLimits, type McpTool } from '@assistente/contracts';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   StreamableHTTPClientTransport,
@@ -40,12 +41,13 @@ function failureOf(err: unknown): { reason: McpDiscoveryFailure; message: string
  */
 export async function discoverTools(
   s: ToolsState,
-  target: { url: string; headers: Record<string, string> },
+  target: { url: string; headers: Record<string, string>; authProvider?: OAuthClientProvider },
 ): Promise<Discovery> {
   const client = new Client({ name: 'assistente', version: '1.0.0' });
   const transport = new StreamableHTTPClientTransport(new URL(target.url), {
     requestInit: { headers: target.headers },
     fetch: s.guard.fetch,
+    ...(target.authProvider ? { authProvider: target.authProvider } : {}),
   });
   const signal = AbortSignal.timeout(McpLimits.discoverTimeoutMs);
   const options = { signal, timeout: McpLimits.discoverTimeoutMs };

@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import { McpLimits, type McpServer, McpServerSchema } from '@assistente/contracts';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -5,6 +6,7 @@ import { auditEntries, mcpServers } from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
 import { makeDomain, makeUser, type TestDomain, type TestUser } from '../../test/factories.ts';
 import { type McpStandin, startMcpStandin } from '../../test/mcp-standin.ts';
+import { freePort } from '../../test/server-process.ts';
 
 const BASE = '/api/v1/integration/mcp';
 const SECRET = 'sk-standin-0123456789';
@@ -16,6 +18,8 @@ let secured: McpStandin;
 let crowded: McpStandin;
 /** A port in the allowlist where nothing listens. */
 let silentUrl: string;
+/** A port in the allowlist for a server that redirects elsewhere. */
+let redirectorPort: number;
 let a: TestDomain;
 let admin: TestUser;
 let editor: TestUser;
@@ -42,7 +46,8 @@ beforeAll(async () => {
   const gone = await startMcpStandin();
   silentUrl = gone.url;
   await gone.close();
-  const allow = [open.port, secured.port, crowded.port, new URL(silentUrl).port]
+  redirectorPort = await freePort();
+  const allow = [open.port, secured.port, crowded.port, new URL(silentUrl).port, redirectorPort]
     .map((p) => `127.0.0.1:${p}`)
     .join(',');
   t = await buildTestApp({ PROVIDER_URL_ALLOWLIST: allow });
@@ -159,10 +164,27 @@ describe('MCP servers of a domain (/api/v1/integration/mcp)', () => {
     expect(await serverCount()).toBe(count);
   });
 
-  it('is for Admins of the domain: Editors and Viewers are refused, another domain sees nothing of it', async () => {
+  it('does not follow a server that redirects to a private address', async () => {
+    // An allowed host whose answer sends the client to the cloud metadata address.
+    const redirector = createServer((_req, res) => {
+      res.writeHead(307, { location: 'http://169.254.169.254/latest/meta-data' }).end();
+    });
+    await new Promise<void>((resolve) => redirector.listen(redirectorPort, '127.0.0.1', resolve));
+    try {
+      const server = await add({ displayName: 'Redirects', url: `http://127.0.0.1:${redirectorPort}/mcp` });
+      expect(server.lastError?.reason).toBe('blocked');
+      expect(server.tools).toEqual([]);
+    } finally {
+      await new Promise<void>((resolve) => redirector.close(() => resolve()));
+    }
+  });
+
+  it('is for Admins of the domain: Editors and Viewers see none and change none, another domain sees nothing of it', async () => {
     const server = await add({ displayName: 'Mine', url: open.url });
     for (const who of [editor, viewer]) {
-      expect((await api(who, 'GET', BASE)).statusCode).toBe(403);
+      // Their list holds only servers of their own (none here), never the domain's.
+      expect((await api(who, 'GET', BASE)).json()).toEqual([]);
+      expect((await api(who, 'GET', `${BASE}/${server.id}`)).statusCode).toBe(403);
       expect((await api(who, 'POST', BASE, { displayName: 'X', url: open.url })).statusCode).toBe(403);
       expect((await api(who, 'DELETE', `${BASE}/${server.id}`)).statusCode).toBe(403);
     }

@@ -7,4 +7,4 @@ export const toolsPolicy = definePolicy({
   manage: (caller, domainId: string) => managesMcpServers(actor(caller), domainId),
 });
 
-export const { authorize } = toolsPolicy;
+export const { authorize, can } = toolsPolicy;

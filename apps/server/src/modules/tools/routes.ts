@@ -1,4 +1,6 @@
 import {
+  McpConnectOutcomes,
+  McpConnectSchema,
   McpServerCreateSchema,
   McpServerSchema,
   McpServerUpdateSchema,
@@ -8,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { linkBase } from '../../lib/origin.ts';
 import { errorResponses, IdParams, RouteNeeds } from '../../plugins/routes.ts';
 import { noStore } from '../../plugins/security.ts';
 import { auditMeta } from '../audit/index.ts';
@@ -20,7 +23,8 @@ export async function toolsRoutes(app: FastifyInstance, ctx: AppContext): Promis
   const service = ctx.services.tools;
   app.addHook('onSend', noStore);
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { admin } = RouteNeeds;
+  // Admins manage the domain's servers, anyone their own private ones: the service tells them apart.
+  const admin = RouteNeeds.user;
   const tags = ['tools'];
   const querystring = ProviderSettingsQuerySchema;
 
@@ -113,6 +117,64 @@ export async function toolsRoutes(app: FastifyInstance, ctx: AppContext): Promis
     async (request, reply) => {
       await service.removeServer(request.caller, request.params.id, auditMeta(request), request.query.domain);
       return reply.status(204).send(null);
+    },
+  );
+
+  r.get(
+    '/:id/connect',
+    {
+      config: RouteNeeds.user,
+      schema: {
+        tags,
+        summary:
+          'Connect your account to an OAuth MCP server: where to sign in (null when connected already)',
+        description:
+          'Open `authorizationUrl` in a popup; the server sends the person back to `/api/v1/integration/mcp/oauth/callback`, which ends on `/integration/mcp-connected?status=…`.',
+        params: IdParams,
+        response: { 200: McpConnectSchema, ...errorResponses('NOT_FOUND', 'PROVIDER_ERROR') },
+      },
+    },
+    async (request) => service.connect(request.caller, request.params.id, linkBase(ctx.config, request)),
+  );
+
+  r.delete(
+    '/:id/connect',
+    {
+      config: RouteNeeds.user,
+      schema: {
+        tags,
+        summary: 'Forget your connection to an OAuth MCP server (its tokens)',
+        params: IdParams,
+        response: { 204: z.null(), ...errorResponses('NOT_FOUND') },
+      },
+    },
+    async (request, reply) => {
+      await service.disconnect(request.caller, request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+
+  r.get(
+    '/oauth/callback',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: 'Where an MCP server’s authorization server sends the person back (OAuth 2.1 redirect URI)',
+        querystring: z.object({
+          code: z.string().max(4_000).optional(),
+          state: z.string().max(200).optional(),
+          error: z.string().max(200).optional(),
+        }),
+        response: { 302: z.null() },
+      },
+    },
+    async (request, reply) => {
+      const base = linkBase(ctx.config, request);
+      const outcome = await service.finishConnect(request.query, base);
+      const to = new URL('/integration/mcp-connected', base);
+      to.searchParams.set('status', McpConnectOutcomes.includes(outcome) ? outcome : 'failed');
+      return reply.redirect(to.href, 302);
     },
   );
 

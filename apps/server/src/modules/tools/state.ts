@@ -1,9 +1,10 @@
-import type { AppContext } from '../../context.ts';
-import type { UserCaller } from '../../lib/caller.ts';
+import { type AppContext, Channels } from '../../context.ts';
+import type { AuthInvalidateMessage, UserCaller } from '../../lib/caller.ts';
 import { type SecretBox, secretBoxFor } from '../../lib/secrets.ts';
 import { createGuardedHttp } from '../../lib/ssrf.ts';
 import { existingActingDomain } from '../accounts/index.ts';
 import { McpConnections } from './connections.ts';
+import { dropInactiveTokens } from './oauth.ts';
 import { authorize } from './policy.ts';
 import { type McpServersStore, mcpServersStore } from './store.ts';
 
@@ -18,18 +19,30 @@ export interface ToolsState {
   guard: ReturnType<typeof createGuardedHttp>;
   /** The tool calls' connections, one per user and server. */
   connections: McpConnections;
+  /** Stops listening for people who lost access (whose OAuth tokens are dropped). */
+  unlisten: () => void;
 }
 
 export function createToolsState(ctx: AppContext): ToolsState {
   // MCP servers are reached under the same rule as model providers: public, or allowlisted.
   const guard = createGuardedHttp({ allowlist: ctx.config.PROVIDER_URL_ALLOWLIST });
-  return {
+  const state: ToolsState = {
     ctx,
     store: mcpServersStore(ctx.db),
     box: secretBoxFor(ctx.config),
     guard,
     connections: new McpConnections(guard, ctx.config.MCP_IDLE_MS),
+    unlisten: () => {},
   };
+  // A person deactivated (or their organisation) keeps no access to their MCP accounts.
+  state.unlisten = ctx.bus.subscribe(Channels.authInvalidate, (raw) => {
+    const msg = (raw ?? {}) as AuthInvalidateMessage;
+    if (!msg.email && !msg.domain) return;
+    void dropInactiveTokens(state, msg).catch((err: unknown) =>
+      ctx.log.error({ err }, 'tools: dropping the tokens of people who lost access failed'),
+    );
+  });
+  return state;
 }
 
 /** The domain an Admin acts on: their own, or any for a SuperAdmin (`?domain=`). */
@@ -39,6 +52,7 @@ export async function adminDomain(s: ToolsState, caller: UserCaller, requested?:
 }
 
 export async function close(s: ToolsState): Promise<void> {
+  s.unlisten();
   await s.connections.close();
   await s.guard.close();
 }

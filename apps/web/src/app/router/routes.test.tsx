@@ -61,6 +61,19 @@ describe('app routes', () => {
     expect(await screen.findByRole('button', { name: 'Entrar' }, { timeout: 10_000 })).toBeTruthy();
   });
 
+  it('shows the end of an MCP sign-in to a signed-out popup: no guard, no session wait', async () => {
+    installFakeServices();
+    setUi({ loadingAuthPlugin: false });
+    // The auth state never loads: the page must not wait for it.
+    const router = renderApp('/integration/mcp-connected?status=denied', {
+      authReady: new Promise(() => {}),
+    });
+    expect((await screen.findByTestId('mcp-connected-status', {}, { timeout: 10_000 })).textContent).toBe(
+      'O acesso não foi concedido. Você pode fechar esta janela.',
+    );
+    expect(router.state.location.pathname).toBe('/integration/mcp-connected');
+  });
+
   it('sends a signed-out visitor to the login page with the redirect', async () => {
     installFakeServices();
     setUi({ loadingAuthPlugin: false });

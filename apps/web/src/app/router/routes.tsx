@@ -1,4 +1,4 @@
-import { type Locale, Locales } from '@assistente/contracts';
+import { type Locale, Locales, StandalonePages } from '@assistente/contracts';
 import type { ComponentType } from 'react';
 import type { LoaderFunction, RouteObject } from 'react-router';
 import { isChunkLoadError, reloadAfterChunkError } from '../../lib/build/chunkReload.ts';
@@ -110,6 +110,14 @@ function localeRoutes(prefix: Locale | null, deps: RouteDeps): RouteObject {
   };
 }
 
+/**
+ * Where an MCP server's sign-in ends, in a popup (features/mcp): outside the root so no guard,
+ * session or shell runs for it — it only tells its opener and closes. The server's callback
+ * sends the browser to the unprefixed path; the language is the remembered one.
+ */
+const MCP_CONNECTED_PATH = StandalonePages.mcpConnected;
+const mcpConnectedPage: Importer = () => import('../../features/mcp/McpConnectedPage.tsx');
+
 /** Unknown paths never render: the root loader throws 404 first. */
 function NoPage() {
   return null;
@@ -118,6 +126,12 @@ function NoPage() {
 /** The route tree: every page of the spec's table, unprefixed and under /en, /es, /pt-BR. */
 export function createRoutes(deps: RouteDeps): RouteObject[] {
   return [
+    {
+      id: 'mcp-connected',
+      path: MCP_CONNECTED_PATH,
+      lazy: lazyComponent(mcpConnectedPage, deps),
+      HydrateFallback: InitialSpinner,
+    },
     {
       id: 'root',
       loader: deps.rootLoader,

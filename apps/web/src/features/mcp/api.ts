@@ -1,9 +1,11 @@
 import {
+  type McpConnect,
+  McpConnectSchema,
   type McpServer,
   type McpServerCreate,
   McpServerSchema,
   type McpServerUpdate,
-  type ToolInfo,
+  type ToolList,
   ToolListSchema,
   type ToolPolicy,
   ToolPolicySchema,
@@ -14,7 +16,10 @@ import { arrayOf, done, parsed } from '../../lib/http/schemas.ts';
 
 const byId = (id: string) => ({ params: { path: { id } } });
 
-/** A domain's MCP servers (Admins). */
+/**
+ * MCP servers: an Admin's list is the domain's (and their own); anyone else's is their own and the
+ * domain's OAuth servers they may connect to.
+ */
 export function createMcpApi(client: ApiClient) {
   return {
     list: (): Promise<McpServer[]> => parsed(arrayOf(McpServerSchema), client.GET('/api/v1/integration/mcp')),
@@ -25,14 +30,21 @@ export function createMcpApi(client: ApiClient) {
     refresh: (id: string): Promise<McpServer> =>
       parsed(McpServerSchema, client.POST('/api/v1/integration/mcp/{id}/refresh', byId(id))),
     remove: (id: string): Promise<void> => done(client.DELETE('/api/v1/integration/mcp/{id}', byId(id))),
+    /** Where the caller signs in to an OAuth server (null: connected already). */
+    connect: (id: string): Promise<McpConnect> =>
+      parsed(McpConnectSchema, client.GET('/api/v1/integration/mcp/{id}/connect', byId(id))),
+    disconnect: (id: string): Promise<void> =>
+      done(client.DELETE('/api/v1/integration/mcp/{id}/connect', byId(id))),
   };
 }
 
-/** The tools a santito may be given: those of the enabled servers the caller sees (any author). */
+/**
+ * The tools a santito may be given (those of the enabled servers the caller sees, any author), and
+ * whether the caller may add servers of their own.
+ */
 export function createToolsApi(client: ApiClient) {
   return {
-    list: async (): Promise<ToolInfo[]> =>
-      (await parsed(ToolListSchema, client.GET('/api/v1/agent/tools'))).tools,
+    get: (): Promise<ToolList> => parsed(ToolListSchema, client.GET('/api/v1/agent/tools')),
   };
 }
 

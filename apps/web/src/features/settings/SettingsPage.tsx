@@ -9,6 +9,7 @@ import {
   IconHistory,
   IconKey,
   IconSparkles,
+  IconTool,
   IconUserCircle,
 } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
@@ -18,6 +19,7 @@ import { PageHeader } from '../../ui/PageHeader.tsx';
 import { TabStrip } from '../../ui/TabStrip.tsx';
 import { ApiKeysTab } from '../apikeys/index.ts';
 import { useAccountSession } from '../auth/index.ts';
+import { MyToolsTab } from '../mcp/index.ts';
 import { ProvidersSettings } from '../providers/index.ts';
 import { MyUsage } from '../usage/index.ts';
 import { AuditTab } from './components/AuditTab.tsx';
@@ -32,6 +34,7 @@ export const SETTINGS_TABS = [
   'password',
   'sessions',
   'apiKeys',
+  'tools',
   'usage',
   'terms',
   'audit',
@@ -45,6 +48,7 @@ const ICONS: Record<SettingsTab, ComponentType<{ size?: number; stroke?: number 
   password: IconKey,
   sessions: IconDevices,
   apiKeys: IconApi,
+  tools: IconTool,
   usage: IconChartBar,
   terms: IconFileCertificate,
   audit: IconHistory,
@@ -58,7 +62,7 @@ export function settingsTabs(user: Pick<User, 'role'>): SettingsTab[] {
   return SETTINGS_TABS.filter((tab) => admin || (tab !== 'audit' && tab !== 'domain' && tab !== 'providers'));
 }
 
-/** `/settings`: profile, password, sessions, terms; for Admins the audit log, domain settings and AI providers. */
+/** `/settings`: profile, password, sessions, API keys, tools, usage, terms; for Admins the audit log, domain settings and AI providers. */
 export default function SettingsPage() {
   const { apiUser } = useAccountSession();
   return apiUser ? <Settings user={apiUser} /> : null;
@@ -104,6 +108,9 @@ function Settings({ user }: { user: User }) {
         </Tabs.Panel>
         <Tabs.Panel value="apiKeys">
           <ApiKeysTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="tools">
+          <MyToolsTab />
         </Tabs.Panel>
         <Tabs.Panel value="usage">
           <MyUsage />

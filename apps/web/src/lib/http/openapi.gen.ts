@@ -1355,6 +1355,7 @@ export interface paths {
                                 serverName: string;
                                 title: string | null;
                             }[];
+                            userServers: boolean;
                         };
                     };
                 };
@@ -9184,7 +9185,14 @@ export interface paths {
                                 /** @enum {string} */
                                 kind: "header";
                                 name: string;
+                            } | {
+                                clientId: string | null;
+                                hasClientSecret: boolean;
+                                /** @enum {string} */
+                                kind: "oauth";
+                                scopes: string[];
                             };
+                            connected: boolean | null;
                             /** Format: date-time */
                             createdAt: string;
                             displayName: string;
@@ -9194,10 +9202,11 @@ export interface paths {
                             lastError: {
                                 message: string;
                                 /** @enum {string} */
-                                reason: "unreachable" | "unauthorized" | "not_mcp" | "timeout" | "blocked";
+                                reason: "unreachable" | "unauthorized" | "not_mcp" | "timeout" | "blocked" | "not_connected";
                             } | null;
+                            ownerId: string | null;
                             /** @enum {string} */
-                            scope: "domain";
+                            scope: "domain" | "user";
                             tools: {
                                 description: string | null;
                                 inputSchema: {
@@ -9350,9 +9359,17 @@ export interface paths {
                             kind: "header";
                             name: string;
                             value?: string;
+                        } | {
+                            clientId?: string;
+                            clientSecret?: string;
+                            /** @enum {string} */
+                            kind: "oauth";
+                            scopes?: string[];
                         };
                         displayName: string;
                         enabled?: boolean;
+                        /** @enum {string} */
+                        scope?: "domain" | "user";
                         /** Format: uri */
                         url: string;
                         visibleTo?: {
@@ -9380,7 +9397,14 @@ export interface paths {
                                 /** @enum {string} */
                                 kind: "header";
                                 name: string;
+                            } | {
+                                clientId: string | null;
+                                hasClientSecret: boolean;
+                                /** @enum {string} */
+                                kind: "oauth";
+                                scopes: string[];
                             };
+                            connected: boolean | null;
                             /** Format: date-time */
                             createdAt: string;
                             displayName: string;
@@ -9390,10 +9414,11 @@ export interface paths {
                             lastError: {
                                 message: string;
                                 /** @enum {string} */
-                                reason: "unreachable" | "unauthorized" | "not_mcp" | "timeout" | "blocked";
+                                reason: "unreachable" | "unauthorized" | "not_mcp" | "timeout" | "blocked" | "not_connected";
                             } | null;
+                            ownerId: string | null;
                             /** @enum {string} */
-                            scope: "domain";
+                            scope: "domain" | "user";
                             tools: {
                                 description: string | null;
                                 inputSchema: {
@@ -9614,7 +9639,14 @@ export interface paths {
                                 /** @enum {string} */
                                 kind: "header";
                                 name: string;
+                            } | {
+                                clientId: string | null;
+                                hasClientSecret: boolean;
+                                /** @enum {string} */
+                                kind: "oauth";
+                                scopes: string[];
                             };
+                            connected: boolean | null;
                             /** Format: date-time */
                             createdAt: string;
                             displayName: string;
@@ -9624,10 +9656,11 @@ export interface paths {
                             lastError: {
                                 message: string;
                                 /** @enum {string} */
-                                reason: "unreachable" | "unauthorized" | "not_mcp" | "timeout" | "blocked";
+                                reason: "unreachable" | "unauthorized" | "not_mcp" | "timeout" | "blocked" | "not_connected";
                             } | null;
+                            ownerId: string | null;
                             /** @enum {string} */
-                            scope: "domain";
+                            scope: "domain" | "user";
                             tools: {
                                 description: string | null;
                                 inputSchema: {
@@ -9778,6 +9811,12 @@ export interface paths {
                             kind: "header";
                             name: string;
                             value?: string;
+                        } | {
+                            clientId?: string;
+                            clientSecret?: string;
+                            /** @enum {string} */
+                            kind: "oauth";
+                            scopes?: string[];
                         };
                         displayName?: string;
                         enabled?: boolean;
@@ -9808,7 +9847,14 @@ export interface paths {
                                 /** @enum {string} */
                                 kind: "header";
                                 name: string;
+                            } | {
+                                clientId: string | null;
+                                hasClientSecret: boolean;
+                                /** @enum {string} */
+                                kind: "oauth";
+                                scopes: string[];
                             };
+                            connected: boolean | null;
                             /** Format: date-time */
                             createdAt: string;
                             displayName: string;
@@ -9818,10 +9864,11 @@ export interface paths {
                             lastError: {
                                 message: string;
                                 /** @enum {string} */
-                                reason: "unreachable" | "unauthorized" | "not_mcp" | "timeout" | "blocked";
+                                reason: "unreachable" | "unauthorized" | "not_mcp" | "timeout" | "blocked" | "not_connected";
                             } | null;
+                            ownerId: string | null;
                             /** @enum {string} */
-                            scope: "domain";
+                            scope: "domain" | "user";
                             tools: {
                                 description: string | null;
                                 inputSchema: {
@@ -10148,6 +10195,324 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/integration/mcp/{id}/connect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Connect your account to an OAuth MCP server: where to sign in (null when connected already)
+         * @description Open `authorizationUrl` in a popup; the server sends the person back to `/api/v1/integration/mcp/oauth/callback`, which ends on `/integration/mcp-connected?status=…`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            authorizationUrl: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Forget your connection to an OAuth MCP server (its tokens) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/integration/mcp/{id}/refresh": {
         parameters: {
             query?: never;
@@ -10187,7 +10552,14 @@ export interface paths {
                                 /** @enum {string} */
                                 kind: "header";
                                 name: string;
+                            } | {
+                                clientId: string | null;
+                                hasClientSecret: boolean;
+                                /** @enum {string} */
+                                kind: "oauth";
+                                scopes: string[];
                             };
+                            connected: boolean | null;
                             /** Format: date-time */
                             createdAt: string;
                             displayName: string;
@@ -10197,10 +10569,11 @@ export interface paths {
                             lastError: {
                                 message: string;
                                 /** @enum {string} */
-                                reason: "unreachable" | "unauthorized" | "not_mcp" | "timeout" | "blocked";
+                                reason: "unreachable" | "unauthorized" | "not_mcp" | "timeout" | "blocked" | "not_connected";
                             } | null;
+                            ownerId: string | null;
                             /** @enum {string} */
-                            scope: "domain";
+                            scope: "domain" | "user";
                             tools: {
                                 description: string | null;
                                 inputSchema: {
@@ -10361,6 +10734,95 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/integration/mcp/oauth/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where an MCP server’s authorization server sends the person back (OAuth 2.1 redirect URI) */
+        get: {
+            parameters: {
+                query?: {
+                    code?: string;
+                    error?: string;
+                    state?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                302: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

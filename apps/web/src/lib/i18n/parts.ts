@@ -25,6 +25,8 @@ export const SHELL_SECTIONS: readonly string[] = [
   'pages_login',
   'pages_reset_password',
   'auth',
+  // The page ending an MCP server's sign-in, in a popup that loads nothing else.
+  'mcp_connected',
 ];
 
 export const CHAT_SECTIONS: readonly string[] = ['chats', 'embeddedChat', 'common', 'errors'];

@@ -47,7 +47,7 @@ function Harness({ initial, onChange }: { initial: string[]; onChange: (refs: st
 function setup(list: ToolInfo[], initial: string[] = []) {
   const services = installFakeServices();
   signInSession({}, true);
-  const get = vi.fn(async () => ({ tools: list }));
+  const get = vi.fn(async () => ({ tools: list, userServers: false }));
   Object.assign(services.accountHttp, { get });
   const onChange = vi.fn();
   renderFeature(<Harness initial={initial} onChange={onChange} />);

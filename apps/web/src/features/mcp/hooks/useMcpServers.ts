@@ -1,9 +1,15 @@
-import type { McpServerCreate, McpServerUpdate, ToolPolicyUpdate } from '@assistente/contracts';
+import type {
+  McpServer,
+  McpServerCreate,
+  McpServerUpdate,
+  ToolList,
+  ToolPolicyUpdate,
+} from '@assistente/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { authServices, productServices } from '../../auth/index.ts';
 import { createMcpApi, createToolPolicyApi, createToolsApi } from '../api.ts';
 
-const mcpKeys = {
+export const mcpKeys = {
   list: ['mcp', 'servers'] as const,
   /** What santito editors may pick: it changes with the servers and the policy's decisions. */
   tools: ['mcp', 'tools'] as const,
@@ -14,8 +20,13 @@ function mcpApi() {
   return createMcpApi(authServices().accountHttp);
 }
 
-export function useMcpServers() {
-  return useQuery({ queryKey: mcpKeys.list, queryFn: () => mcpApi().list() });
+/** The servers the caller sees; `pick` keeps those one screen shows (the domain's, or the caller's own). */
+export function useMcpServers(pick?: (server: McpServer) => boolean) {
+  return useQuery({
+    queryKey: mcpKeys.list,
+    queryFn: () => mcpApi().list(),
+    ...(pick ? { select: (servers: McpServer[]) => servers.filter(pick) } : {}),
+  });
 }
 
 export function useSaveMcpServer() {
@@ -52,12 +63,29 @@ export function useDeleteMcpServer() {
   });
 }
 
+const loadTools = () => createToolsApi(productServices().accountHttp).get();
+const toolsOf = (list: ToolList) => list.tools;
+const userServersOf = (list: ToolList) => list.userServers;
+
 /** The tools a santito may be given, with the policy's decision for each. */
 export function useTools(enabled = true) {
-  return useQuery({
-    queryKey: mcpKeys.tools,
-    queryFn: () => createToolsApi(productServices().accountHttp).list(),
-    enabled,
+  return useQuery({ queryKey: mcpKeys.tools, queryFn: loadTools, select: toolsOf, enabled });
+}
+
+/** Whether the domain's tool policy lets the caller add MCP servers of their own. */
+export function useMayAddServers() {
+  return useQuery({ queryKey: mcpKeys.tools, queryFn: loadTools, select: userServersOf });
+}
+
+/** Forgets the caller's connection to an OAuth server: its tools go from their list. */
+export function useDisconnectMcpServer() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => mcpApi().disconnect(id),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: mcpKeys.list });
+      void client.invalidateQueries({ queryKey: mcpKeys.tools });
+    },
   });
 }
 

@@ -76,6 +76,7 @@ describe('SantitoForm, tools', () => {
           decision: 'allow',
         },
       ],
+      userServers: false,
     }));
     Object.assign(services.accountHttp, { get, put });
     const onDone = vi.fn();
