@@ -4,6 +4,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { TestSocket } from '../apps/server/src/test/agents-client.ts';
+import { useFixtureModel } from '../apps/server/src/test/fixture-model.ts';
 import { type LlmScript, startLlmFixture } from '../apps/server/src/test/llm-fixture.ts';
 import { startMcpStandin } from '../apps/server/src/test/mcp-standin.ts';
 import { startBenchApp } from './bench-app.ts';
@@ -73,14 +74,7 @@ export async function benchTools(): Promise<ToolsBenchResult> {
       if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
       return res.json() as Record<string, unknown>;
     };
-    const provider = await call('POST', '/api/v1/settings/providers', {
-      kind: 'openai-compatible',
-      label: 'Fixture',
-      baseUrl: fx.baseUrl,
-      apiKey: 'sk-fixture-0123456789',
-      models: ['fixture-small'],
-    });
-    await call('PUT', '/api/v1/settings/ai', { defaultModel: `${provider.id}:fixture-small` });
+    await useFixtureModel(bench.app, headers, fx.baseUrl);
     const servers: string[] = [];
     for (const [i, m] of standins.entries()) {
       servers.push(

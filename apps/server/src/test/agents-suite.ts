@@ -7,6 +7,7 @@ import { TestSocket } from './agents-client.ts';
 import { buildTestApp, type TestApp } from './app.ts';
 import { multipartFile } from './chats.ts';
 import { makeDomain, makeUser, type TestDomain, type TestUser } from './factories.ts';
+import { useFixtureModel } from './fixture-model.ts';
 import { type LlmFixture, startLlmFixture } from './llm-fixture.ts';
 
 export const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
@@ -66,30 +67,8 @@ export function useAgentsSuite(
     the.lonely = await makeUser(t.ctx);
     const otherDomain = await makeDomain(t.ctx);
     the.outsider = await makeUser(t.ctx, { domain: otherDomain, role: 'Admin' });
-    for (const who of [the.admin, the.outsider]) {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/v1/settings/providers',
-        headers: who.headers,
-        payload: {
-          kind: 'openai-compatible',
-          label: 'Fixture',
-          baseUrl: the.fx.baseUrl,
-          apiKey: 'sk-fixture-0123456789',
-          models: ['fixture-small'],
-        },
-      });
-      expect(res.statusCode).toBe(201);
-      const id = (res.json() as { id: string }).id;
-      const put = await t.app.inject({
-        method: 'PUT',
-        url: '/api/v1/settings/ai',
-        headers: who.headers,
-        payload: { defaultModel: `${id}:fixture-small` },
-      });
-      expect(put.statusCode).toBe(200);
-      if (who === the.admin) the.modelId = `${id}:fixture-small`;
-    }
+    the.modelId = await useFixtureModel(t.app, the.admin.headers, the.fx.baseUrl);
+    await useFixtureModel(t.app, the.outsider.headers, the.fx.baseUrl);
   }, 120_000);
 
   beforeEach(() => {

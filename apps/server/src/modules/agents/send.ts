@@ -7,6 +7,7 @@ import type {
   Message,
   MessagePart,
   ToolApproveFrame,
+  ToolPart,
 } from '@assistente/contracts';
 import { AppError, invalidField } from '../../lib/errors.ts';
 import type { ChatCaller } from '../chats/index.ts';
@@ -394,19 +395,14 @@ export async function approve(s: AgentsState, caller: ChatCaller, frame: ToolApp
   const allow = frame.decision === 'allow';
   const remembered = allow && frame.remember === 'chat';
   if (remembered) await s.chats.allowToolInChat(chat.chatId, target.tool);
-  const parts: MessagePart[] = (message.parts ?? []).map((p) =>
+  const decides = (p: MessagePart): p is ToolPart =>
+    isAwaiting(p) &&
     p.type === 'tool' &&
-    p.status === 'awaiting_approval' &&
-    (p.toolCallId === frame.toolCallId || (remembered && p.tool === target.tool))
-      ? allow
-        ? { ...p, status: 'running' }
-        : { ...p, status: 'denied', output: DENIED_OUTPUT }
-      : p,
-  );
-  const decided = parts.filter(
-    (p): p is Extract<MessagePart, { type: 'tool' }> =>
-      p.type === 'tool' && (message.parts ?? []).some((o) => isAwaiting(o, p.toolCallId)) && !isAwaiting(p),
-  );
+    (p.toolCallId === frame.toolCallId || (remembered && p.tool === target.tool));
+  const decide = (p: ToolPart): ToolPart =>
+    allow ? { ...p, status: 'running' } : { ...p, status: 'denied', output: DENIED_OUTPUT };
+  const parts = (message.parts ?? []).map((p) => (decides(p) ? decide(p) : p));
+  const decided = (message.parts ?? []).filter(decides).map(decide);
   const tools = s.ctx.services.tools;
   for (const p of decided) {
     if (p.status === 'denied') {

@@ -9,6 +9,7 @@ import { loadConfig } from '../../config.ts';
 import { messages } from '../../db/schema/index.ts';
 import { TestSocket } from '../../test/agents-client.ts';
 import { makeDomain, makeUser } from '../../test/factories.ts';
+import { useFixtureModel } from '../../test/fixture-model.ts';
 import { type LlmFixture, startLlmFixture } from '../../test/llm-fixture.ts';
 import { type McpStandin, startMcpStandin } from '../../test/mcp-standin.ts';
 
@@ -54,14 +55,7 @@ describe('an answer waiting for approval', () => {
       expect(res.statusCode, res.body).toBeLessThan(300);
       return res.json() as Record<string, string>;
     };
-    const provider = await inject('POST', '/api/v1/settings/providers', {
-      kind: 'openai-compatible',
-      label: 'Fixture',
-      baseUrl: fx.baseUrl,
-      apiKey: 'sk-fixture-0123456789',
-      models: ['fixture-small'],
-    });
-    await inject('PUT', '/api/v1/settings/ai', { defaultModel: `${provider.id}:fixture-small` });
+    await useFixtureModel(first.app, admin.headers, fx.baseUrl);
     const server = await inject('POST', '/api/v1/integration/mcp', { displayName: 'Stand-in', url: mcp.url });
     const santito = await inject('POST', '/api/v1/agent', {
       name: 'Asker',

@@ -10,6 +10,7 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { mcpServers, mcpTokens, users } from '../../db/schema/index.ts';
 import { AppError, invalidField } from '../../lib/errors.ts';
@@ -185,7 +186,7 @@ async function challengeOf(
   const headers = {
     'content-type': 'application/json',
     accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': '2025-06-18',
+    'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
   };
   const post = (body: string, extra: Record<string, string> = {}) =>
     s.guard.fetch(url, {
@@ -197,7 +198,7 @@ async function challengeOf(
   try {
     const init = await post(
       rpc(1, 'initialize', {
-        protocolVersion: '2025-06-18',
+        protocolVersion: LATEST_PROTOCOL_VERSION,
         capabilities: {},
         clientInfo: { name: 'assistente', version: '1.0.0' },
       }),
