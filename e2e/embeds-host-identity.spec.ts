@@ -138,6 +138,14 @@ window.addEventListener('assistente:ready', function () { window.assistenteReady
       await scriptHeld;
       await route.continue();
     });
+    // João's session is slow to come: the new frame, finding none, must not get a second one
+    // that the slow one then replaces under the chat he began (as a loaded CI once showed).
+    let sessionsAsked = 0;
+    await p.route(`**/api/v1/embedded/${id}/session`, async (route) => {
+      sessionsAsked += 1;
+      if (sessionsAsked === 1) await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await route.continue();
+    });
     await p.goto(host.origin, { waitUntil: 'domcontentloaded' });
     expect(await p.evaluate(() => (window as { Assistente?: { q?: unknown[] } }).Assistente?.q?.length)).toBe(
       1,
@@ -156,5 +164,6 @@ window.addEventListener('assistente:ready', function () { window.assistenteReady
     const claims = claimsOf((JSON.parse(record ?? '{}') as { idToken: string }).idToken);
     expect(claims.sub).toBe(`va:${id}:cliente-7`);
     expect(claims.name).toBe('João Lima');
+    expect(sessionsAsked).toBe(1);
   });
 });

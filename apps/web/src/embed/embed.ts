@@ -96,10 +96,27 @@ interface SessionAnswer {
     else pending = message;
   }
 
+  // The session on its way, for whom, and whether it replaces the frame's. One at a time per
+  // visitor: opening for a signed visitor asks for theirs while the new frame, finding no session,
+  // asks too; two sessions crossing let the later one reset the chat the visitor had begun in.
+  let asking: { visitor: SignedVisitor | undefined; replace: boolean } | undefined;
+
   function provide(replace: boolean): void {
+    if (asking && asking.visitor === visitor) {
+      asking.replace ||= replace;
+      return;
+    }
+    const ask = { visitor, replace };
+    asking = ask;
+    // Only the latest ask is delivered: a visitor named again meanwhile has their own on its way.
+    const latest = () => {
+      if (asking !== ask) return false;
+      asking = undefined;
+      return true;
+    };
     newSession().then(
-      (session) => deliver({ type: 'assistente:session', session, replace }),
-      (error: unknown) => deliver({ type: 'assistente:session-error', error }),
+      (session) => latest() && deliver({ type: 'assistente:session', session, replace: ask.replace }),
+      (error: unknown) => latest() && deliver({ type: 'assistente:session-error', error }),
     );
   }
 
