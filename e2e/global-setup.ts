@@ -9,6 +9,7 @@ import { startOAuthMcpStandin } from '../apps/server/src/test/mcp-oauth-standin.
 import { startMcpStandin } from '../apps/server/src/test/mcp-standin.ts';
 import { startOidcProvider } from '../apps/server/src/test/oidc-provider.ts';
 import { startSmtpSink } from '../apps/server/src/test/smtp-sink.ts';
+import { startWebStandin } from '../apps/server/src/test/web-standin.ts';
 import {
   chatPeople,
   FIXTURE_ANSWER,
@@ -95,6 +96,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   // Real MCP servers (the official SDK) for the tools journeys: an open one, and one behind OAuth.
   const mcp = await startMcpStandin();
   const mcpOAuth = await startOAuthMcpStandin({ metadata: 'well-known' });
+  // A SearXNG instance and the pages its results point to, for the web search journey.
+  const web = await startWebStandin();
 
   // A Confluence Cloud site (REST API v2) with a space of HR pages and a larger one of policies,
   // for the knowledge journeys.
@@ -139,8 +142,16 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     // The fixture is on loopback, which the SSRF rule refuses to domain Admins' providers.
     // …and so is the identity provider, which a SuperAdmin may also add from /integration.
     // …and so is the Confluence site an Admin connects.
-    // …and so is the MCP server an Admin adds.
-    PROVIDER_URL_ALLOWLIST: [llm.baseUrl, oidc.issuer, confluence.url, mcp.url, mcpOAuth.url, mcpOAuth.issuer]
+    // …and so is the MCP server an Admin adds, and the SearXNG instance with its pages.
+    PROVIDER_URL_ALLOWLIST: [
+      llm.baseUrl,
+      oidc.issuer,
+      confluence.url,
+      mcp.url,
+      mcpOAuth.url,
+      mcpOAuth.issuer,
+      web.origin,
+    ]
       .map((u) => new URL(u).host)
       .join(','),
     OIDC_ISSUER: oidc.issuer,
@@ -156,6 +167,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.E2E_OIDC_ISSUER = oidc.issuer;
   process.env.E2E_MCP_URL = mcp.url;
   process.env.E2E_MCP_OAUTH_URL = mcpOAuth.url;
+  process.env.E2E_SEARXNG_URL = web.searxngUrl;
   process.env.E2E_CONFLUENCE = JSON.stringify({
     url: confluence.url,
     email: confluence.email,
@@ -218,6 +230,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     await confluence.close();
     await mcp.close();
     await mcpOAuth.close();
+    await web.close();
     rmSync(work, { recursive: true, force: true });
   };
 }

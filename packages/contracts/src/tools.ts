@@ -158,6 +158,67 @@ export type McpConnect = z.infer<typeof McpConnectSchema>;
 /** What a connection attempt's end tells the web's popup (`/integration/mcp-connected?…`). */
 export const McpConnectOutcomes = ['connected', 'denied', 'failed', 'expired'] as const;
 
+/**
+ * The tools Assistente itself offers santitos (docs/ARCHITECTURE.md#built-in-tools), named in
+ * santitos and policy rules as `builtin:{name}`.
+ */
+export const BuiltinToolNames = ['web_search', 'fetch_page', 'knowledge_search'] as const;
+export const BuiltinToolNameSchema = z.enum(BuiltinToolNames);
+export type BuiltinToolName = z.infer<typeof BuiltinToolNameSchema>;
+
+/** Built-ins that only read: with no rule, the policy lets them run (the others ask). */
+export const BUILTIN_READ_ONLY: Readonly<Record<BuiltinToolName, boolean>> = {
+  web_search: true,
+  fetch_page: true,
+  knowledge_search: true,
+};
+
+export const BuiltinLimits = {
+  /** Search results one `web_search` call returns to the model (and cites). */
+  searchResults: 8,
+  queryMax: 400,
+  /** The most of a page `fetch_page` downloads; a longer page is read up to here. */
+  pageBytes: 2_000_000,
+  /** How long reading one page may take, redirects included. */
+  pageTimeoutMs: 15_000,
+  /** How long one search may take. */
+  searchTimeoutMs: 15_000,
+  /** Passages one `knowledge_search` call returns. */
+  knowledgePassages: 8,
+} as const;
+
+const SearchUrlSchema = httpUrlSchema({ credentials: 'Put the API key in its field, not in the URL' });
+
+/**
+ * Where `web_search` searches, as an Admin sets it: a SearXNG instance (its JSON API), or Brave or
+ * Tavily with an API key (sealed, never sent back). `url` for Brave and Tavily is only for a
+ * proxy in front of them; absent, their public endpoint.
+ */
+export const WebSearchInputSchema = z.discriminatedUnion('provider', [
+  z.strictObject({ provider: z.literal('searxng'), url: SearchUrlSchema }),
+  z.strictObject({
+    provider: z.literal('brave'),
+    /** Absent on an update: the stored key is kept. */
+    apiKey: z.string().trim().min(1).max(500).optional(),
+    url: SearchUrlSchema.optional(),
+  }),
+  z.strictObject({
+    provider: z.literal('tavily'),
+    apiKey: z.string().trim().min(1).max(500).optional(),
+    url: SearchUrlSchema.optional(),
+  }),
+]);
+export type WebSearchInput = z.infer<typeof WebSearchInputSchema>;
+
+/** Web search as the API shows it: whether a key is stored, never the key. */
+export const WebSearchSettingsSchema = z.object({
+  provider: z.enum(['searxng', 'brave', 'tavily']),
+  /** SearXNG's address, or a proxy's for Brave and Tavily (null: their public endpoint). */
+  url: z.string().nullable(),
+  hasApiKey: z.boolean(),
+});
+export type WebSearchSettings = z.infer<typeof WebSearchSettingsSchema>;
+
 /** What happens when a santito's answer calls a tool: it runs, waits for the person, or is refused. */
 export const ToolDecisionSchema = z.enum(['allow', 'ask', 'deny']);
 export type ToolDecision = z.infer<typeof ToolDecisionSchema>;
@@ -191,12 +252,16 @@ export const ToolPolicySchema = z.object({
   rules: z.array(ToolRuleSchema),
   /** Whether people may add their own MCP servers. */
   userServers: z.boolean(),
+  /** Where `web_search` searches; null: the tool is not offered. */
+  webSearch: WebSearchSettingsSchema.nullable(),
 });
 export type ToolPolicy = z.infer<typeof ToolPolicySchema>;
 
 export const ToolPolicyUpdateSchema = z.strictObject({
   rules: z.array(ToolRuleSchema).max(ToolPolicyLimits.rules),
   userServers: z.boolean(),
+  /** Absent: unchanged; null: web search off. */
+  webSearch: WebSearchInputSchema.nullable().optional(),
 });
 export type ToolPolicyUpdate = z.infer<typeof ToolPolicyUpdateSchema>;
 
@@ -215,9 +280,25 @@ export const ToolInfoSchema = z.object({
 });
 export type ToolInfo = z.infer<typeof ToolInfoSchema>;
 
-/** GET /api/v1/agent/tools: the tools of the enabled servers the caller sees. */
+/** A built-in tool a caller may give a santito. */
+export const BuiltinToolInfoSchema = z.object({
+  /** `builtin:{name}`. */
+  ref: z.string(),
+  name: BuiltinToolNameSchema,
+  readOnly: z.boolean(),
+  decision: ToolDecisionSchema,
+  /**
+   * Why answers are not offered it now, though a santito may list it: `not_configured`, the
+   * domain has no web search set up. Null: offered (`knowledge_search` when the santito has sources).
+   */
+  unavailable: z.enum(['not_configured']).nullable(),
+});
+export type BuiltinToolInfo = z.infer<typeof BuiltinToolInfoSchema>;
+
+/** GET /api/v1/agent/tools: the tools of the enabled servers the caller sees, and the built-ins. */
 export const ToolListSchema = z.object({
   tools: z.array(ToolInfoSchema),
+  builtins: z.array(BuiltinToolInfoSchema),
   /** Whether the caller may add MCP servers of their own (the domain's tool policy). */
   userServers: z.boolean(),
 });

@@ -319,7 +319,7 @@ export async function assertReachable(raw: string, opts: GuardOptions, timeoutMs
   }
 }
 
-type FetchLike = typeof globalThis.fetch;
+export type FetchLike = typeof globalThis.fetch;
 
 /** One request as `request` takes it: the body already a string (JSON), as model calls send it. */
 export interface HttpRequest {

@@ -61,11 +61,20 @@ export const mcpTokens = pgTable(
 );
 
 /** A domain's tool policy (docs/ARCHITECTURE.md#tool-policy); a domain without a row has the defaults. */
+/** A domain's web search as stored. */
+export interface StoredWebSearch {
+  provider: 'searxng' | 'brave' | 'tavily';
+  url: string | null;
+  apiKeyEnc: string | null;
+}
+
 export const toolPolicies = pgTable('tool_policies', {
   domainId: text('domain_id')
     .primaryKey()
     .references(() => domains.id, { onDelete: 'cascade' }),
   rules: jsonb('rules').$type<ToolRule[]>().notNull().default([]),
   userServers: boolean('user_servers').notNull().default(false),
+  /** Where `web_search` searches; the API key sealed (`{domainId}:web-search`). Null: off. */
+  webSearch: jsonb('web_search').$type<StoredWebSearch>(),
   ...timestamps,
 });

@@ -560,9 +560,11 @@ export class GenerationRegistry {
         part.output = 'The answer was stopped before this tool ran.';
       } else {
         try {
-          const out = await runtime.run(tool, args as Record<string, unknown>, gen.signal);
+          const out = await runtime.run(tool, args as Record<string, unknown>, gen.signal, gen.citations);
           part.status = out.isError ? 'error' : 'done';
           part.output = out.text;
+          // What a search or a page read found is cited like knowledge: numbered, under the answer.
+          if (out.citations) gen.citations.push(...out.citations);
         } catch (err) {
           part.status = 'error';
           part.output = gen.signal.aborted

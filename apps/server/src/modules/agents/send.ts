@@ -166,6 +166,13 @@ async function prepareQuestion(
  * The tools an answer in this chat may call: its santito's, of the servers the caller sees, less
  * what the domain denies; undefined when there are none (the answer is then one model call).
  */
+/**
+ * Whether the question's knowledge is found before the model answers: for a santito with sources,
+ * unless it has `knowledge_search` and looks in them itself, when it sees fit.
+ */
+const readsKnowledgeFirst = (santito: SantitoRow | undefined): santito is SantitoRow =>
+  !!santito?.knowledge.length && !santito.tools.includes('builtin:knowledge_search');
+
 async function toolsFor(
   s: AgentsState,
   caller: ChatCaller,
@@ -175,7 +182,7 @@ async function toolsFor(
   if (!santito?.tools.length) return undefined;
   const service = s.ctx.services.tools;
   const [tools, allowed] = await Promise.all([
-    service.answerTools(caller, santito.tools),
+    service.answerTools(caller, santito.tools, { domainId: santito.domainId, knowledge: santito.knowledge }),
     s.chats.allowedTools(chatId),
   ]);
   if (tools.length === 0) return undefined;
@@ -183,7 +190,7 @@ async function toolsFor(
     tools,
     allowed: new Set(allowed),
     askIsDeny: caller.kind === 'visitor',
-    run: (tool, input, signal) => service.runTool(tool, input, signal),
+    run: (tool, input, signal, cited) => service.runTool(tool, input, signal, cited),
     audit: (call) => service.auditCall(caller, { ...call, chatId }),
   };
 }
@@ -227,7 +234,7 @@ async function answer(
   },
 ): Promise<Generation> {
   const { santito, params, resolved } = a.plan;
-  const knowledge = santito?.knowledge.length
+  const knowledge = readsKnowledgeFirst(santito)
     ? await (a.knowledge ??
         knowledgeForAnswer(
           s.ctx,
@@ -285,7 +292,7 @@ export async function send(s: AgentsState, caller: ChatCaller, frame: ChatSendFr
   }
   // The question's knowledge (an embeddings call, then retrieval) is found while the model is
   // resolved and the message prepared, not after: it was time added before the first token.
-  const knowledge = santito?.knowledge.length
+  const knowledge = readsKnowledgeFirst(santito)
     ? knowledgeForAnswer(s.ctx, santito.domainId, santito.knowledge, frame.content)
     : undefined;
   // Awaited in `answer`; a send refused before then must not leave it unhandled.

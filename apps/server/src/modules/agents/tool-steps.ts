@@ -1,4 +1,4 @@
-import type { MessagePart, ToolPart } from '@assistente/contracts';
+import type { Citation, MessagePart, ToolPart } from '@assistente/contracts';
 import type { ModelMessage } from 'ai';
 import type { AnswerTool } from '../tools/index.ts';
 import type { ModelTool } from './model-calls.ts';
@@ -16,11 +16,13 @@ export interface ToolRuntime {
   allowed: ReadonlySet<string>;
   /** Nobody can answer an approval (a visitor): `ask` counts as deny. */
   askIsDeny: boolean;
+  /** `cited`: the answer's sources so far, after which the call numbers those it adds. */
   run(
     tool: AnswerTool,
     input: Record<string, unknown>,
     signal: AbortSignal,
-  ): Promise<{ text: string; isError: boolean }>;
+    cited: readonly Citation[],
+  ): Promise<{ text: string; isError: boolean; citations?: Citation[] }>;
   audit(call: {
     ref: string;
     input: unknown;

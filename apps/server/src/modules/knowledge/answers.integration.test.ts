@@ -151,6 +151,43 @@ describe('a santito with knowledge answers with citations', () => {
   });
 });
 
+describe('a santito that searches its knowledge itself (knowledge_search)', () => {
+  it('finds nothing before the model asks; the tool’s passages are cited like knowledge', async () => {
+    const made = await api(editor, 'POST', '/api/v1/agent', {
+      name: 'HR searcher',
+      knowledge: [{ kind: 'source', ref: sourceId, title: 'HR handbook' }],
+      tools: ['builtin:knowledge_search'],
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const before = fx.chatRequests().length;
+    fx.enqueue(
+      { text: '', toolCalls: [{ name: 'knowledge_search', arguments: '{"query":"vacation days"}' }] },
+      { text: 'Thirty days [1].' },
+    );
+    const { done } = await ask(member, SantitoSchema.parse(made.json())._id, 'How long are my holidays?');
+    expect(done.status).toBe('complete');
+    const [first, second] = fx
+      .chatRequests()
+      .slice(before)
+      .map(
+        (q) =>
+          q.body as {
+            messages: Array<{ role: string; content: unknown }>;
+            tools?: Array<{ function: { name: string } }>;
+          },
+      );
+    // Nothing was retrieved before the model chose to look.
+    expect(JSON.stringify(first?.messages)).not.toContain('thirty days');
+    expect(first?.tools?.map((t) => t.function.name)).toEqual(['knowledge_search']);
+    const result = String(second?.messages.find((m) => m.role === 'tool')?.content);
+    expect(result).toContain('[1] vacation — Vacation');
+    expect(result).toContain('thirty days of paid vacation');
+    const citations = done.citations as Citation[];
+    expect(citations[0]).toMatchObject({ title: 'vacation', sourceId });
+    expect((await api(member, 'GET', citations[0]!.url)).statusCode).toBe(200);
+  });
+});
+
 describe('an embed’s visitors and the sources of their answers', () => {
   const SITE = 'https://shop.example.com';
 

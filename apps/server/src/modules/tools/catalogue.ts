@@ -1,8 +1,24 @@
 import { createHash } from 'node:crypto';
-import type { ToolDecision, ToolInfo, ToolList } from '@assistente/contracts';
+import {
+  BUILTIN_READ_ONLY,
+  type BuiltinToolInfo,
+  type BuiltinToolName,
+  BuiltinToolNames,
+  type Citation,
+  type ToolDecision,
+  type ToolInfo,
+  type ToolList,
+} from '@assistente/contracts';
 import type { UserCaller } from '../../lib/caller.ts';
 import { recordAudit } from '../audit/index.ts';
 import type { ChatCaller } from '../chats/index.ts';
+import {
+  type BuiltinContext,
+  builtinNameOf,
+  builtinOffers,
+  runBuiltin,
+  unavailableReason,
+} from './builtins/index.ts';
 import type { McpTarget, ToolOutput } from './connections.ts';
 import { StoredOAuth } from './oauth.ts';
 import { headersOf } from './servers.ts';
@@ -10,23 +26,37 @@ import type { ToolsState } from './state.ts';
 import type { McpServerRow } from './store.ts';
 import { decide, policyOf } from './tool-policy.ts';
 
-/** A tool an answer may call: what the model is offered, and where the call goes. */
-export interface AnswerTool {
-  /** `mcp:{serverId}:{name}`: what policy rules, santitos and message parts name. */
+interface AnswerToolBase {
+  /** `mcp:{serverId}:{name}` or `builtin:{name}`: what policy rules, santitos and message parts name. */
   ref: string;
   /** The function name the model sees (letters, digits, `_`, `-`; unique within the answer). */
   modelName: string;
-  /** What people read: the server's name and the tool's title. */
+  /** What people read: the server's name and the tool's title (a built-in's, in English). */
   title: string;
   description?: string;
   inputSchema: Record<string, unknown>;
   decision: ToolDecision;
+}
+
+/** A tool of an MCP server: where the call goes. */
+export interface McpAnswerTool extends AnswerToolBase {
+  kind: 'mcp';
   serverId: string;
   name: string;
   target: McpTarget;
   /** The connection's key: one per user and server version. */
   connection: string;
 }
+
+/** One of Assistente's own tools (docs/ARCHITECTURE.md#built-in-tools). */
+export interface BuiltinAnswerTool extends AnswerToolBase {
+  kind: 'builtin';
+  name: BuiltinToolName;
+  context: BuiltinContext;
+}
+
+/** A tool an answer may call: what the model is offered, and where the call goes. */
+export type AnswerTool = McpAnswerTool | BuiltinAnswerTool;
 
 /** Whether a person of this role and department sees a server's tools; a private server, its owner only. */
 export function visibleTo(row: McpServerRow, caller: ChatCaller | UserCaller): boolean {
@@ -56,19 +86,30 @@ const refMatches = (refs: readonly string[], serverId: string, name: string) =>
 const modelNameOf = (name: string) => name.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 56) || 'tool';
 
 /**
- * The tools an answer may call: those `refs` name, of servers the caller sees, less what the
- * domain's policy denies (the model is never offered them). Names the model sees are the tools'
- * own, made unique with the server's id when two servers offer the same name.
+ * The tools an answer may call: the built-ins and the MCP tools `refs` name (of servers the caller
+ * sees), less what the domain's policy denies (the model is never offered them). Names the model
+ * sees are the tools' own, made unique with the server's id when two offer the same name.
  */
 export async function answerTools(
   s: ToolsState,
   caller: ChatCaller,
   refs: readonly string[],
+  context: BuiltinContext,
 ): Promise<AnswerTool[]> {
   if (refs.length === 0) return [];
   const { servers, policy } = await usableServers(s, caller);
-  const tools: AnswerTool[] = [];
-  const taken = new Set<string>();
+  const tools: AnswerTool[] = builtinOffers(refs, policy, context).map((b) => ({
+    kind: 'builtin',
+    ref: b.ref,
+    modelName: b.name,
+    title: b.title,
+    description: b.description,
+    inputSchema: b.inputSchema,
+    decision: b.decision,
+    name: b.name,
+    context,
+  }));
+  const taken = new Set<string>(tools.map((t) => t.modelName));
   for (const row of servers) {
     const target = {
       url: row.url,
@@ -84,6 +125,7 @@ export async function answerTools(
       if (taken.has(modelName)) modelName = `${modelName}_${row.id.slice(-6)}`;
       taken.add(modelName);
       tools.push({
+        kind: 'mcp',
         ref,
         modelName,
         title: `${row.displayName} · ${t.title ?? t.name}`,
@@ -101,20 +143,24 @@ export async function answerTools(
 }
 
 /**
- * Runs one call on the tool's server, within TOOL_TIMEOUT_MS; aborting `signal` (Stop) cancels it.
- * Throws when the call could not be made or timed out.
+ * Runs one call: a built-in here, an MCP tool on its server; within TOOL_TIMEOUT_MS, and aborting
+ * `signal` (Stop) cancels it. `cited` are the answer's sources so far (a built-in numbers what
+ * it finds after them). Throws when an MCP call could not be made or timed out.
  */
 export function runTool(
   s: ToolsState,
   tool: AnswerTool,
   input: Record<string, unknown>,
   signal: AbortSignal,
+  cited: readonly Citation[],
 ): Promise<ToolOutput> {
   const timeoutMs = s.ctx.config.TOOL_TIMEOUT_MS;
-  return s.connections.call(tool.connection, tool.target, tool.name, input, {
-    signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
-    timeoutMs,
-  });
+  const bounded = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
+  if (tool.kind === 'builtin') {
+    const policy = () => policyOf(s.ctx.db, tool.context.domainId);
+    return runBuiltin(s, tool.name, tool.context, input, bounded, cited, policy);
+  }
+  return s.connections.call(tool.connection, tool.target, tool.name, input, { signal: bounded, timeoutMs });
 }
 
 /** What the audit keeps of a call: the tool, a hash of its input (never the input), the outcome. */
@@ -172,25 +218,37 @@ export async function listTools(s: ToolsState, caller: UserCaller): Promise<Tool
       });
     }
   }
-  return { tools, userServers: policy.userServers };
+  const builtins: BuiltinToolInfo[] = BuiltinToolNames.map((name) => {
+    const ref = `builtin:${name}`;
+    const why = unavailableReason(name, policy);
+    return {
+      ref,
+      name,
+      readOnly: BUILTIN_READ_ONLY[name],
+      decision: decide(policy.rules, ref, BUILTIN_READ_ONLY[name]),
+      unavailable: why === 'not_configured' ? why : null,
+    };
+  });
+  return { tools, builtins, userServers: policy.userServers };
 }
 
 /**
- * The references that name no server the caller sees: their domain's, or their own private ones
- * (no built-in tool exists yet: each is refused).
+ * The references that name neither a built-in nor a server the caller sees (their domain's, or
+ * their own private ones).
  */
 export async function unknownRefs(
   s: ToolsState,
   caller: UserCaller,
   refs: readonly string[],
 ): Promise<string[]> {
-  if (refs.length === 0) return [];
+  const rest = refs.filter((ref) => !builtinNameOf(ref));
+  if (rest.length === 0) return [];
   const ids = new Set(
     (await s.store.list(caller.domain.id))
       .filter((r) => r.ownerId === null || r.ownerId === caller.user.id)
       .map((r) => r.id),
   );
-  return refs.filter((ref) => {
+  return rest.filter((ref) => {
     const m = /^mcp:([^:]+):/.exec(ref);
     return !m?.[1] || !ids.has(m[1]);
   });

@@ -1,4 +1,4 @@
-import { TOOL_OUTPUT_MAX_CHARS } from '@assistente/contracts';
+import { type Citation, TOOL_OUTPUT_MAX_CHARS } from '@assistente/contracts';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -13,10 +13,14 @@ export interface McpTarget {
   authProvider?: OAuthClientProvider;
 }
 
-/** What a tool call gave back, as text the model reads; `isError` when the tool said it failed. */
+/**
+ * What a tool call gave back, as text the model reads; `isError` when the tool said it failed;
+ * `citations`, the sources it adds to the answer's (numbered after those already cited).
+ */
 export interface ToolOutput {
   text: string;
   isError: boolean;
+  citations?: Citation[];
 }
 
 interface Open {

@@ -1,8 +1,18 @@
-import type { ToolDecision, ToolPolicy, ToolPolicyUpdate, ToolRule } from '@assistente/contracts';
+import { createHash } from 'node:crypto';
+import type {
+  ToolDecision,
+  ToolPolicy,
+  ToolPolicyUpdate,
+  ToolRule,
+  WebSearchInput,
+  WebSearchSettings,
+} from '@assistente/contracts';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { toolPolicies } from '../../db/schema/index.ts';
+import { type StoredWebSearch, toolPolicies } from '../../db/schema/index.ts';
 import type { UserCaller } from '../../lib/caller.ts';
+import { AppError } from '../../lib/errors.ts';
+import { assertFieldUrlAllowed } from '../../lib/ssrf.ts';
 import { type AuditMeta, auditedTransaction, changedFields } from '../audit/index.ts';
 import { adminDomain, type ToolsState } from './state.ts';
 
@@ -11,7 +21,20 @@ import { adminDomain, type ToolsState } from './state.ts';
  * matching rule an MCP tool asks and a read-only built-in runs.
  */
 
-const DEFAULT_POLICY = { rules: [] as ToolRule[], userServers: false };
+/** A domain's stored policy, as the tools read it. */
+export interface StoredPolicy {
+  rules: ToolRule[];
+  userServers: boolean;
+  webSearch: StoredWebSearch | null;
+}
+
+const DEFAULT_POLICY: StoredPolicy = { rules: [], userServers: false, webSearch: null };
+
+/** The binding of a domain's sealed search key: unsealed only for that domain's searches. */
+export const webSearchKeyBinding = (domainId: string) => `${domainId}:web-search`;
+
+const shownSearch = (w: StoredWebSearch | null): WebSearchSettings | null =>
+  w ? { provider: w.provider, url: w.url, hasApiKey: w.apiKeyEnc !== null } : null;
 
 /** A rule's `match` as a regular expression: `*` is any run of characters, the rest literal. */
 function globOf(match: string): RegExp {
@@ -33,21 +56,50 @@ export function decide(rules: readonly ToolRule[], ref: string, readOnly: boolea
 }
 
 /** The stored policy of a domain, or the defaults. */
-export async function policyOf(
-  db: Db,
-  domainId: string,
-): Promise<{ rules: ToolRule[]; userServers: boolean }> {
+export async function policyOf(db: Db, domainId: string): Promise<StoredPolicy> {
   const [row] = await db.select().from(toolPolicies).where(eq(toolPolicies.domainId, domainId)).limit(1);
-  return row ? { rules: row.rules, userServers: row.userServers } : DEFAULT_POLICY;
+  return row ? { rules: row.rules, userServers: row.userServers, webSearch: row.webSearch } : DEFAULT_POLICY;
 }
 
 /** GET /api/v1/settings/tools */
 export async function getPolicy(s: ToolsState, caller: UserCaller, domain?: string): Promise<ToolPolicy> {
   const domainId = await adminDomain(s, caller, domain);
-  return { domain: domainId, ...(await policyOf(s.ctx.db, domainId)) };
+  const p = await policyOf(s.ctx.db, domainId);
+  return {
+    domain: domainId,
+    rules: p.rules,
+    userServers: p.userServers,
+    webSearch: shownSearch(p.webSearch),
+  };
 }
 
-/** PUT /api/v1/settings/tools: replaces the rules, audited with what changed. */
+/**
+ * The web search to store: its URL through the SSRF rule, a new key sealed, the stored key kept
+ * when none is given for the same provider (and required when there is none to keep).
+ */
+async function searchToStore(
+  s: ToolsState,
+  domainId: string,
+  input: WebSearchInput | null,
+  before: StoredWebSearch | null,
+): Promise<StoredWebSearch | null> {
+  if (!input) return null;
+  if (input.provider === 'searxng') {
+    await assertFieldUrlAllowed('webSearch.url', input.url, s.ctx.config.PROVIDER_URL_ALLOWLIST);
+    return { provider: 'searxng', url: input.url, apiKeyEnc: null };
+  }
+  if (input.url) await assertFieldUrlAllowed('webSearch.url', input.url, s.ctx.config.PROVIDER_URL_ALLOWLIST);
+  const kept = before?.provider === input.provider ? before.apiKeyEnc : null;
+  const apiKeyEnc = input.apiKey ? s.box.seal(input.apiKey, webSearchKeyBinding(domainId)) : kept;
+  if (!apiKeyEnc) {
+    throw new AppError('VALIDATION_FAILED', `webSearch.apiKey: ${input.provider} needs an API key`, [
+      { path: 'webSearch.apiKey', message: 'Required' },
+    ]);
+  }
+  return { provider: input.provider, url: input.url ?? null, apiKeyEnc };
+}
+
+/** PUT /api/v1/settings/tools: replaces the rules, audited with what changed (never a key). */
 export async function putPolicy(
   s: ToolsState,
   caller: UserCaller,
@@ -57,7 +109,25 @@ export async function putPolicy(
 ): Promise<ToolPolicy> {
   const domainId = await adminDomain(s, caller, domain);
   const before = await policyOf(s.ctx.db, domainId);
-  const after = { rules: body.rules, userServers: body.userServers };
+  const webSearch =
+    body.webSearch === undefined
+      ? before.webSearch
+      : await searchToStore(s, domainId, body.webSearch, before.webSearch);
+  const after: StoredPolicy = { rules: body.rules, userServers: body.userServers, webSearch };
+  // The audit tells a key changed, never what it is.
+  const audited = (p: StoredPolicy) => ({
+    rules: p.rules,
+    userServers: p.userServers,
+    webSearch: p.webSearch
+      ? {
+          provider: p.webSearch.provider,
+          url: p.webSearch.url,
+          key: p.webSearch.apiKeyEnc
+            ? createHash('sha256').update(p.webSearch.apiKeyEnc).digest('hex').slice(0, 12)
+            : null,
+        }
+      : null,
+  });
   await auditedTransaction(
     s.ctx.db,
     caller,
@@ -68,7 +138,7 @@ export async function putPolicy(
         .insert(toolPolicies)
         .values({ domainId, ...after })
         .onConflictDoUpdate({ target: toolPolicies.domainId, set: { ...after, updatedAt: new Date() } });
-      const diff = changedFields(before, after);
+      const diff = changedFields(audited(before), audited(after));
       return {
         result: undefined,
         audit: {
@@ -82,5 +152,10 @@ export async function putPolicy(
       };
     },
   );
-  return { domain: domainId, ...after };
+  return {
+    domain: domainId,
+    rules: after.rules,
+    userServers: after.userServers,
+    webSearch: shownSearch(webSearch),
+  };
 }

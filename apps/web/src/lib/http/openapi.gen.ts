@@ -1344,6 +1344,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            builtins: {
+                                /** @enum {string} */
+                                decision: "allow" | "ask" | "deny";
+                                /** @enum {string} */
+                                name: "web_search" | "fetch_page" | "knowledge_search";
+                                readOnly: boolean;
+                                ref: string;
+                                unavailable: "not_configured" | null;
+                            }[];
                             tools: {
                                 /** @enum {string} */
                                 decision: "allow" | "ask" | "deny";
@@ -14597,6 +14606,12 @@ export interface paths {
                                 match: string;
                             }[];
                             userServers: boolean;
+                            webSearch: {
+                                hasApiKey: boolean;
+                                /** @enum {string} */
+                                provider: "searxng" | "brave" | "tavily";
+                                url: string | null;
+                            } | null;
                         };
                     };
                 };
@@ -14724,6 +14739,24 @@ export interface paths {
                             match: string;
                         }[];
                         userServers: boolean;
+                        webSearch?: ({
+                            /** @enum {string} */
+                            provider: "searxng";
+                            /** Format: uri */
+                            url: string;
+                        } | {
+                            apiKey?: string;
+                            /** @enum {string} */
+                            provider: "brave";
+                            /** Format: uri */
+                            url?: string;
+                        } | {
+                            apiKey?: string;
+                            /** @enum {string} */
+                            provider: "tavily";
+                            /** Format: uri */
+                            url?: string;
+                        }) | null;
                     };
                 };
             };
@@ -14742,6 +14775,12 @@ export interface paths {
                                 match: string;
                             }[];
                             userServers: boolean;
+                            webSearch: {
+                                hasApiKey: boolean;
+                                /** @enum {string} */
+                                provider: "searxng" | "brave" | "tavily";
+                                url: string | null;
+                            } | null;
                         };
                     };
                 };

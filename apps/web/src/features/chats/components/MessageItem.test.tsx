@@ -1,4 +1,4 @@
-import type { Citation, Message } from '@assistente/contracts';
+import type { Citation, Message, ToolPart } from '@assistente/contracts';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadTestTexts, renderWithProviders } from '../../../test/render.tsx';
@@ -152,5 +152,83 @@ describe('an answer that used tools', () => {
   it('offers no decision on an older answer', () => {
     renderTools({ latest: false });
     expect(screen.queryByRole('button', { name: 'Permitir' })).toBeNull();
+  });
+});
+
+describe('an answer that used built-in tools', () => {
+  const step = (patch: Partial<ToolPart>): ToolPart => ({
+    type: 'tool',
+    toolCallId: 'call-1',
+    tool: 'builtin:web_search',
+    title: 'Web search',
+    input: { query: 'feriados 2026' },
+    status: 'done',
+    output: '1. Feriados nacionais',
+    ...patch,
+  });
+  const renderSteps = (parts: ToolPart[], status: Message['status'] = 'complete') =>
+    renderWithProviders(
+      <MessageItem
+        message={{
+          messageId: 'm3',
+          chatId: 'c1',
+          parentId: 'q1',
+          role: 'assistant',
+          content: 'Pronto.',
+          status,
+          createdAt: '2026-01-01T00:00:00.000Z',
+          parts: [...parts, { type: 'text', text: 'Pronto.' }],
+        }}
+        actions={actions}
+        busy={false}
+        canAct
+        latest
+      />,
+    );
+
+  it('says what each step did, in the reader’s words, with the tool named for screen readers', () => {
+    renderSteps([
+      step({}),
+      step({
+        toolCallId: 'call-2',
+        tool: 'builtin:fetch_page',
+        title: 'Read page',
+        input: { url: 'https://www.gov.br/feriados?ano=2026' },
+      }),
+      step({
+        toolCallId: 'call-3',
+        tool: 'builtin:knowledge_search',
+        title: 'Knowledge search',
+        input: { query: 'ponte' },
+      }),
+    ]);
+    const [search, page, knowledge] = screen.getAllByTestId('tool-step');
+    expect(within(search as HTMLElement).getByText('Pesquisou na web por “feriados 2026”')).toBeTruthy();
+    expect(within(search as HTMLElement).getByRole('img', { name: 'Pesquisa na web' })).toBeTruthy();
+    expect(within(page as HTMLElement).getByText('Leu www.gov.br')).toBeTruthy();
+    expect(within(knowledge as HTMLElement).getByText('Pesquisou no conhecimento por “ponte”')).toBeTruthy();
+    expect(screen.queryByText('Web search')).toBeNull();
+  });
+
+  it('speaks in the present while a step runs, and names the tool when asking for approval', () => {
+    renderSteps(
+      [
+        step({ status: 'running', output: undefined }),
+        step({
+          toolCallId: 'call-2',
+          tool: 'builtin:fetch_page',
+          title: 'Read page',
+          input: { url: 'https://example.com/a' },
+          status: 'awaiting_approval',
+          output: undefined,
+        }),
+      ],
+      'awaiting_approval',
+    );
+    expect(screen.getByText('Pesquisando na web por “feriados 2026”')).toBeTruthy();
+    expect(screen.getByText('Ler example.com')).toBeTruthy();
+    expect(
+      screen.getByRole('group', { name: 'O santito quer usar Leitura de página. Permitir?' }),
+    ).toBeTruthy();
   });
 });

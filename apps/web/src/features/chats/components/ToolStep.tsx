@@ -1,9 +1,25 @@
-import type { ToolPart } from '@assistente/contracts';
+import type { BuiltinToolName, ToolPart } from '@assistente/contracts';
 import { Button, Group, Loader, Text } from '@mantine/core';
-import { IconAlertTriangle, IconBan, IconCheck, IconHandStop, IconTool } from '@tabler/icons-react';
+import {
+  IconAlertTriangle,
+  IconBan,
+  IconBooks,
+  IconCheck,
+  IconHandStop,
+  IconTool,
+  IconWorldSearch,
+  IconWorldWww,
+} from '@tabler/icons-react';
 import { memo, useEffect, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
+import { builtinOf, builtinStepText } from '../lib/builtinStep.ts';
 import classes from './ToolStep.module.css';
+
+const BUILTIN_ICON: Record<BuiltinToolName, typeof IconTool> = {
+  web_search: IconWorldSearch,
+  fetch_page: IconWorldWww,
+  knowledge_search: IconBooks,
+};
 
 /** How long the decision buttons stay off after a click when the answer does not resume. */
 const RETRY_AFTER_MS = 15_000;
@@ -53,6 +69,10 @@ export const ToolStep = memo(function ToolStep({
   // Sent, waiting for the server to resume the answer: the buttons are not pressed twice.
   const [sent, setSent] = useState(false);
   const waiting = part.status === 'awaiting_approval';
+  const builtin = builtinOf(part);
+  const described = builtin ? builtinStepText(t, builtin, part) : null;
+  const title = described?.title ?? part.title;
+  const Icon = builtin ? BUILTIN_ICON[builtin] : IconTool;
   // A decision the server refused (the error shows above the composer) may be made again.
   useEffect(() => {
     if (!sent) return;
@@ -78,8 +98,13 @@ export const ToolStep = memo(function ToolStep({
     <div className={classes.step} data-testid="tool-step" data-status={part.status}>
       <details className={classes.details}>
         <summary className={classes.summary}>
-          <IconTool size={14} aria-hidden className={classes.muted} />
-          <span className={classes.title}>{part.title}</span>
+          {described?.summary ? (
+            // The sentence says what the step did; the icon names the tool for a screen reader.
+            <Icon size={14} role="img" aria-label={title} className={classes.muted} />
+          ) : (
+            <Icon size={14} aria-hidden className={classes.muted} />
+          )}
+          <span className={classes.title}>{described?.summary ?? title}</span>
           <span className={classes.status}>
             <StatusIcon status={part.status} />
             <span>{t(`chats.tool.status.${part.status}`)}</span>
@@ -107,9 +132,7 @@ export const ToolStep = memo(function ToolStep({
       </details>
       {waiting && onDecide ? (
         <fieldset className={classes.approval}>
-          <legend className={classes.question}>
-            {t('chats.tool.approval_question', { tool: part.title })}
-          </legend>
+          <legend className={classes.question}>{t('chats.tool.approval_question', { tool: title })}</legend>
           <Group gap="xs" mt={6}>
             <Button size="xs" disabled={disabled || sent} onClick={() => decide('allow', false)}>
               {t('chats.tool.allow')}

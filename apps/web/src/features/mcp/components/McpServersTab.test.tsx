@@ -71,7 +71,8 @@ function setup(
   const services = installFakeServices();
   signInSession({ role: 'Admin' });
   const get = vi.fn(async (path: string, _options?: FakeRequest) => {
-    if (path === '/api/v1/settings/tools') return { domain: 'acme.com', rules: [], userServers: false };
+    if (path === '/api/v1/settings/tools')
+      return { domain: 'acme.com', rules: [], userServers: false, webSearch: null };
     if (path === '/api/v1/department') return departments;
     if (path.endsWith('/connect')) return answers.connect?.(path) ?? { authorizationUrl: null };
     return answers.list?.() ?? servers;

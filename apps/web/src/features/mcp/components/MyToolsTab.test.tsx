@@ -44,7 +44,7 @@ function setup(servers: McpServer[], userServers: boolean) {
   const services = installFakeServices();
   signInSession({ role: 'Viewer' });
   const get = vi.fn(async (path: string, _options?: FakeRequest) =>
-    path === '/api/v1/agent/tools' ? { tools: [], userServers } : servers,
+    path === '/api/v1/agent/tools' ? { tools: [], builtins: [], userServers } : servers,
   );
   const post = vi.fn(async (_path: string, _options?: FakeRequest) => own);
   Object.assign(services.accountHttp, { get, post });

@@ -1,4 +1,4 @@
-import type { ToolInfo } from '@assistente/contracts';
+import type { BuiltinToolInfo, ToolInfo } from '@assistente/contracts';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -31,6 +31,21 @@ const tools: ToolInfo[] = [
   tool('lookup', { ref: 'mcp:s2:lookup', serverId: 's2', serverName: 'CRM' }),
 ];
 
+const builtin = (name: BuiltinToolInfo['name'], patch: Partial<BuiltinToolInfo> = {}): BuiltinToolInfo => ({
+  ref: `builtin:${name}`,
+  name,
+  readOnly: true,
+  decision: 'allow',
+  unavailable: null,
+  ...patch,
+});
+
+const builtins: BuiltinToolInfo[] = [
+  builtin('web_search', { unavailable: 'not_configured' }),
+  builtin('fetch_page'),
+  builtin('knowledge_search', { decision: 'ask' }),
+];
+
 function Harness({ initial, onChange }: { initial: string[]; onChange: (refs: string[]) => void }) {
   const [value, setValue] = useState(initial);
   return (
@@ -44,10 +59,10 @@ function Harness({ initial, onChange }: { initial: string[]; onChange: (refs: st
   );
 }
 
-function setup(list: ToolInfo[], initial: string[] = []) {
+function setup(list: ToolInfo[], initial: string[] = [], builtinList: BuiltinToolInfo[] = builtins) {
   const services = installFakeServices();
   signInSession({}, true);
-  const get = vi.fn(async () => ({ tools: list, userServers: false }));
+  const get = vi.fn(async () => ({ tools: list, builtins: builtinList, userServers: false }));
   Object.assign(services.accountHttp, { get });
   const onChange = vi.fn();
   renderFeature(<Harness initial={initial} onChange={onChange} />);
@@ -92,14 +107,55 @@ describe('ToolPicker', { timeout: 30_000 }, () => {
     expect(onChange).toHaveBeenLastCalledWith([]);
   });
 
-  it('says how to get tools when there are none', async () => {
+  it('lists the built-in tools above the servers, with the policy’s decision', async () => {
+    setup(tools);
+    const own = await screen.findByRole('group', { name: 'Ferramentas do Assistente' }, { timeout: 10_000 });
+    expect(within(own).getAllByRole('checkbox')).toHaveLength(3);
+    expect(within(own).getByRole('checkbox', { name: 'Pesquisa na web' })).toBeTruthy();
+    expect(within(own).getByRole('checkbox', { name: 'Leitura de página' })).toBeTruthy();
+    expect(
+      within(own).getByText('Pesquisa nas fontes de conhecimento do santito quando precisar.'),
+    ).toBeTruthy();
+    expect(
+      within(own)
+        .getAllByTestId('tool-decision')
+        .map((b) => b.textContent),
+    ).toEqual(['Permitida', 'Permitida', 'Pergunta antes']);
+    const groups = screen.getAllByRole('group').map((g) => g.querySelector('legend')?.textContent);
+    expect(groups.slice(0, 2)).toEqual(['Ferramentas do Assistente', 'Chamados']);
+  });
+
+  it('toggles a built-in tool as builtin:{name}, set up or not yet', async () => {
+    const { onChange } = setup(tools, ['mcp:s1:*']);
+    const own = await screen.findByRole('group', { name: 'Ferramentas do Assistente' }, { timeout: 10_000 });
+    const search = within(own).getByRole('checkbox', { name: 'Pesquisa na web' }) as HTMLInputElement;
+    expect(search.disabled).toBe(false);
+    fireEvent.click(search);
+    expect(onChange).toHaveBeenLastCalledWith(['mcp:s1:*', 'builtin:web_search']);
+    expect(search.checked).toBe(true);
+    fireEvent.click(search);
+    expect(onChange).toHaveBeenLastCalledWith(['mcp:s1:*']);
+  });
+
+  it('says web search needs setting up where it is not', async () => {
+    setup(tools);
+    const own = await screen.findByRole('group', { name: 'Ferramentas do Assistente' }, { timeout: 10_000 });
+    const hints = within(own).getAllByTestId('builtin-hint');
+    expect(hints.map((h) => h.textContent)).toEqual([
+      'A pesquisa na web ainda não foi configurada: um Admin a configura em Integração → Servidores MCP.',
+    ]);
+  });
+
+  it('offers the built-in tools without any server, and says how to add servers', async () => {
     setup([]);
     expect(
       await screen.findByText(
-        'Nenhuma ferramenta ainda: um Admin adiciona servidores MCP em Integração.',
+        'Nenhum servidor MCP ainda: um Admin adiciona servidores MCP em Integração.',
         {},
         { timeout: 10_000 },
       ),
     ).toBeTruthy();
+    expect(screen.getByRole('checkbox', { name: 'Pesquisa na web' })).toBeTruthy();
+    expect(screen.getByRole('checkbox', { name: 'Pesquisa no conhecimento' })).toBeTruthy();
   });
 });

@@ -1,4 +1,4 @@
-import type { ToolDecision, ToolInfo } from '@assistente/contracts';
+import type { BuiltinToolInfo, ToolDecision, ToolInfo } from '@assistente/contracts';
 import { Badge, Checkbox, Fieldset, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { ListSkeleton } from '../../../ui/LoadState.tsx';
@@ -37,19 +37,74 @@ function DecisionBadge({ decision }: { decision: ToolDecision }) {
   );
 }
 
+/** Assistente's own tools, each picked as `builtin:{name}`, with what the policy decides for it. */
+function BuiltinTools({
+  builtins,
+  selected,
+  toggle,
+}: {
+  builtins: BuiltinToolInfo[];
+  selected: Set<string>;
+  toggle: (ref: string, on: boolean) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Fieldset legend={t('mcp.builtin.title')} variant="filled" p="sm">
+      <Stack gap={8}>
+        {builtins.map((tool) => {
+          const denied = tool.decision === 'deny';
+          const picked = selected.has(tool.ref);
+          return (
+            <Group key={tool.ref} gap="xs" wrap="nowrap" align="flex-start">
+              <Checkbox
+                style={{ flex: 1 }}
+                label={t(`mcp.builtin.${tool.name}.name`)}
+                description={
+                  <>
+                    {t(`mcp.builtin.${tool.name}.description`)}
+                    {tool.unavailable === 'not_configured' ? (
+                      <Text
+                        component="span"
+                        size="xs"
+                        c="accent.7"
+                        display="block"
+                        data-testid="builtin-hint"
+                      >
+                        {t('mcp.builtin.not_configured')}
+                      </Text>
+                    ) : null}
+                  </>
+                }
+                checked={picked}
+                disabled={denied && !picked}
+                onChange={(e) => toggle(tool.ref, e.currentTarget.checked)}
+              />
+              <DecisionBadge decision={tool.decision} />
+            </Group>
+          );
+        })}
+      </Stack>
+    </Fieldset>
+  );
+}
+
 /**
- * The santito editor's tools: the tools the author sees, by server, each with what the domain's
- * policy decides for it. A tool the policy denies cannot be picked. References listed but no
- * longer offered (a server removed or hidden) are shown checked, so they can be taken out.
+ * The santito editor's tools: Assistente's own, then the tools the author sees by server, each
+ * with what the domain's policy decides for it. A tool the policy denies cannot be picked.
+ * References listed but no longer offered (a server removed or hidden) are shown checked, so they
+ * can be taken out. A built-in not set up yet (web search) stays selectable: answers are offered
+ * it once an Admin sets it up.
  */
 export function ToolPicker({ value, onChange }: { value: string[]; onChange: (refs: string[]) => void }) {
   const { t } = useTranslation();
   const tools = useTools();
   const selected = new Set(value);
-  const groups = byServer(tools.data ?? []);
-  const offered = new Set(
-    groups.flatMap((g) => [allToolsRef(g.serverId), ...g.tools.map((tool) => tool.ref)]),
-  );
+  const builtins = tools.data?.builtins ?? [];
+  const groups = byServer(tools.data?.tools ?? []);
+  const offered = new Set([
+    ...builtins.map((tool) => tool.ref),
+    ...groups.flatMap((g) => [allToolsRef(g.serverId), ...g.tools.map((tool) => tool.ref)]),
+  ]);
   const unavailable = tools.isSuccess ? value.filter((ref) => !offered.has(ref)) : [];
 
   const toggle = (ref: string, on: boolean) =>
@@ -77,42 +132,48 @@ export function ToolPicker({ value, onChange }: { value: string[]; onChange: (re
         <Text size="sm" c="error.7" role="alert">
           {t('common.load_failed')}
         </Text>
-      ) : groups.length === 0 ? (
-        <Text size="sm" c="dimmed" data-testid="tool-picker-empty">
-          {t('santitos.form.tools_empty')}
-        </Text>
       ) : (
-        groups.map((group) => {
-          const all = selected.has(allToolsRef(group.serverId));
-          return (
-            <Fieldset key={group.serverId} legend={group.serverName} variant="filled" p="sm">
-              <Stack gap={8}>
-                <Checkbox
-                  label={t('santitos.form.tools_all', { server: group.serverName })}
-                  checked={all}
-                  onChange={(e) => toggleAll(group, e.currentTarget.checked)}
-                />
-                {group.tools.map((tool) => {
-                  const denied = tool.decision === 'deny';
-                  const picked = selected.has(tool.ref);
-                  return (
-                    <Group key={tool.ref} gap="xs" wrap="nowrap" align="flex-start" pl="md">
-                      <Checkbox
-                        style={{ flex: 1 }}
-                        label={tool.title ?? tool.name}
-                        description={tool.description ?? undefined}
-                        checked={(all && !denied) || picked}
-                        disabled={all || (denied && !picked)}
-                        onChange={(e) => toggle(tool.ref, e.currentTarget.checked)}
-                      />
-                      <DecisionBadge decision={tool.decision} />
-                    </Group>
-                  );
-                })}
-              </Stack>
-            </Fieldset>
-          );
-        })
+        <>
+          {builtins.length > 0 ? (
+            <BuiltinTools builtins={builtins} selected={selected} toggle={toggle} />
+          ) : null}
+          {groups.length === 0 ? (
+            <Text size="sm" c="dimmed" data-testid="tool-picker-empty">
+              {t('santitos.form.tools_empty')}
+            </Text>
+          ) : null}
+          {groups.map((group) => {
+            const all = selected.has(allToolsRef(group.serverId));
+            return (
+              <Fieldset key={group.serverId} legend={group.serverName} variant="filled" p="sm">
+                <Stack gap={8}>
+                  <Checkbox
+                    label={t('santitos.form.tools_all', { server: group.serverName })}
+                    checked={all}
+                    onChange={(e) => toggleAll(group, e.currentTarget.checked)}
+                  />
+                  {group.tools.map((tool) => {
+                    const denied = tool.decision === 'deny';
+                    const picked = selected.has(tool.ref);
+                    return (
+                      <Group key={tool.ref} gap="xs" wrap="nowrap" align="flex-start" pl="md">
+                        <Checkbox
+                          style={{ flex: 1 }}
+                          label={tool.title ?? tool.name}
+                          description={tool.description ?? undefined}
+                          checked={(all && !denied) || picked}
+                          disabled={all || (denied && !picked)}
+                          onChange={(e) => toggle(tool.ref, e.currentTarget.checked)}
+                        />
+                        <DecisionBadge decision={tool.decision} />
+                      </Group>
+                    );
+                  })}
+                </Stack>
+              </Fieldset>
+            );
+          })}
+        </>
       )}
       {unavailable.length > 0 ? (
         <Fieldset legend={t('santitos.form.tools_unavailable')} variant="filled" p="sm">

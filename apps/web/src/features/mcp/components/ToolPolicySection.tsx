@@ -23,6 +23,14 @@ import { useTranslation } from '../../../lib/i18n/index.ts';
 import { apiErrorText } from '../../../ui/apiError.ts';
 import { ListSkeleton, LoadError } from '../../../ui/LoadState.tsx';
 import { useSaveToolPolicy, useToolPolicy } from '../hooks/useMcpServers.ts';
+import {
+  type WebSearchDraft,
+  WebSearchSettingsFields,
+  webSearchDraft,
+  webSearchInput,
+  webSearchRefused,
+  webSearchValid,
+} from './WebSearchSettings.tsx';
 
 /** A rule being edited; `key` keeps each row's inputs in place when one above is removed. */
 interface RuleDraft {
@@ -48,6 +56,9 @@ function ToolPolicyForm({ policy }: { policy: ToolPolicy }) {
   const save = useSaveToolPolicy();
   const [rules, setRules] = useState<RuleDraft[]>(() => policy.rules.map((r) => draft(r.match, r.decision)));
   const [userServers, setUserServers] = useState(policy.userServers);
+  const [webSearch, setWebSearch] = useState(() => webSearchDraft(policy.webSearch));
+  // Sent only once edited: saving the rules does not re-check an address the server holds already.
+  const [webSearchEdited, setWebSearchEdited] = useState(false);
   const [submitted, setSubmitted] = useState(false);
 
   const matchError = (match: string) =>
@@ -61,7 +72,26 @@ function ToolPolicyForm({ policy }: { policy: ToolPolicy }) {
     event.preventDefault();
     setSubmitted(true);
     if (rules.some((r) => matchError(r.match))) return;
-    save.mutate({ rules: rules.map((r) => ({ match: r.match.trim(), decision: r.decision })), userServers });
+    if (webSearchEdited && !webSearchValid(webSearch, policy.webSearch)) return;
+    save.mutate(
+      {
+        rules: rules.map((r) => ({ match: r.match.trim(), decision: r.decision })),
+        userServers,
+        ...(webSearchEdited ? { webSearch: webSearchInput(webSearch) } : {}),
+      },
+      {
+        onSuccess: () => {
+          // The key typed is stored now (the policy says so); the field goes back to "keep it".
+          setWebSearch((d) => ({ ...d, apiKey: '' }));
+          setWebSearchEdited(false);
+        },
+      },
+    );
+  };
+  const editWebSearch = (next: WebSearchDraft) => {
+    save.reset();
+    setWebSearch(next);
+    setWebSearchEdited(true);
   };
 
   return (
@@ -137,7 +167,14 @@ function ToolPolicyForm({ policy }: { policy: ToolPolicy }) {
             setUserServers(e.currentTarget.checked);
           }}
         />
-        {save.isError ? (
+        <WebSearchSettingsFields
+          stored={policy.webSearch}
+          draft={webSearch}
+          onChange={editWebSearch}
+          submitted={submitted && webSearchEdited}
+          error={save.error}
+        />
+        {save.isError && !webSearchRefused(save.error) ? (
           <Alert color="error" variant="light" role="alert">
             {apiErrorText(t, save.error)}
           </Alert>

@@ -64,12 +64,11 @@ export function useDeleteMcpServer() {
 }
 
 const loadTools = () => createToolsApi(productServices().accountHttp).get();
-const toolsOf = (list: ToolList) => list.tools;
 const userServersOf = (list: ToolList) => list.userServers;
 
-/** The tools a santito may be given, with the policy's decision for each. */
+/** The tools a santito may be given, MCP and built-in, with the policy's decision for each. */
 export function useTools(enabled = true) {
-  return useQuery({ queryKey: mcpKeys.tools, queryFn: loadTools, select: toolsOf, enabled });
+  return useQuery({ queryKey: mcpKeys.tools, queryFn: loadTools, enabled });
 }
 
 /** Whether the domain's tool policy lets the caller add MCP servers of their own. */

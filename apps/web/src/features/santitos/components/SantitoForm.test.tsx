@@ -57,11 +57,11 @@ describe('SantitoForm, the model', () => {
 });
 
 describe('SantitoForm, tools', () => {
-  it('saves the tools picked and the steps an answer may take', async () => {
+  it('saves the tools picked, built-in and MCP, and the steps an answer may take', async () => {
     const services = installFakeServices();
     signInSession({}, true);
     Object.assign(services.chatsHttp, { get: vi.fn(async () => models) });
-    const saved = santitoOf({ tools: ['mcp:s1:*'], maxSteps: 4 });
+    const saved = santitoOf({ tools: ['builtin:web_search', 'mcp:s1:*'], maxSteps: 4 });
     const put = vi.fn(async (_path: string, _options?: FakeRequest) => saved);
     const get = vi.fn(async () => ({
       tools: [
@@ -76,18 +76,31 @@ describe('SantitoForm, tools', () => {
           decision: 'allow',
         },
       ],
+      builtins: [
+        {
+          ref: 'builtin:web_search',
+          name: 'web_search',
+          readOnly: true,
+          decision: 'allow',
+          unavailable: null,
+        },
+      ],
       userServers: false,
     }));
     Object.assign(services.accountHttp, { get, put });
     const onDone = vi.fn();
     renderFeature(<SantitoForm santito={santitoOf()} onDone={onDone} onCancel={() => {}} />);
-    fireEvent.click(await screen.findByRole('checkbox', { name: 'Todas as ferramentas de Chamados' }));
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'Pesquisa na web' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Todas as ferramentas de Chamados' }));
     const steps = screen.getByRole('textbox', { name: 'Máximo de passos' });
     fireEvent.change(steps, { target: { value: '4' } });
     fireEvent.click(screen.getByRole('button', { name: 'Salvar' }));
     await waitFor(() => expect(put).toHaveBeenCalled());
     expect(put.mock.calls[0]?.[0]).toBe('/api/v1/agent/santito-1');
-    expect(put.mock.calls[0]?.[1]?.body).toMatchObject({ tools: ['mcp:s1:*'], maxSteps: 4 });
+    expect(put.mock.calls[0]?.[1]?.body).toMatchObject({
+      tools: ['builtin:web_search', 'mcp:s1:*'],
+      maxSteps: 4,
+    });
     await waitFor(() => expect(onDone).toHaveBeenCalledWith(saved));
   });
 });

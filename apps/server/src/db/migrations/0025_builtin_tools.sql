@@ -1,0 +1,1 @@
+ALTER TABLE "tool_policies" ADD COLUMN "web_search" jsonb;

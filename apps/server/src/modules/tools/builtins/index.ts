@@ -1,0 +1,213 @@
+import {
+  BUILTIN_READ_ONLY,
+  BuiltinLimits,
+  type BuiltinToolName,
+  BuiltinToolNames,
+  type Citation,
+  KNOWLEDGE_SOURCE_REF_KIND,
+} from '@assistente/contracts';
+import { addressProblemOf, BlockedUrlError } from '../../../lib/ssrf.ts';
+import { knowledgePassages } from '../../knowledge/index.ts';
+import { capOutput, type ToolOutput } from '../connections.ts';
+import type { ToolsState } from '../state.ts';
+import { decide, type StoredPolicy, webSearchKeyBinding } from '../tool-policy.ts';
+import { fetchPage, PageUnreadable } from './fetch-page.ts';
+import { SearchFailed, searchWeb } from './web-search.ts';
+
+/*
+ * The tools Assistente offers itself (docs/ARCHITECTURE.md#built-in-tools), on the same loop,
+ * policy and audit as MCP tools. What they find becomes the answer's numbered citations.
+ */
+
+/** What a santito's answer gives its built-ins: the santito's knowledge, and whose it is. */
+export interface BuiltinContext {
+  domainId: string;
+  knowledge: ReadonlyArray<{ kind: string; ref: string }>;
+}
+
+/** What the model is told of each: when to call it, and how to cite what it returns. */
+const DEFINITIONS: Record<
+  BuiltinToolName,
+  { title: string; description: string; inputSchema: Record<string, unknown> }
+> = {
+  web_search: {
+    title: 'Web search',
+    description:
+      'Searches the web. Returns numbered results (title, address, snippet). Cite what you use with its number in brackets, like [1]; read a result in full with fetch_page when its snippet is not enough.',
+    inputSchema: {
+      type: 'object',
+      properties: { query: { type: 'string', description: 'What to search for, in a few words.' } },
+      required: ['query'],
+      additionalProperties: false,
+    },
+  },
+  fetch_page: {
+    title: 'Read a page',
+    description:
+      'Reads a web page and returns its main text as Markdown, numbered as a source. Cite it with its number in brackets, like [2].',
+    inputSchema: {
+      type: 'object',
+      properties: { url: { type: 'string', description: 'The http or https address of the page.' } },
+      required: ['url'],
+      additionalProperties: false,
+    },
+  },
+  knowledge_search: {
+    title: 'Knowledge search',
+    description:
+      "Searches this assistant's knowledge sources (the organisation's documents). Returns numbered passages; cite what you use with its number in brackets, like [1]. Search again with other words when nothing fits.",
+    inputSchema: {
+      type: 'object',
+      properties: { query: { type: 'string', description: 'What to look for.' } },
+      required: ['query'],
+      additionalProperties: false,
+    },
+  },
+};
+
+export const isBuiltinName = (name: string): name is BuiltinToolName =>
+  (BuiltinToolNames as readonly string[]).includes(name);
+
+/** `builtin:{name}` → the name, when it is a built-in. */
+export function builtinNameOf(ref: string): BuiltinToolName | undefined {
+  const name = ref.startsWith('builtin:') ? ref.slice('builtin:'.length) : '';
+  return isBuiltinName(name) ? name : undefined;
+}
+
+/** Why an answer is not offered a built-in the santito lists, or null when it is. */
+export function unavailableReason(
+  name: BuiltinToolName,
+  policy: StoredPolicy,
+  context?: BuiltinContext,
+): 'not_configured' | 'no_knowledge' | null {
+  if (name === 'web_search' && !policy.webSearch) return 'not_configured';
+  if (
+    name === 'knowledge_search' &&
+    context &&
+    !context.knowledge.some((k) => k.kind === KNOWLEDGE_SOURCE_REF_KIND)
+  ) {
+    return 'no_knowledge';
+  }
+  return null;
+}
+
+/** A built-in as an answer offers it. */
+export interface BuiltinOffer {
+  name: BuiltinToolName;
+  ref: string;
+  title: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  decision: ReturnType<typeof decide>;
+}
+
+/** The built-ins `refs` name that this answer may call: available, and not denied by the policy. */
+export function builtinOffers(
+  refs: readonly string[],
+  policy: StoredPolicy,
+  context: BuiltinContext,
+): BuiltinOffer[] {
+  const offers: BuiltinOffer[] = [];
+  for (const name of BuiltinToolNames) {
+    const ref = `builtin:${name}`;
+    if (!refs.includes(ref) || unavailableReason(name, policy, context)) continue;
+    const decision = decide(policy.rules, ref, BUILTIN_READ_ONLY[name]);
+    if (decision === 'deny') continue;
+    offers.push({ name, ref, decision, ...DEFINITIONS[name] });
+  }
+  return offers;
+}
+
+/** The number of `c` among the answer's citations, adding it when it is new (same address, same number). */
+function numberOf(cited: readonly Citation[], added: Citation[], c: Citation): number {
+  const at = [...cited, ...added].findIndex((x) => x.url === c.url);
+  if (at >= 0) return at + 1;
+  added.push(c);
+  return cited.length + added.length;
+}
+
+const stringInput = (input: Record<string, unknown>, key: string): string | undefined => {
+  const v = input[key];
+  return typeof v === 'string' && v.trim() ? v.trim() : undefined;
+};
+
+const failed = (text: string): ToolOutput => ({ text, isError: true });
+
+/**
+ * Runs one built-in call. What it finds is numbered after `cited` (the answer's sources so far)
+ * and returned as `citations` to add; failures come back as errors the model can read.
+ */
+export async function runBuiltin(
+  s: ToolsState,
+  name: BuiltinToolName,
+  context: BuiltinContext,
+  input: Record<string, unknown>,
+  signal: AbortSignal,
+  cited: readonly Citation[],
+  policy: () => Promise<StoredPolicy>,
+): Promise<ToolOutput> {
+  const added: Citation[] = [];
+  const out = (text: string): ToolOutput => ({
+    text: capOutput(text),
+    isError: false,
+    ...(added.length > 0 ? { citations: added } : {}),
+  });
+  try {
+    if (name === 'web_search') {
+      const query = stringInput(input, 'query');
+      if (!query) return failed('Give a `query` to search for.');
+      const settings = (await policy()).webSearch;
+      if (!settings) return failed('Web search is not set up for this organisation.');
+      const key = settings.apiKeyEnc
+        ? s.box.open(settings.apiKeyEnc, webSearchKeyBinding(context.domainId))
+        : null;
+      const results = await searchWeb(s.guard.fetch, settings, key, query, signal);
+      if (results.length === 0) return out(`No results for "${query}".`);
+      const lines = results.map((r) => {
+        const n = numberOf(cited, added, { title: r.title, url: r.url, sourceId: 'web' });
+        return `[${n}] ${r.title}\n${r.url}\n${r.snippet}`;
+      });
+      return out(`Results for "${query}":\n\n${lines.join('\n\n')}`);
+    }
+    if (name === 'fetch_page') {
+      const url = stringInput(input, 'url');
+      if (!url) return failed('Give the `url` of the page to read.');
+      const page = await fetchPage(s.guard.fetch, url, signal);
+      const n = numberOf(cited, added, { title: page.title, url: page.url, sourceId: 'web' });
+      const note = page.cut ? '\n\n[The page is longer; only its beginning was read.]' : '';
+      return out(
+        `[${n}] ${page.title}\n${page.url}\n\n${page.markdown || '(The page has no readable text.)'}${note}`,
+      );
+    }
+    const query = stringInput(input, 'query');
+    if (!query) return failed('Give a `query` to look for.');
+    const found = await knowledgePassages(
+      s.ctx,
+      context.domainId,
+      context.knowledge,
+      query,
+      BuiltinLimits.knowledgePassages,
+    );
+    if (found.passages.length === 0) return out(`Nothing in the knowledge sources matches "${query}".`);
+    // The passages number their documents from 1: renumbered after the answer's other sources.
+    const global = found.citations.map((c) => numberOf(cited, added, c));
+    const passages = found.passages.map((p) =>
+      p.replace(/^\[(\d+)\]/, (_, n: string) => `[${global[Number(n) - 1] ?? n}]`),
+    );
+    return out(passages.join('\n\n'));
+  } catch (err) {
+    if (signal.aborted) throw err;
+    if (err instanceof SearchFailed || err instanceof PageUnreadable) return failed(err.message);
+    const problem = addressProblemOf(err);
+    if (
+      err instanceof BlockedUrlError ||
+      (problem && problem !== 'timeout' && problem !== 'refused' && problem !== 'unresolvable')
+    ) {
+      return failed(`That address may not be reached from here (${problem ?? 'blocked'}).`);
+    }
+    if (problem === 'timeout') return failed('The page or service did not answer in time.');
+    if (problem === 'unresolvable') return failed('That host name does not resolve.');
+    if (problem === 'refused') return failed('The server refused the connection.');
+    return failed(`The call failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
