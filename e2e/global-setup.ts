@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { startCodeStandin } from '../apps/server/src/test/code-interpreter-standin.ts';
 import { startConfluenceStandin } from '../apps/server/src/test/confluence-standin.ts';
 import { startLlmFixture } from '../apps/server/src/test/llm-fixture.ts';
 import { startOAuthMcpStandin } from '../apps/server/src/test/mcp-oauth-standin.ts';
@@ -98,6 +99,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const mcpOAuth = await startOAuthMcpStandin({ metadata: 'well-known' });
   // A SearXNG instance and the pages its results point to, for the web search journey.
   const web = await startWebStandin();
+  // A Code Interpreter API (LibreChat's protocol) for the chart-from-a-CSV journey.
+  const code = await startCodeStandin();
 
   // A Confluence Cloud site (REST API v2) with a space of HR pages and a larger one of policies,
   // for the knowledge journeys.
@@ -139,6 +142,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     OPENAI_BASE_URL: llm.baseUrl,
     OPENAI_API_KEY: 'test',
     DEFAULT_MODEL: FIXTURE_MODEL,
+    // The fixture's OpenAI Images API draws for santitos with generate_image.
+    IMAGE_MODEL: 'openai:gpt-image-1',
+    CODE_INTERPRETER_URL: code.url,
+    CODE_INTERPRETER_API_KEY: code.apiKey,
     // The fixture is on loopback, which the SSRF rule refuses to domain Admins' providers.
     // …and so is the identity provider, which a SuperAdmin may also add from /integration.
     // …and so is the Confluence site an Admin connects.
@@ -231,6 +238,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     await mcp.close();
     await mcpOAuth.close();
     await web.close();
+    await code.close();
     rmSync(work, { recursive: true, force: true });
   };
 }

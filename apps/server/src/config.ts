@@ -64,6 +64,11 @@ const ConfigSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]+:.+$/, 'EMBEDDING_MODEL must look like provider:model')
     .optional(),
+  /** The image model santitos' `generate_image` uses (`provider:model`); unset: the first a provider lists. */
+  IMAGE_MODEL: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+:.+$/, 'IMAGE_MODEL must look like provider:model')
+    .optional(),
   /** How often a Confluence knowledge source syncs again on its own (docs/ARCHITECTURE.md#knowledge). */
   KNOWLEDGE_SYNC_INTERVAL_MS: z.coerce.number().int().min(60_000).max(604_800_000).default(3_600_000),
   /**
@@ -110,6 +115,12 @@ const ConfigSchema = z.object({
   TOOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /** An MCP connection unused this long is closed (one is kept per user and server). */
   MCP_IDLE_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  /**
+   * A LibreChat-compatible Code Interpreter API (`…/v1`): santitos' `code_interpreter` runs code
+   * there, never in this process. Unset: the tool is not offered.
+   */
+  CODE_INTERPRETER_URL: optionalUrl,
+  CODE_INTERPRETER_API_KEY: z.string().optional(),
   EDITOR_DEEP_LINK: z.string().url().default('vscode://assistente.assistente-vscode/auth-callback'),
   /**
    * Origins of browser-hosted editors (code-server, Codespaces-like) the handoff may send a code to, after

@@ -121,6 +121,8 @@ export const MessagePartSchema = z.discriminatedUnion('type', [
     status: ToolCallStatusSchema,
     output: z.string().optional(),
     durationMs: z.number().int().min(0).optional(),
+    /** Files the call made (a chart, a table), kept as attachments of the chat. */
+    files: z.array(AttachmentSchema).optional(),
   }),
 ]);
 export type MessagePart = z.infer<typeof MessagePartSchema>;

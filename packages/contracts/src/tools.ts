@@ -162,7 +162,13 @@ export const McpConnectOutcomes = ['connected', 'denied', 'failed', 'expired'] a
  * The tools Assistente itself offers santitos (docs/ARCHITECTURE.md#built-in-tools), named in
  * santitos and policy rules as `builtin:{name}`.
  */
-export const BuiltinToolNames = ['web_search', 'fetch_page', 'knowledge_search'] as const;
+export const BuiltinToolNames = [
+  'web_search',
+  'fetch_page',
+  'knowledge_search',
+  'generate_image',
+  'code_interpreter',
+] as const;
 export const BuiltinToolNameSchema = z.enum(BuiltinToolNames);
 export type BuiltinToolName = z.infer<typeof BuiltinToolNameSchema>;
 
@@ -171,6 +177,8 @@ export const BUILTIN_READ_ONLY: Readonly<Record<BuiltinToolName, boolean>> = {
   web_search: true,
   fetch_page: true,
   knowledge_search: true,
+  generate_image: false,
+  code_interpreter: false,
 };
 
 export const BuiltinLimits = {
@@ -178,13 +186,17 @@ export const BuiltinLimits = {
   searchResults: 8,
   queryMax: 400,
   /** The most of a page `fetch_page` downloads; a longer page is read up to here. */
-  pageBytes: 2_000_000,
+  pageBytes: 1_000_000,
   /** How long reading one page may take, redirects included. */
   pageTimeoutMs: 15_000,
   /** How long one search may take. */
   searchTimeoutMs: 15_000,
   /** Passages one `knowledge_search` call returns. */
   knowledgePassages: 8,
+  /** Code one `code_interpreter` call may run (characters). */
+  codeMax: 100_000,
+  /** The chat's files a run is given (its latest), and the files it made that are kept. */
+  codeFiles: 10,
 } as const;
 
 const SearchUrlSchema = httpUrlSchema({ credentials: 'Put the API key in its field, not in the URL' });
@@ -223,7 +235,7 @@ export type WebSearchSettings = z.infer<typeof WebSearchSettingsSchema>;
 export const ToolDecisionSchema = z.enum(['allow', 'ask', 'deny']);
 export type ToolDecision = z.infer<typeof ToolDecisionSchema>;
 
-export const ToolPolicyLimits = { rules: 200 } as const;
+export const ToolPolicyLimits = { rules: 200, defaultTools: 100 } as const;
 
 /**
  * One rule of a domain's tool policy: `match` is a tool reference where `*` stands for any run of
@@ -254,6 +266,11 @@ export const ToolPolicySchema = z.object({
   userServers: z.boolean(),
   /** Where `web_search` searches; null: the tool is not offered. */
   webSearch: WebSearchSettingsSchema.nullable(),
+  /**
+   * The tools of chats without a santito (the domain's default assistant), as santitos name
+   * theirs: `builtin:{name}`, `mcp:{serverId}:*`, `mcp:{serverId}:{tool}` of the domain's servers.
+   */
+  defaultTools: z.array(z.string()),
 });
 export type ToolPolicy = z.infer<typeof ToolPolicySchema>;
 
@@ -262,6 +279,8 @@ export const ToolPolicyUpdateSchema = z.strictObject({
   userServers: z.boolean(),
   /** Absent: unchanged; null: web search off. */
   webSearch: WebSearchInputSchema.nullable().optional(),
+  /** Absent: unchanged. */
+  defaultTools: z.array(z.string().trim().min(1).max(300)).max(ToolPolicyLimits.defaultTools).optional(),
 });
 export type ToolPolicyUpdate = z.infer<typeof ToolPolicyUpdateSchema>;
 
@@ -290,6 +309,8 @@ export const BuiltinToolInfoSchema = z.object({
   /**
    * Why answers are not offered it now, though a santito may list it: `not_configured`, the
    * domain has no web search set up. Null: offered (`knowledge_search` when the santito has sources).
+   * `code_interpreter` is listed only when the instance has a Code Interpreter API;
+   * `generate_image` is `not_configured` while no provider of the domain offers an image model.
    */
   unavailable: z.enum(['not_configured']).nullable(),
 });

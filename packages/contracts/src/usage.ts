@@ -11,7 +11,16 @@ export const MICROS_PER_UNIT = 1_000_000;
 export const DEFAULT_TIME_ZONE = 'America/Sao_Paulo';
 
 /** Where a model call came from: one ledger row per call settled. */
-export const UsageSources = ['chat', 'api', 'embedded', 'codeassist', 'title', 'tool', 'embedding'] as const;
+export const UsageSources = [
+  'chat',
+  'api',
+  'embedded',
+  'codeassist',
+  'title',
+  'tool',
+  'embedding',
+  'image',
+] as const;
 export const UsageSourceSchema = z.enum(UsageSources);
 export type UsageSource = z.infer<typeof UsageSourceSchema>;
 
@@ -53,6 +62,8 @@ export const PriceInputSchema = z.object({
   outputPerMillion: MoneySchema,
   /** Cached input tokens, where the provider reports them; absent: priced as input. */
   cachedInputPerMillion: MoneySchema.optional(),
+  /** An image model's price per image (`generate_image`); absent: its images are not priced. */
+  perImage: MoneySchema.optional(),
   currency: z.literal('USD'),
 });
 export type PriceInput = z.infer<typeof PriceInputSchema>;

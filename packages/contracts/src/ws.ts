@@ -3,6 +3,7 @@ import {
   AttachmentIdSchema,
   AttachmentLimits,
   AttachmentReadingSchema,
+  AttachmentSchema,
   ChatIdSchema,
   ChatParamsSchema,
   ChatSchema,
@@ -225,6 +226,8 @@ export const ToolResultFrameSchema = z.object({
   status: ToolCallStatusSchema,
   output: z.string().optional(),
   durationMs: z.number().int().min(0).optional(),
+  /** Files the call made, stored as attachments of the chat. */
+  files: z.array(AttachmentSchema).optional(),
 });
 
 /**

@@ -43,6 +43,8 @@ export function useAgentsSuite(
   opts: {
     /** Started before the app: what else the suite needs (an MCP server), and hosts to allow. */
     allow?: () => Promise<string[]>;
+    /** More of the app's settings, read once `allow` ran (a stand-in's address). */
+    config?: () => Record<string, string>;
   } = {},
 ) {
   const the = {} as AgentsSuite;
@@ -56,6 +58,7 @@ export function useAgentsSuite(
       AGENT_SENDS_PER_MINUTE: '10000',
       AGENT_MAX_CONCURRENT: '50',
       UPLOAD_MAX_BYTES: String(64 * 1024),
+      ...opts.config?.(),
     });
     the.t = t;
     await t.app.listen({ port: 0, host: '127.0.0.1' });

@@ -3,6 +3,7 @@
 // Plain node:http only: the e2e global setup and the benches start it from plain Node.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { barChartPng } from './png.ts';
 
 /** What the fixture answers to the next chat request(s). */
 export interface LlmScript {
@@ -432,6 +433,24 @@ export async function startLlmFixture(opts: LlmFixtureOptions = {}): Promise<Llm
       }
       if (req.method === 'POST' && path === '/v1/chat/completions') return openAiChat(res, body, s);
       if (req.method === 'POST' && path === '/api/chat') return ollamaChat(res, body, s);
+      if (req.method === 'POST' && path === '/v1/images/generations') {
+        // OpenAI's Images API: the picture as base64 PNG; a prompt its safety system refuses, 400.
+        const prompt = String((body as { prompt?: unknown } | undefined)?.prompt ?? '');
+        if (prompt.includes('forbidden')) {
+          json(res, 400, {
+            error: {
+              message: 'Your request was rejected by the safety system.',
+              type: 'image_generation_user_error',
+            },
+          });
+          return;
+        }
+        json(res, 200, {
+          created: Math.floor(Date.now() / 1000),
+          data: [{ b64_json: barChartPng([prompt.length % 7, 3, 5, 2], 64, 64).toString('base64') }],
+        });
+        return;
+      }
       if (req.method === 'POST' && path === '/v1/embeddings') {
         const inputs = embeddingInputs(body);
         const model = (body as { model?: unknown } | undefined)?.model;

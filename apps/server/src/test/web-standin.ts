@@ -118,6 +118,16 @@ export async function startWebStandin(): Promise<WebStandin> {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       return res.end(articlePage(page.title, page.paragraphs));
     }
+    if (url.pathname === '/pages/large') {
+      // A long article (about 900 KB of HTML), as a long report or a documentation page is.
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      const sections = Array.from(
+        { length: 600 },
+        (_, i) =>
+          `<h2>Section ${i}</h2><p>${FILLER.repeat(10)}</p><ul><li><a href="/s/${i}">More on ${i}</a></li></ul>`,
+      );
+      return res.end(articlePage('A long report', sections));
+    }
     if (url.pathname === '/pages/moved') {
       res.writeHead(301, { location: '/pages/heat-pumps' });
       return res.end();

@@ -24,6 +24,21 @@ export function apiErrorDetails(error: unknown): unknown {
     : undefined;
 }
 
+/**
+ * The message a `VALIDATION_FAILED` answer gives for one field (its detail's `path`, like
+ * `webSearch.url`); null when the answer is another or names other fields.
+ */
+export function apiErrorField(error: unknown, path: string): string | null {
+  if (apiErrorCode(error) !== 'VALIDATION_FAILED') return null;
+  const details = apiErrorDetails(error);
+  if (!Array.isArray(details)) return null;
+  for (const d of details as unknown[]) {
+    if (typeof d !== 'object' || d === null || !('path' in d) || d.path !== path) continue;
+    return 'message' in d && typeof d.message === 'string' ? d.message : '';
+  }
+  return null;
+}
+
 /** A number in `error.details` (e.g. `{ users: 3 }` of a 409 "still has users"). */
 export function apiErrorCount(error: unknown, key: string): number | null {
   const details = apiErrorDetails(error);

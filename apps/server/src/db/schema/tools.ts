@@ -76,5 +76,7 @@ export const toolPolicies = pgTable('tool_policies', {
   userServers: boolean('user_servers').notNull().default(false),
   /** Where `web_search` searches; the API key sealed (`{domainId}:web-search`). Null: off. */
   webSearch: jsonb('web_search').$type<StoredWebSearch>(),
+  /** The tools of chats without a santito. */
+  defaultTools: jsonb('default_tools').$type<string[]>().notNull().default([]),
   ...timestamps,
 });

@@ -39,6 +39,8 @@ export const usageEvents = pgTable(
     outputTokens: integer('output_tokens').notNull().default(0),
     cachedInputTokens: integer('cached_input_tokens').notNull().default(0),
     reasoningTokens: integer('reasoning_tokens').notNull().default(0),
+    /** Images the call made (`generate_image`), priced per image. */
+    images: integer('images').notNull().default(0),
     /** Null when the model had no price at the time: unknown, never 0. */
     costMicros: bigint('cost_micros', { mode: 'number' }),
     priceId: text('price_id'),
@@ -87,6 +89,8 @@ export const modelPrices = pgTable(
     inputPerMillionMicros: bigint('input_per_million_micros', { mode: 'number' }).notNull(),
     outputPerMillionMicros: bigint('output_per_million_micros', { mode: 'number' }).notNull(),
     cachedInputPerMillionMicros: bigint('cached_input_per_million_micros', { mode: 'number' }),
+    /** An image model's price per image; null: its images are not priced. */
+    perImageMicros: bigint('per_image_micros', { mode: 'number' }),
     currency: text('currency').$type<'USD'>().notNull().default('USD'),
     effectiveFrom: at('effective_from').notNull().defaultNow(),
     setBy: text('set_by').notNull(),

@@ -136,6 +136,14 @@ describe('web search settings', () => {
         decision: 'allow',
         unavailable: null,
       },
+      // No provider of the domain lists an image model; no Code Interpreter API here at all.
+      {
+        ref: 'builtin:generate_image',
+        name: 'generate_image',
+        readOnly: false,
+        decision: 'ask',
+        unavailable: 'not_configured',
+      },
     ]);
     await setSearch({ provider: 'searxng', url: web.searxngUrl });
     expect((await list())[0]?.unavailable).toBeNull();
@@ -191,6 +199,15 @@ describe('a research answer', () => {
     expect(r.done.citations).toEqual(expected);
     const row = await waitForStored(r.assistant.messageId);
     expect(row?.citations).toEqual(expected);
+    // The export carries them: numbered, linking the pages.
+    const md = await api(the.alice, 'GET', `/api/v1/chats/${r.chatId}/export?format=md&locale=en`);
+    expect(md.statusCode).toBe(200);
+    expect(md.body).toContain(`1. [Heat pumps in cold climates](${heat})`);
+    expect(md.body).toContain(`2. [Insulation first](${insulation})`);
+    // The fixture numbers calls afresh each step (call_fixture_0 twice): ids are made unique.
+    const ids = toolParts(row?.parts).map((p) => p.toolCallId);
+    expect(new Set(ids).size).toBe(3);
+    expect(toolResults().length).toBe(3);
     expect(toolParts(row?.parts).map((p) => [p.tool, p.status, p.title])).toEqual([
       ['builtin:web_search', 'done', 'Web search'],
       ['builtin:fetch_page', 'done', 'Read a page'],
@@ -288,6 +305,46 @@ describe('a research answer', () => {
       `${web.origin}/pages/long`,
       `${web.origin}/pages/heat-pumps`,
     ]);
+  });
+
+  it('gives chats without a santito the domain’s default tools', async () => {
+    const bad = await api(the.admin, 'PUT', '/api/v1/settings/tools', {
+      rules: [],
+      userServers: false,
+      defaultTools: ['builtin:fetch_page', 'mcp:nope:*'],
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(JSON.stringify(bad.json())).toContain('mcp:nope:*');
+    const put = await api(the.admin, 'PUT', '/api/v1/settings/tools', {
+      rules: [],
+      userServers: false,
+      defaultTools: ['builtin:fetch_page'],
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    expect(ToolPolicySchema.parse(put.json()).defaultTools).toEqual(['builtin:fetch_page']);
+    // Saved again without them, they stay.
+    const again = await api(the.admin, 'PUT', '/api/v1/settings/tools', { rules: [], userServers: false });
+    expect(ToolPolicySchema.parse(again.json()).defaultTools).toEqual(['builtin:fetch_page']);
+
+    the.fx.enqueue(
+      {
+        text: '',
+        toolCalls: [
+          { name: 'fetch_page', arguments: JSON.stringify({ url: `${web.origin}/pages/insulation` }) },
+        ],
+      },
+      { text: 'Insulate first [1].' },
+    );
+    const r = await exchange(await connect(the.bob), { content: 'What should I do first?' });
+    expect(r.done.status).toBe('complete');
+    const first = the.fx.chatRequests()[0]?.body as { tools?: Array<{ function: { name: string } }> };
+    expect(first.tools?.map((t) => t.function.name)).toEqual(['fetch_page']);
+    expect(r.done.citations?.[0]?.title).toBe('Insulation first');
+    await api(the.admin, 'PUT', '/api/v1/settings/tools', {
+      rules: [],
+      userServers: false,
+      defaultTools: [],
+    });
   });
 
   it('offers nothing the policy denies, nor web search once it is turned off', async () => {

@@ -32,6 +32,7 @@ import {
   parseInput,
   partsTextLength,
   type ToolRuntime,
+  uniqueCallId,
 } from './tool-steps.ts';
 
 /**
@@ -512,7 +513,7 @@ export class GenerationRegistry {
             : tool.decision;
       const part: ToolPart = {
         type: 'tool',
-        toolCallId: c.toolCallId,
+        toolCallId: uniqueCallId(gen.parts, c.toolCallId),
         tool: tool?.ref ?? `unknown:${c.toolName}`,
         title: tool?.title ?? c.toolName,
         input: parsed ?? c.input,
@@ -565,6 +566,7 @@ export class GenerationRegistry {
           part.output = out.text;
           // What a search or a page read found is cited like knowledge: numbered, under the answer.
           if (out.citations) gen.citations.push(...out.citations);
+          if (out.files) part.files = out.files;
         } catch (err) {
           part.status = 'error';
           part.output = gen.signal.aborted
@@ -595,6 +597,7 @@ export class GenerationRegistry {
       status: part.status,
       ...(part.output !== undefined ? { output: part.output } : {}),
       ...(part.durationMs !== undefined ? { durationMs: part.durationMs } : {}),
+      ...(part.files ? { files: part.files } : {}),
     });
   }
 

@@ -1,13 +1,14 @@
-import type {
-  Chat,
-  ChatEditFrame,
-  ChatParams,
-  ChatRegenerateFrame,
-  ChatSendFrame,
-  Message,
-  MessagePart,
-  ToolApproveFrame,
-  ToolPart,
+import {
+  type Chat,
+  type ChatEditFrame,
+  type ChatParams,
+  type ChatRegenerateFrame,
+  type ChatSendFrame,
+  type Message,
+  type MessagePart,
+  SantitoLimits,
+  type ToolApproveFrame,
+  type ToolPart,
 } from '@assistente/contracts';
 import { AppError, invalidField } from '../../lib/errors.ts';
 import type { ChatCaller } from '../chats/index.ts';
@@ -46,20 +47,24 @@ async function countSend(s: AgentsState, caller: ChatCaller): Promise<void> {
  * a visitor's is `embedded`, an editor session's (the VS Code extension signs in with its own
  * session, of kind `editor`) `codeassist`, anything else `chat`.
  */
+/** Who an answer's calls are charged to (the ledger's columns but its source and model). */
+function payerOf(caller: ChatCaller, santito: SantitoRow | undefined) {
+  return {
+    domainId: caller.domain.id,
+    departmentId: caller.user.departmentId || null,
+    userId: caller.user.id,
+    santitoId: santito?.id ?? null,
+    ...(caller.kind === 'visitor' ? { virtualAccountId: caller.virtualAccount.id } : {}),
+  };
+}
+
 async function ledgerEntry(
   s: AgentsState,
   caller: ChatCaller,
   santito: SantitoRow | undefined,
 ): Promise<GenerationInput['ledger']> {
-  const base = {
-    domainId: caller.domain.id,
-    departmentId: caller.user.departmentId || null,
-    userId: caller.user.id,
-    santitoId: santito?.id ?? null,
-  };
-  if (caller.kind === 'visitor') {
-    return { ...base, source: 'embedded', virtualAccountId: caller.virtualAccount.id };
-  }
+  const base = payerOf(caller, santito);
+  if (caller.kind === 'visitor') return { ...base, source: 'embedded' };
   return { ...base, source: (await isEditorSession(s, caller)) ? 'codeassist' : 'chat' };
 }
 
@@ -179,10 +184,18 @@ async function toolsFor(
   chatId: string,
   santito: SantitoRow | undefined,
 ): Promise<ToolRuntime | undefined> {
-  if (!santito?.tools.length) return undefined;
+  // A chat without a santito gets the domain's default tools.
+  if (santito && santito.tools.length === 0) return undefined;
   const service = s.ctx.services.tools;
   const [tools, allowed] = await Promise.all([
-    service.answerTools(caller, santito.tools, { domainId: santito.domainId, knowledge: santito.knowledge }),
+    service.answerTools(caller, santito ? santito.tools : 'defaults', {
+      domainId: santito?.domainId ?? caller.domain.id,
+      knowledge: santito?.knowledge ?? [],
+      userId: caller.user.id,
+      chatId,
+      files: s.chats.toolFiles(caller, chatId),
+      ledger: payerOf(caller, santito),
+    }),
     s.chats.allowedTools(chatId),
   ]);
   if (tools.length === 0) return undefined;
@@ -271,7 +284,7 @@ async function answer(
     ...(knowledge?.citations.length ? { citations: knowledge.citations } : {}),
     params,
     release,
-    ...(tools ? { tools, maxSteps: santito?.maxSteps ?? 1 } : {}),
+    ...(tools ? { tools, maxSteps: santito?.maxSteps ?? SantitoLimits.defaultMaxSteps } : {}),
     ...(resumed ? { resume: resumed } : {}),
   });
   // A stop that arrived while the answer was being set up (before it could be found) still counts.

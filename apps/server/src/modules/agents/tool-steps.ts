@@ -1,4 +1,4 @@
-import type { Citation, MessagePart, ToolPart } from '@assistente/contracts';
+import type { Attachment, Citation, MessagePart, ToolPart } from '@assistente/contracts';
 import type { ModelMessage } from 'ai';
 import type { AnswerTool } from '../tools/index.ts';
 import type { ModelTool } from './model-calls.ts';
@@ -22,7 +22,7 @@ export interface ToolRuntime {
     input: Record<string, unknown>,
     signal: AbortSignal,
     cited: readonly Citation[],
-  ): Promise<{ text: string; isError: boolean; citations?: Citation[] }>;
+  ): Promise<{ text: string; isError: boolean; citations?: Citation[]; files?: Attachment[] }>;
   audit(call: {
     ref: string;
     input: unknown;
@@ -30,6 +30,18 @@ export interface ToolRuntime {
     status: string;
     durationMs?: number;
   }): Promise<void>;
+}
+
+/**
+ * A call's id, unique within the answer: some providers number calls afresh each step
+ * (`call_0` twice), and the person's approval, the results and the web's step cards go by id.
+ */
+export function uniqueCallId(parts: readonly MessagePart[], id: string): string {
+  const taken = new Set(parts.flatMap((p) => (p.type === 'tool' ? [p.toolCallId] : [])));
+  if (!taken.has(id)) return id;
+  let n = 2;
+  while (taken.has(`${id}_${n}`)) n++;
+  return `${id}_${n}`;
 }
 
 /** What the model is offered. */

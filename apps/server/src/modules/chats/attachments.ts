@@ -46,6 +46,28 @@ export async function getAttachmentsForModel(
   return out;
 }
 
+/**
+ * What a tool that works on files (the code interpreter) reads of a chat and keeps in it: the
+ * chat's files (the latest `max`), and a file it made, stored as the person's own upload would be
+ * (its type checked, within UPLOAD_MAX_BYTES and the domain's quota).
+ */
+export function toolFiles(s: ChatsState, caller: ChatCaller, chatId: string) {
+  return {
+    async inputs(max: number): Promise<AttachmentForModel[]> {
+      await ownChat(s, caller, chatId);
+      const rows = await s.store.latestAttachments(caller, chatId, max);
+      return getAttachmentsForModel(
+        s,
+        caller,
+        rows.map((r) => r.id),
+      );
+    },
+    save(name: string, contentType: string | undefined, data: Buffer): Promise<Attachment> {
+      return uploadAttachment(s, caller, chatId, { fileName: name, declaredType: contentType, data });
+    },
+  };
+}
+
 /** Before reading an upload: 404 unless the caller's chat, 402 when the domain has no room left. */
 export async function checkUpload(s: ChatsState, caller: ChatCaller, chatId: string): Promise<void> {
   authorizeAttach(caller);

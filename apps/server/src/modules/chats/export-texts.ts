@@ -9,6 +9,8 @@ export interface ExportTexts {
   assistant: string;
   /** Above the numbered knowledge an answer cites. */
   sources: string;
+  /** Above the files an answer's tools made (a chart, an image). */
+  madeFiles: string;
   /** Beside the heading of a message that did not end normally. */
   status: Record<Exclude<MessageStatus, 'complete'>, string>;
 }
@@ -21,6 +23,7 @@ export const EXPORT_TEXTS: Record<Locale, ExportTexts> = {
     user: 'Você',
     assistant: 'Assistente',
     sources: 'Fontes',
+    madeFiles: 'Arquivos gerados',
     status: {
       streaming: 'incompleta',
       stopped: 'interrompida',
@@ -34,6 +37,7 @@ export const EXPORT_TEXTS: Record<Locale, ExportTexts> = {
     user: 'You',
     assistant: 'Assistant',
     sources: 'Sources',
+    madeFiles: 'Files made',
     status: {
       streaming: 'incomplete',
       stopped: 'stopped',
@@ -47,6 +51,7 @@ export const EXPORT_TEXTS: Record<Locale, ExportTexts> = {
     user: 'Tú',
     assistant: 'Asistente',
     sources: 'Fuentes',
+    madeFiles: 'Archivos generados',
     status: {
       streaming: 'incompleta',
       stopped: 'detenida',

@@ -62,6 +62,37 @@ describe('the Markdown export', () => {
     );
   });
 
+  it('lists the files an answer’s tools made, as absolute links', () => {
+    const made: Message = {
+      ...answer('p1:m'),
+      parts: [
+        {
+          type: 'tool',
+          toolCallId: 't1',
+          tool: 'builtin:code_interpreter',
+          title: 'Code interpreter',
+          input: { lang: 'py', code: 'print(1)' },
+          status: 'done',
+          output: 'stdout:\n1',
+          files: [
+            {
+              attachmentId: 'a1',
+              chatId: 'c1',
+              name: 'grafico.png',
+              contentType: 'image/png',
+              size: 10,
+              createdAt: '2026-01-01T00:00:01.000Z',
+              url: '/api/v1/chats/c1/attachments/a1',
+            },
+          ],
+        },
+      ],
+    };
+    const md = toMarkdownExport(chat, [made], { ...base, locale: 'en' });
+    expect(md).toContain('**Files made**');
+    expect(md).toContain('- [grafico.png](https://assistente.example.com/api/v1/chats/c1/attachments/a1)');
+  });
+
   it('writes dates in the reader’s language and time zone, never as raw UTC timestamps', () => {
     const now = new Date('2026-03-12T17:05:00.000Z');
     const question = { ...answer('p1:m'), role: 'user', createdAt: '2026-03-12T16:58:00.000Z' } as Message;

@@ -141,6 +141,13 @@ export function toMarkdownExport(
     out.push(`## ${who}${note}`, '', `_${stamp.format(new Date(m.createdAt))}_`, '', m.content.trimEnd(), '');
     for (const a of m.attachments ?? []) out.push(`- 📎 ${a.name} (${a.contentType}, ${a.size} bytes)`);
     if (m.attachments?.length) out.push('');
+    // Files the answer's tools made (charts, images): links to the chat's attachments.
+    const made = (m.parts ?? []).flatMap((p) => (p.type === 'tool' ? (p.files ?? []) : []));
+    if (made.length) {
+      out.push(`**${t.madeFiles}**`, '');
+      for (const f of made) out.push(`- [${f.name.replace(/[[\]]/g, '')}](${exportLink(f.url, baseUrl)})`);
+      out.push('');
+    }
     if (m.citations?.length) {
       out.push(`**${t.sources}**`, '');
       m.citations.forEach((c, i) => {

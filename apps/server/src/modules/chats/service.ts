@@ -28,6 +28,7 @@ export function chatsService(ctx: AppContext) {
       prepareUserMessage: messages.prepareUserMessage,
       listMessagesForContext: messages.listMessagesForContext,
       getAttachmentsForModel: attachments.getAttachmentsForModel,
+      toolFiles: attachments.toolFiles,
       // The answers' lifecycle, for the generation worker
       commitExchange: answers.commitExchange,
       createAssistantMessage: answers.createAssistantMessage,

@@ -353,6 +353,22 @@ export function chatsStore(db: Db) {
         );
     },
 
+    /** The caller's latest `max` attachments of a chat of theirs, newest first. */
+    async latestAttachments(caller: ChatCaller, chatId: string, max: number): Promise<AttachmentRow[]> {
+      return db
+        .select()
+        .from(attachments)
+        .where(
+          and(
+            eq(attachments.chatId, chatId),
+            eq(attachments.userId, chatOwnerId(caller)),
+            ownChat(caller, chatId),
+          ),
+        )
+        .orderBy(desc(attachments.createdAt))
+        .limit(max);
+    },
+
     /** The caller's attachments among `ids`, whatever live chat of theirs they belong to. */
     async findOwnAttachments(caller: ChatCaller, ids: readonly string[]): Promise<AttachmentRow[]> {
       if (ids.length === 0) return [];

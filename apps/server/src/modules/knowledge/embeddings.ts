@@ -1,11 +1,7 @@
-import { createGoogleGenerativeAI } from '@ai-sdk/google';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { EmbeddingModelV3 } from '@ai-sdk/provider';
 import { embedMany } from 'ai';
-import { createOllama } from 'ollama-ai-provider-v2';
 import type { AppContext } from '../../context.ts';
-import { effectiveBaseUrl } from '../providers/factory.ts';
+import { sdkOf } from '../providers/factory.ts';
 import type { EmbeddingTarget } from '../providers/index.ts';
 import { estimateTokens } from '../usage/index.ts';
 
@@ -15,22 +11,15 @@ const BATCH = 64;
 /** The AI SDK embedding model of a target (through its guarded fetch for Admin-set URLs). */
 function embeddingModelOf(target: EmbeddingTarget): EmbeddingModelV3 {
   const { spec, name } = target;
-  const baseURL = effectiveBaseUrl(spec);
-  const apiKey = spec.apiKey ?? '';
   switch (spec.kind) {
     case 'openai':
-      return createOpenAI({ apiKey, baseURL, fetch: spec.fetch }).embedding(name);
+      return sdkOf.openai(spec).embedding(name);
     case 'openai-compatible':
-      return createOpenAICompatible({
-        name: 'openai-compatible',
-        baseURL,
-        ...(spec.apiKey ? { apiKey: spec.apiKey } : {}),
-        fetch: spec.fetch,
-      }).embeddingModel(name);
+      return sdkOf.compatible(spec).embeddingModel(name);
     case 'google':
-      return createGoogleGenerativeAI({ apiKey, baseURL, fetch: spec.fetch }).embedding(name);
+      return sdkOf.google(spec).embedding(name);
     case 'ollama':
-      return createOllama({ baseURL, fetch: spec.fetch }).embedding(name);
+      return sdkOf.ollama(spec).embedding(name);
     case 'anthropic':
       throw new Error('Anthropic offers no embedding model');
     default:

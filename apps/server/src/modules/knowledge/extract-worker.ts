@@ -1,5 +1,5 @@
-// The extraction thread: PDF and DOCX parsing is CPU work of seconds on large files, so it runs here
-// and the server's event loop keeps answering meanwhile.
+// The extraction thread: PDF and DOCX parsing, and reading a web page's article, are CPU work of
+// seconds on large files, so they run here and the server's event loop keeps answering meanwhile.
 import { workerSide } from '../../lib/ts-worker.ts';
 import { DocumentBoundsError } from './bounds.ts';
 import { extractDocument, htmlToText } from './extract.ts';
@@ -9,7 +9,11 @@ const { port } = workerSide<null>('extract-worker.ts');
 
 port.on('message', (req: ExtractRequest) => {
   const run =
-    req.kind === 'html' ? Promise.resolve(htmlToText(req.html)) : extractDocument(req.contentType, req.data);
+    req.kind === 'html'
+      ? Promise.resolve(htmlToText(req.html))
+      : req.kind === 'article'
+        ? import('./article.ts').then(({ articleOf }) => JSON.stringify(articleOf(req.html, req.url)))
+        : extractDocument(req.contentType, req.data);
   run.then(
     (text) => port.postMessage({ id: req.id, text } satisfies ExtractReply),
     (err: unknown) =>

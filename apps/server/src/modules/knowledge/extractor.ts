@@ -5,7 +5,8 @@ import { spawnTsWorker } from '../../lib/ts-worker.ts';
 
 export type ExtractJob =
   | { kind: 'file'; contentType: string; data: Uint8Array }
-  | { kind: 'html'; html: string };
+  | { kind: 'html'; html: string }
+  | { kind: 'article'; html: string; url: string };
 export type ExtractRequest = ExtractJob & { id: number };
 export type ExtractReply =
   | { id: number; text: string }
@@ -158,6 +159,14 @@ export class Extractor {
   /** HTML (Confluence storage format) of `domainId` as Markdown-ish text. */
   html(domainId: string, html: string): Promise<string> {
     return this.run(domainId, { kind: 'html', html });
+  }
+
+  /** A web page's article (title and Markdown), for `fetch_page`, in `domainId`'s turn. */
+  async article(domainId: string, html: string, url: string): Promise<{ title: string; markdown: string }> {
+    return JSON.parse(await this.run(domainId, { kind: 'article', html, url })) as {
+      title: string;
+      markdown: string;
+    };
   }
 
   async close(): Promise<void> {

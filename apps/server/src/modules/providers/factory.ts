@@ -2,7 +2,7 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { ImageModelV3, LanguageModelV3 } from '@ai-sdk/provider';
 import type { ProviderKind } from '@assistente/contracts';
 import { createOllama } from 'ollama-ai-provider-v2';
 
@@ -49,32 +49,65 @@ export function effectiveBaseUrl(spec: Pick<ProviderSpec, 'kind' | 'baseUrl'>): 
 }
 
 /**
- * The AI SDK model for `modelName`. The API key is always passed explicitly (an empty string when
- * there is none), so a domain's provider never falls back to the instance's env keys.
+ * The AI SDK providers of a spec, one per kind, from which its chat, embedding and image models
+ * are made. The API key is always passed explicitly (an empty string when there is none), so a
+ * domain's provider never falls back to the instance's env keys.
  */
+export const sdkOf = {
+  openai: (spec: ProviderSpec) =>
+    createOpenAI({ apiKey: spec.apiKey ?? '', baseURL: effectiveBaseUrl(spec), fetch: spec.fetch }),
+  compatible: (spec: ProviderSpec) =>
+    createOpenAICompatible({
+      name: 'openai-compatible',
+      baseURL: effectiveBaseUrl(spec),
+      ...(spec.apiKey ? { apiKey: spec.apiKey } : {}),
+      includeUsage: true,
+      fetch: spec.fetch,
+    }),
+  anthropic: (spec: ProviderSpec) =>
+    createAnthropic({ apiKey: spec.apiKey ?? '', baseURL: effectiveBaseUrl(spec), fetch: spec.fetch }),
+  google: (spec: ProviderSpec) =>
+    createGoogleGenerativeAI({
+      apiKey: spec.apiKey ?? '',
+      baseURL: effectiveBaseUrl(spec),
+      fetch: spec.fetch,
+    }),
+  ollama: (spec: ProviderSpec) => createOllama({ baseURL: effectiveBaseUrl(spec), fetch: spec.fetch }),
+};
+
+/** The AI SDK chat model for `modelName`. */
 export function languageModel(spec: ProviderSpec, modelName: string): LanguageModelV3 {
-  const baseURL = effectiveBaseUrl(spec);
-  const apiKey = spec.apiKey ?? '';
   switch (spec.kind) {
     case 'openai':
       // Chat Completions: what every OpenAI-compatible server and the test fixture speak.
-      return createOpenAI({ apiKey, baseURL, fetch: spec.fetch }).chat(modelName);
+      return sdkOf.openai(spec).chat(modelName);
     case 'openai-compatible':
-      return createOpenAICompatible({
-        name: 'openai-compatible',
-        baseURL,
-        ...(spec.apiKey ? { apiKey: spec.apiKey } : {}),
-        includeUsage: true,
-        fetch: spec.fetch,
-      }).chatModel(modelName);
+      return sdkOf.compatible(spec).chatModel(modelName);
     case 'anthropic':
-      return createAnthropic({ apiKey, baseURL, fetch: spec.fetch })(modelName);
+      return sdkOf.anthropic(spec)(modelName);
     case 'google':
-      return createGoogleGenerativeAI({ apiKey, baseURL, fetch: spec.fetch })(modelName);
+      return sdkOf.google(spec)(modelName);
     case 'ollama':
-      return createOllama({ baseURL, fetch: spec.fetch })(modelName);
+      return sdkOf.ollama(spec)(modelName);
     default:
       return assertNever(spec.kind);
+  }
+}
+
+/**
+ * The AI SDK image model for `modelName`, for the kinds whose API makes images (OpenAI's Images
+ * API, which OpenAI-compatible servers copy, and Google's Imagen); undefined for the others.
+ */
+export function imageModelOf(spec: ProviderSpec, modelName: string): ImageModelV3 | undefined {
+  switch (spec.kind) {
+    case 'openai':
+      return sdkOf.openai(spec).image(modelName);
+    case 'openai-compatible':
+      return sdkOf.compatible(spec).imageModel(modelName);
+    case 'google':
+      return sdkOf.google(spec).image(modelName);
+    default:
+      return undefined;
   }
 }
 

@@ -197,6 +197,30 @@ export async function resolveModel(
   throw noProvider();
 }
 
+/** Image models as providers list them (OpenAI's, Imagen, FLUX, Stable Diffusion). */
+const IMAGE = /(dall-e|gpt-image|imagen|flux|stable-diffusion|sdxl)/i;
+
+/**
+ * The image model a domain's `generate_image` uses: IMAGE_MODEL when a provider of the domain
+ * offers its provider, else the first provider that lists one and whose kind makes images.
+ * Undefined when none can (the tool is then not offered).
+ */
+export async function imageModel(s: ProvidersState, domainId: string): Promise<EmbeddingTarget | undefined> {
+  const entries = (await entriesFor(s, domainId)).filter((e) => IMAGE_KINDS.includes(e.kind));
+  const wanted = s.ctx.config.IMAGE_MODEL ? splitModelId(s.ctx.config.IMAGE_MODEL) : undefined;
+  if (wanted) {
+    const entry = findEntry(entries, wanted.provider);
+    if (entry) return { spec: entry.spec, name: wanted.name, modelId: `${entry.provider}:${wanted.name}` };
+  }
+  for (const entry of entries) {
+    const name = (await modelsOf(s, entry)).find((m) => IMAGE.test(m));
+    if (name) return { spec: entry.spec, name, modelId: `${entry.provider}:${name}` };
+  }
+  return undefined;
+}
+
+const IMAGE_KINDS: readonly ProviderKind[] = ['openai', 'openai-compatible', 'google'];
+
 /**
  * The embedding model a domain's knowledge uses (docs/ARCHITECTURE.md#knowledge): EMBEDDING_MODEL when a provider
  * of the domain offers its provider, else the first provider with a known or listed embedding

@@ -30,6 +30,7 @@ export function createProvidersService(ctx: AppContext) {
       assertUsable: models.assertUsable,
       resolveModel: models.resolveModel,
       embeddingModel: models.embeddingModel,
+      imageModel: models.imageModel,
 
       getAiSettings: aiSettings.getAiSettings,
       putAiSettings: aiSettings.putAiSettings,

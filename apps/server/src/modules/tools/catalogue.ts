@@ -93,12 +93,15 @@ const modelNameOf = (name: string) => name.replace(/[^A-Za-z0-9_-]/g, '_').slice
 export async function answerTools(
   s: ToolsState,
   caller: ChatCaller,
-  refs: readonly string[],
+  asked: readonly string[] | 'defaults',
   context: BuiltinContext,
 ): Promise<AnswerTool[]> {
-  if (refs.length === 0) return [];
+  if (asked !== 'defaults' && asked.length === 0) return [];
   const { servers, policy } = await usableServers(s, caller);
-  const tools: AnswerTool[] = builtinOffers(refs, policy, context).map((b) => ({
+  const refs = asked === 'defaults' ? policy.defaultTools : asked;
+  if (refs.length === 0) return [];
+  const images = refs.includes('builtin:generate_image') ? await hasImageModel(s, context.domainId) : false;
+  const tools: AnswerTool[] = builtinOffers(s, refs, policy, { ...context, images }).map((b) => ({
     kind: 'builtin',
     ref: b.ref,
     modelName: b.name,
@@ -107,7 +110,7 @@ export async function answerTools(
     inputSchema: b.inputSchema,
     decision: b.decision,
     name: b.name,
-    context,
+    context: { ...context, images },
   }));
   const taken = new Set<string>(tools.map((t) => t.modelName));
   for (const row of servers) {
@@ -199,9 +202,22 @@ export async function auditCall(
   );
 }
 
+/** Whether a provider of the domain offers an image model; a provider that cannot be listed offers none. */
+async function hasImageModel(s: ToolsState, domainId: string): Promise<boolean> {
+  try {
+    return !!(await s.ctx.services.providers.imageModel(domainId));
+  } catch (err) {
+    s.ctx.log.warn({ err, domainId }, 'tools: finding an image model failed');
+    return false;
+  }
+}
+
 /** GET /api/v1/agent/tools: the tools of the servers the caller sees, with what the policy decides. */
 export async function listTools(s: ToolsState, caller: UserCaller): Promise<ToolList> {
-  const { servers, policy } = await usableServers(s, caller);
+  const [{ servers, policy }, images] = await Promise.all([
+    usableServers(s, caller),
+    hasImageModel(s, caller.domain.id),
+  ]);
   const tools: ToolInfo[] = [];
   for (const row of servers) {
     for (const t of row.tools) {
@@ -218,9 +234,13 @@ export async function listTools(s: ToolsState, caller: UserCaller): Promise<Tool
       });
     }
   }
-  const builtins: BuiltinToolInfo[] = BuiltinToolNames.map((name) => {
+  // Without a Code Interpreter API the instance has no code_interpreter to offer at all.
+  const offered = BuiltinToolNames.filter(
+    (n) => n !== 'code_interpreter' || s.ctx.config.CODE_INTERPRETER_URL,
+  );
+  const builtins: BuiltinToolInfo[] = offered.map((name) => {
     const ref = `builtin:${name}`;
-    const why = unavailableReason(name, policy);
+    const why = unavailableReason(s, name, policy, { images });
     return {
       ref,
       name,

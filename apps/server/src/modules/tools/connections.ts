@@ -1,4 +1,4 @@
-import { type Citation, TOOL_OUTPUT_MAX_CHARS } from '@assistente/contracts';
+import { type Attachment, type Citation, TOOL_OUTPUT_MAX_CHARS } from '@assistente/contracts';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -21,6 +21,8 @@ export interface ToolOutput {
   text: string;
   isError: boolean;
   citations?: Citation[];
+  /** Files the call made, kept as the chat's attachments. */
+  files?: Attachment[];
 }
 
 interface Open {

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import type {
-  ToolDecision,
-  ToolPolicy,
-  ToolPolicyUpdate,
-  ToolRule,
-  WebSearchInput,
-  WebSearchSettings,
+import {
+  BuiltinToolNames,
+  type ToolDecision,
+  type ToolPolicy,
+  type ToolPolicyUpdate,
+  type ToolRule,
+  type WebSearchInput,
+  type WebSearchSettings,
 } from '@assistente/contracts';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
@@ -26,9 +27,10 @@ export interface StoredPolicy {
   rules: ToolRule[];
   userServers: boolean;
   webSearch: StoredWebSearch | null;
+  defaultTools: string[];
 }
 
-const DEFAULT_POLICY: StoredPolicy = { rules: [], userServers: false, webSearch: null };
+const DEFAULT_POLICY: StoredPolicy = { rules: [], userServers: false, webSearch: null, defaultTools: [] };
 
 /** The binding of a domain's sealed search key: unsealed only for that domain's searches. */
 export const webSearchKeyBinding = (domainId: string) => `${domainId}:web-search`;
@@ -58,19 +60,52 @@ export function decide(rules: readonly ToolRule[], ref: string, readOnly: boolea
 /** The stored policy of a domain, or the defaults. */
 export async function policyOf(db: Db, domainId: string): Promise<StoredPolicy> {
   const [row] = await db.select().from(toolPolicies).where(eq(toolPolicies.domainId, domainId)).limit(1);
-  return row ? { rules: row.rules, userServers: row.userServers, webSearch: row.webSearch } : DEFAULT_POLICY;
+  return row
+    ? {
+        rules: row.rules,
+        userServers: row.userServers,
+        webSearch: row.webSearch,
+        defaultTools: row.defaultTools,
+      }
+    : DEFAULT_POLICY;
 }
 
 /** GET /api/v1/settings/tools */
 export async function getPolicy(s: ToolsState, caller: UserCaller, domain?: string): Promise<ToolPolicy> {
   const domainId = await adminDomain(s, caller, domain);
-  const p = await policyOf(s.ctx.db, domainId);
-  return {
-    domain: domainId,
-    rules: p.rules,
-    userServers: p.userServers,
-    webSearch: shownSearch(p.webSearch),
-  };
+  return shownPolicy(domainId, await policyOf(s.ctx.db, domainId));
+}
+
+const shownPolicy = (domainId: string, p: StoredPolicy): ToolPolicy => ({
+  domain: domainId,
+  rules: p.rules,
+  userServers: p.userServers,
+  webSearch: shownSearch(p.webSearch),
+  defaultTools: p.defaultTools,
+});
+
+/**
+ * The default tools to store: each a built-in or a tool of one of the domain's own servers (not a
+ * person's private one); 400 naming the first that is neither.
+ */
+async function defaultToolsToStore(
+  s: ToolsState,
+  domainId: string,
+  refs: readonly string[],
+): Promise<string[]> {
+  const unique = [...new Set(refs)];
+  const servers = new Set((await s.store.list(domainId)).filter((r) => r.ownerId === null).map((r) => r.id));
+  const unknown = unique.find((ref) => {
+    if (BuiltinToolNames.some((n) => ref === `builtin:${n}`)) return false;
+    const m = /^mcp:([^:]+):[^:\s]+$/.exec(ref);
+    return !m?.[1] || !servers.has(m[1]);
+  });
+  if (unknown) {
+    throw new AppError('VALIDATION_FAILED', `defaultTools: ${unknown} is not a tool of this organisation`, [
+      { path: 'defaultTools', message: `Unknown tool ${unknown}` },
+    ]);
+  }
+  return unique;
 }
 
 /**
@@ -113,11 +148,16 @@ export async function putPolicy(
     body.webSearch === undefined
       ? before.webSearch
       : await searchToStore(s, domainId, body.webSearch, before.webSearch);
-  const after: StoredPolicy = { rules: body.rules, userServers: body.userServers, webSearch };
+  const defaultTools =
+    body.defaultTools === undefined
+      ? before.defaultTools
+      : await defaultToolsToStore(s, domainId, body.defaultTools);
+  const after: StoredPolicy = { rules: body.rules, userServers: body.userServers, webSearch, defaultTools };
   // The audit tells a key changed, never what it is.
   const audited = (p: StoredPolicy) => ({
     rules: p.rules,
     userServers: p.userServers,
+    defaultTools: p.defaultTools,
     webSearch: p.webSearch
       ? {
           provider: p.webSearch.provider,
@@ -152,10 +192,5 @@ export async function putPolicy(
       };
     },
   );
-  return {
-    domain: domainId,
-    rules: after.rules,
-    userServers: after.userServers,
-    webSearch: shownSearch(webSearch),
-  };
+  return shownPolicy(domainId, after);
 }

@@ -2,7 +2,7 @@ import type { Tx } from '../../db/client.ts';
 import { randomBase62 } from '../../lib/random-id.ts';
 import type { BudgetRow, Hold } from './budgets-store.ts';
 import type { CallStart } from './calls.ts';
-import { costMicros, priceAt } from './costing.ts';
+import { costMicros, priceAt, pricesAll } from './costing.ts';
 import { budgetExceeded, priceMissing } from './errors.ts';
 import type { LedgerEntry } from './ledger.ts';
 import { closeLocally, holdLocally } from './local-holds.ts';
@@ -61,7 +61,7 @@ export async function admit(s: UsageState, start: CallStart): Promise<Reservatio
   const now = new Date();
   const needsPrice = covered.some((b) => b.limitCostMicros !== null);
   const price = needsPrice ? await priceAt(s, start.entry.model, now) : undefined;
-  if (needsPrice && !price) {
+  if (needsPrice && (!price || !pricesAll(price, { images: start.estimate.images ?? 0 }))) {
     s.ctx.metrics.budgetRefused('PRICE_MISSING');
     throw priceMissing(start.entry.model);
   }
@@ -69,7 +69,11 @@ export async function admit(s: UsageState, start: CallStart): Promise<Reservatio
     zoneOf(s, start.entry.domainId),
     estimateTokens(start.estimate.input()),
   ]);
-  const worst = { inputTokens, outputTokens: start.estimate.maxOutputTokens };
+  const worst = {
+    inputTokens,
+    outputTokens: start.estimate.maxOutputTokens,
+    images: start.estimate.images ?? 0,
+  };
   const cost = price ? costMicros(price, worst) : 0;
   // A fixed order, so two calls never wait on each other's rows the other way round.
   const keys = [...covered]

@@ -14,6 +14,8 @@ export interface CallStart {
     input: () => string;
     /** The most the model may write: the call's output cap. */
     maxOutputTokens: number;
+    /** Images the call will make (an image model's). */
+    images?: number;
   };
 }
 

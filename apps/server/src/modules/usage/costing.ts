@@ -8,7 +8,13 @@ export interface CallTokens {
   cachedInputTokens?: number;
   /** Of `outputTokens`, the reasoning ones: priced as output, reported apart. */
   reasoningTokens?: number;
+  /** Images made (an image model's call), priced per image. */
+  images?: number;
 }
+
+/** Whether `price` prices everything the call used: images need a price per image. */
+export const pricesAll = (price: PriceRow, t: Pick<CallTokens, 'images'>) =>
+  !t.images || price.perImageMicros !== null;
 
 /**
  * What a call costs at `price`, in micros, rounded half up once per call. Integer arithmetic
@@ -20,7 +26,8 @@ export function costMicros(price: PriceRow, t: CallTokens): number {
   const perMillion =
     BigInt(t.inputTokens - cached) * BigInt(price.inputPerMillionMicros) +
     BigInt(cached) * BigInt(cachedRate) +
-    BigInt(t.outputTokens) * BigInt(price.outputPerMillionMicros);
+    BigInt(t.outputTokens) * BigInt(price.outputPerMillionMicros) +
+    BigInt(t.images ?? 0) * BigInt(price.perImageMicros ?? 0) * 1_000_000n;
   return Number((perMillion + 500_000n) / 1_000_000n);
 }
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modelPrices, usageDaily, usageEvents } from '../../db/schema/index.ts';
 import { buildTestApp, type TestApp } from '../../test/app.ts';
 import { makeDomain, type TestDomain } from '../../test/factories.ts';
-import { costMicros } from './costing.ts';
+import { costMicros, pricesAll } from './costing.ts';
 
 let t: TestApp;
 let d: TestDomain;
@@ -20,6 +20,7 @@ const price = (over: Partial<typeof modelPrices.$inferSelect> = {}) => ({
   inputPerMillionMicros: 2_500_000,
   outputPerMillionMicros: 10_000_000,
   cachedInputPerMillionMicros: null,
+  perImageMicros: null as number | null,
   currency: 'USD' as const,
   effectiveFrom: new Date(0),
   setBy: 'root@x',
@@ -27,6 +28,15 @@ const price = (over: Partial<typeof modelPrices.$inferSelect> = {}) => ({
 });
 
 describe('costing', () => {
+  it('prices images per image, and says a model without a price per image does not price them', () => {
+    expect(
+      costMicros(price({ perImageMicros: 40_000 }), { inputTokens: 0, outputTokens: 0, images: 2 }),
+    ).toBe(80_000);
+    expect(pricesAll(price(), { images: 1 })).toBe(false);
+    expect(pricesAll(price(), { images: 0 })).toBe(true);
+    expect(pricesAll(price({ perImageMicros: 0 }), { images: 1 })).toBe(true);
+  });
+
   it('prices input, cached input and output in whole micros, rounding once per call', () => {
     expect(costMicros(price(), { inputTokens: 1_000_000, outputTokens: 0 })).toBe(2_500_000);
     expect(costMicros(price(), { inputTokens: 1, outputTokens: 1 })).toBe(13); // 2.5 + 10 = 12.5 → 13

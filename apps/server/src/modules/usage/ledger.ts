@@ -1,7 +1,7 @@
 import type { UsageSource } from '@assistente/contracts';
 import type { Tx } from '../../db/client.ts';
 import { randomBase62 } from '../../lib/random-id.ts';
-import { type CallTokens, costMicros, priceAt } from './costing.ts';
+import { type CallTokens, costMicros, priceAt, pricesAll } from './costing.ts';
 import { dayIn, type UsageState, zoneOf } from './state.ts';
 import type { UsageEventInsert } from './store.ts';
 
@@ -57,7 +57,8 @@ export async function prepare(s: UsageState, entry: LedgerEntry): Promise<Prepar
       outputTokens: entry.tokens.outputTokens,
       cachedInputTokens: entry.tokens.cachedInputTokens ?? 0,
       reasoningTokens: entry.tokens.reasoningTokens ?? 0,
-      costMicros: price ? costMicros(price, entry.tokens) : null,
+      images: entry.tokens.images ?? 0,
+      costMicros: price && pricesAll(price, entry.tokens) ? costMicros(price, entry.tokens) : null,
       priceId: price?.id ?? null,
     },
   };

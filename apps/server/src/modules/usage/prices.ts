@@ -26,6 +26,7 @@ function toPrice(row: PriceRow): ModelPrice {
     ...(row.cachedInputPerMillionMicros !== null
       ? { cachedInputPerMillion: fromMicros(row.cachedInputPerMillionMicros) }
       : {}),
+    ...(row.perImageMicros !== null ? { perImage: fromMicros(row.perImageMicros) } : {}),
     currency: row.currency,
     effectiveFrom: row.effectiveFrom.toISOString(),
     setBy: row.setBy,
@@ -70,6 +71,7 @@ export async function setPrice(
       outputPerMillionMicros: toMicros(input.outputPerMillion),
       cachedInputPerMillionMicros:
         input.cachedInputPerMillion !== undefined ? toMicros(input.cachedInputPerMillion) : null,
+      perImageMicros: input.perImage !== undefined ? toMicros(input.perImage) : null,
       currency: input.currency,
       effectiveFrom: new Date(),
       setBy: caller.user.email,

@@ -19,7 +19,7 @@ export {
 export { readHandoffQuery } from './handoffQuery.ts';
 export { useAccountSession } from './hooks/useAccountSession.ts';
 export { useEmbeddedSession } from './hooks/useEmbeddedSession.ts';
-export { useFetchedImage } from './hooks/useFetchedImage.ts';
+export { type FetchedImage, useFetchedImage, useFetchedImageState } from './hooks/useFetchedImage.ts';
 export { useGuessableCheck } from './hooks/useGuessableCheck.ts';
 export { meetsPolicy, passwordChecks } from './passwordPolicy.ts';
 export { authorizedRequest, downloadFile, fetchBlob } from './requests.ts';

@@ -1348,7 +1348,7 @@ export interface paths {
                                 /** @enum {string} */
                                 decision: "allow" | "ask" | "deny";
                                 /** @enum {string} */
-                                name: "web_search" | "fetch_page" | "knowledge_search";
+                                name: "web_search" | "fetch_page" | "knowledge_search" | "generate_image" | "code_interpreter";
                                 readOnly: boolean;
                                 ref: string;
                                 unavailable: "not_configured" | null;
@@ -3618,6 +3618,16 @@ export interface paths {
                                     type: "text";
                                 } | {
                                     durationMs?: number;
+                                    files?: {
+                                        attachmentId: string;
+                                        chatId: string;
+                                        contentType: string;
+                                        /** Format: date-time */
+                                        createdAt: string;
+                                        name: string;
+                                        size: number;
+                                        url: string;
+                                    }[];
                                     input: unknown;
                                     output?: string;
                                     /** @enum {string} */
@@ -3830,6 +3840,16 @@ export interface paths {
                                 type: "text";
                             } | {
                                 durationMs?: number;
+                                files?: {
+                                    attachmentId: string;
+                                    chatId: string;
+                                    contentType: string;
+                                    /** Format: date-time */
+                                    createdAt: string;
+                                    name: string;
+                                    size: number;
+                                    url: string;
+                                }[];
                                 input: unknown;
                                 output?: string;
                                 /** @enum {string} */
@@ -14599,6 +14619,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            defaultTools: string[];
                             domain: string;
                             rules: {
                                 /** @enum {string} */
@@ -14733,6 +14754,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        defaultTools?: string[];
                         rules: {
                             /** @enum {string} */
                             decision: "allow" | "ask" | "deny";
@@ -14768,6 +14790,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            defaultTools: string[];
                             domain: string;
                             rules: {
                                 /** @enum {string} */
@@ -16072,6 +16095,7 @@ export interface paths {
                                 inputPerMillion: number;
                                 model: string;
                                 outputPerMillion: number;
+                                perImage?: number;
                                 setBy: string;
                             }[];
                         };
@@ -16181,6 +16205,7 @@ export interface paths {
                         currency: "USD";
                         inputPerMillion: number;
                         outputPerMillion: number;
+                        perImage?: number;
                     };
                 };
             };
@@ -16201,6 +16226,7 @@ export interface paths {
                             inputPerMillion: number;
                             model: string;
                             outputPerMillion: number;
+                            perImage?: number;
                             setBy: string;
                         };
                     };
@@ -16369,6 +16395,7 @@ export interface paths {
                                 inputPerMillion: number;
                                 model: string;
                                 outputPerMillion: number;
+                                perImage?: number;
                                 setBy: string;
                             }[];
                         };

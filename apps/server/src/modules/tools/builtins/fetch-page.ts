@@ -1,14 +1,11 @@
 import { BuiltinLimits } from '@assistente/contracts';
-import { Readability } from '@mozilla/readability';
-import { parseHTML } from 'linkedom';
-import { NodeHtmlMarkdown } from 'node-html-markdown';
 import type { FetchLike } from '../../../lib/ssrf.ts';
 
 /*
  * `fetch_page` (docs/ARCHITECTURE.md#built-in-tools): a page the model names, read as Markdown.
  * The address is the model's, so it is the least trusted URL the server reaches: the SSRF guard
  * checks it and every redirect; the download stops at `pageBytes` and `pageTimeoutMs`; only text
- * comes back (HTML reduced to its article by Readability, as a browser's reader view does).
+ * comes back (HTML reduced to its article on the extraction thread, knowledge's `articleOf`).
  */
 
 export interface ReadPage {
@@ -65,24 +62,16 @@ function decode(bytes: Uint8Array, contentType: string): string {
   }
 }
 
-const markdown = new NodeHtmlMarkdown({ keepDataImages: false });
-
-/** A page's article as Markdown, its links made absolute; the whole body when no article is found. */
-function articleOf(html: string, url: string): { title: string; markdown: string } {
-  const { document } = parseHTML(html);
-  // Readability resolves relative links against the document's address.
-  Object.defineProperty(document, 'baseURI', { value: url });
-  Object.defineProperty(document, 'documentURI', { value: url });
-  const title = document.querySelector('title')?.textContent?.trim() ?? '';
-  const article = new Readability(document as unknown as ConstructorParameters<typeof Readability>[0], {
-    charThreshold: 200,
-  }).parse();
-  const body = article?.content ?? document.body?.innerHTML ?? html;
-  return { title: article?.title?.trim() || title || url, markdown: markdown.translate(body).trim() };
-}
+/** Turns a page's HTML into its article: off the main thread (the knowledge extraction thread). */
+export type ArticleReader = (html: string, url: string) => Promise<{ title: string; markdown: string }>;
 
 /** Reads one page. Throws PageUnreadable for what is not a readable page; the guard's refusals as they are. */
-export async function fetchPage(fetch: FetchLike, rawUrl: string, signal: AbortSignal): Promise<ReadPage> {
+export async function fetchPage(
+  fetch: FetchLike,
+  rawUrl: string,
+  signal: AbortSignal,
+  readArticle: ArticleReader,
+): Promise<ReadPage> {
   let url: URL;
   try {
     url = new URL(rawUrl);
@@ -109,7 +98,7 @@ export async function fetchPage(fetch: FetchLike, rawUrl: string, signal: AbortS
   const text = decode(bytes, contentType);
   const finalUrl = res.url || url.href;
   if (/html/i.test(contentType)) {
-    const article = articleOf(text, finalUrl);
+    const article = await readArticle(text, finalUrl);
     return { url: finalUrl, title: article.title, markdown: article.markdown, cut };
   }
   return { url: finalUrl, title: finalUrl, markdown: text, cut };

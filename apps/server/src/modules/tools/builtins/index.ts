@@ -6,12 +6,15 @@ import {
   type Citation,
   KNOWLEDGE_SOURCE_REF_KIND,
 } from '@assistente/contracts';
+import { AppError } from '../../../lib/errors.ts';
 import { addressProblemOf, BlockedUrlError } from '../../../lib/ssrf.ts';
 import { knowledgePassages } from '../../knowledge/index.ts';
 import { capOutput, type ToolOutput } from '../connections.ts';
 import type { ToolsState } from '../state.ts';
 import { decide, type StoredPolicy, webSearchKeyBinding } from '../tool-policy.ts';
+import { CODE_LANGUAGES, CodeApiFailed, runCode, type ToolFiles } from './code-interpreter.ts';
 import { fetchPage, PageUnreadable } from './fetch-page.ts';
+import { drawImage, IMAGE_SIZES, type ImageLedger, PROMPT_MAX } from './generate-image.ts';
 import { SearchFailed, searchWeb } from './web-search.ts';
 
 /*
@@ -19,10 +22,20 @@ import { SearchFailed, searchWeb } from './web-search.ts';
  * policy and audit as MCP tools. What they find becomes the answer's numbered citations.
  */
 
-/** What a santito's answer gives its built-ins: the santito's knowledge, and whose it is. */
+/**
+ * What a santito's answer gives its built-ins: the santito's knowledge and whose it is; who asks,
+ * in which chat, and that chat's files (absent: no tool that works on files is offered).
+ */
 export interface BuiltinContext {
   domainId: string;
   knowledge: ReadonlyArray<{ kind: string; ref: string }>;
+  userId?: string;
+  chatId?: string;
+  files?: ToolFiles;
+  /** Who pays for what a built-in spends (an image): the answer's ledger entry. */
+  ledger?: ImageLedger;
+  /** Whether the domain has an image model (found before the answer, as it may list models). */
+  images?: boolean;
 }
 
 /** What the model is told of each: when to call it, and how to cite what it returns. */
@@ -52,6 +65,35 @@ const DEFINITIONS: Record<
       additionalProperties: false,
     },
   },
+  generate_image: {
+    title: 'Image generation',
+    description:
+      "Draws one image from a description with the organisation's image model. Describe the subject, style, colours and composition. The image is shown to the person and kept in the chat, so do not link it.",
+    inputSchema: {
+      type: 'object',
+      properties: {
+        prompt: { type: 'string', description: 'What to draw, in detail.' },
+        size: { type: 'string', enum: [...IMAGE_SIZES], description: 'Square, landscape or portrait.' },
+      },
+      required: ['prompt'],
+      additionalProperties: false,
+    },
+  },
+  code_interpreter: {
+    title: 'Code interpreter',
+    description:
+      "Runs code in a sandbox without network access and returns what it printed. The chat's files are in /mnt/data/. Print every result you need; save charts and tables as files (matplotlib: plt.savefig('chart.png')) — they are shown to the person, so do not link them. Each run starts fresh.",
+    inputSchema: {
+      type: 'object',
+      properties: {
+        lang: { type: 'string', enum: [...CODE_LANGUAGES], description: 'The language: py for Python.' },
+        code: { type: 'string', description: 'The whole program to run.' },
+        args: { type: 'array', items: { type: 'string' }, description: 'Command-line arguments, if any.' },
+      },
+      required: ['lang', 'code'],
+      additionalProperties: false,
+    },
+  },
   knowledge_search: {
     title: 'Knowledge search',
     description:
@@ -76,11 +118,21 @@ export function builtinNameOf(ref: string): BuiltinToolName | undefined {
 
 /** Why an answer is not offered a built-in the santito lists, or null when it is. */
 export function unavailableReason(
+  s: ToolsState,
   name: BuiltinToolName,
   policy: StoredPolicy,
+  found: { images: boolean },
   context?: BuiltinContext,
-): 'not_configured' | 'no_knowledge' | null {
+): 'not_configured' | 'no_knowledge' | 'no_files' | null {
   if (name === 'web_search' && !policy.webSearch) return 'not_configured';
+  if (name === 'code_interpreter') {
+    if (!s.ctx.config.CODE_INTERPRETER_URL) return 'not_configured';
+    if (context && !context.files) return 'no_files';
+  }
+  if (name === 'generate_image') {
+    if (!found.images) return 'not_configured';
+    if (context && (!context.files || !context.ledger)) return 'no_files';
+  }
   if (
     name === 'knowledge_search' &&
     context &&
@@ -103,6 +155,7 @@ export interface BuiltinOffer {
 
 /** The built-ins `refs` name that this answer may call: available, and not denied by the policy. */
 export function builtinOffers(
+  s: ToolsState,
   refs: readonly string[],
   policy: StoredPolicy,
   context: BuiltinContext,
@@ -110,7 +163,9 @@ export function builtinOffers(
   const offers: BuiltinOffer[] = [];
   for (const name of BuiltinToolNames) {
     const ref = `builtin:${name}`;
-    if (!refs.includes(ref) || unavailableReason(name, policy, context)) continue;
+    if (!refs.includes(ref) || unavailableReason(s, name, policy, { images: !!context.images }, context)) {
+      continue;
+    }
     const decision = decide(policy.rules, ref, BUILTIN_READ_ONLY[name]);
     if (decision === 'deny') continue;
     offers.push({ name, ref, decision, ...DEFINITIONS[name] });
@@ -172,11 +227,51 @@ export async function runBuiltin(
     if (name === 'fetch_page') {
       const url = stringInput(input, 'url');
       if (!url) return failed('Give the `url` of the page to read.');
-      const page = await fetchPage(s.guard.fetch, url, signal);
+      const page = await fetchPage(s.guard.fetch, url, signal, (html, at) =>
+        s.ctx.services.knowledge.ingest.extractor.article(context.domainId, html, at),
+      );
       const n = numberOf(cited, added, { title: page.title, url: page.url, sourceId: 'web' });
       const note = page.cut ? '\n\n[The page is longer; only its beginning was read.]' : '';
       return out(
         `[${n}] ${page.title}\n${page.url}\n\n${page.markdown || '(The page has no readable text.)'}${note}`,
+      );
+    }
+    if (name === 'generate_image') {
+      const prompt = stringInput(input, 'prompt');
+      if (!prompt) return failed('Give a `prompt` describing the image.');
+      if (prompt.length > PROMPT_MAX) return failed(`The prompt is longer than ${PROMPT_MAX} characters.`);
+      const size = IMAGE_SIZES.find((x) => x === input.size);
+      if (input.size !== undefined && !size)
+        return failed(`\`size\` must be one of ${IMAGE_SIZES.join(', ')}.`);
+      if (!context.files || !context.ledger) return failed('Images cannot be made here.');
+      return await drawImage(
+        s.ctx,
+        context.ledger,
+        context.files,
+        { prompt, ...(size ? { size } : {}) },
+        signal,
+      );
+    }
+    if (name === 'code_interpreter') {
+      const code = typeof input.code === 'string' ? input.code : '';
+      const lang = stringInput(input, 'lang') ?? 'py';
+      if (!code.trim()) return failed('Give the `code` to run.');
+      if (code.length > BuiltinLimits.codeMax)
+        return failed(`The code is longer than ${BuiltinLimits.codeMax} characters.`);
+      if (!(CODE_LANGUAGES as readonly string[]).includes(lang)) {
+        return failed(`\`lang\` must be one of ${CODE_LANGUAGES.join(', ')}.`);
+      }
+      const { CODE_INTERPRETER_URL: url, CODE_INTERPRETER_API_KEY: apiKey, UPLOAD_MAX_BYTES } = s.ctx.config;
+      if (!url || !context.files) return failed('The code interpreter is not available here.');
+      const args = Array.isArray(input.args)
+        ? input.args.filter((a): a is string => typeof a === 'string')
+        : [];
+      return await runCode(
+        { url, apiKey: apiKey ?? '', userId: context.userId ?? '', entityId: context.chatId ?? '' },
+        context.files,
+        { lang, code, args },
+        UPLOAD_MAX_BYTES,
+        signal,
       );
     }
     const query = stringInput(input, 'query');
@@ -197,7 +292,15 @@ export async function runBuiltin(
     return out(passages.join('\n\n'));
   } catch (err) {
     if (signal.aborted) throw err;
-    if (err instanceof SearchFailed || err instanceof PageUnreadable) return failed(err.message);
+    if (
+      err instanceof SearchFailed ||
+      err instanceof PageUnreadable ||
+      err instanceof CodeApiFailed ||
+      // A budget without room, a price missing: the person's words for it.
+      err instanceof AppError
+    ) {
+      return failed(err.message);
+    }
     const problem = addressProblemOf(err);
     if (
       err instanceof BlockedUrlError ||

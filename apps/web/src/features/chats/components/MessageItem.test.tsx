@@ -1,9 +1,17 @@
-import type { Citation, Message, ToolPart } from '@assistente/contracts';
+import type { Attachment, Citation, Message, ToolPart } from '@assistente/contracts';
 import { fireEvent, screen, within } from '@testing-library/react';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadTestTexts, renderWithProviders } from '../../../test/render.tsx';
 import { rendererChunk } from '../markdown/Markdown.tsx';
 import { MessageItem } from './MessageItem.tsx';
+
+// Files behind the bearer token: their bytes and downloads, as the page's caller would fetch them.
+const requests = vi.hoisted(() => ({ fetchBlob: vi.fn(), downloadFile: vi.fn() }));
+vi.mock('../../auth/requests.ts', () => ({
+  authorizedRequest: async (path: string) => ({ url: path, headers: {} }),
+  fetchBlob: requests.fetchBlob,
+  downloadFile: requests.downloadFile,
+}));
 
 beforeAll(async () => {
   await loadTestTexts();
@@ -230,5 +238,272 @@ describe('an answer that used built-in tools', () => {
     expect(
       screen.getByRole('group', { name: 'O santito quer usar Leitura de página. Permitir?' }),
     ).toBeTruthy();
+  });
+});
+
+describe('an answer that ran code', () => {
+  const file = (patch: Partial<Attachment>): Attachment => ({
+    attachmentId: 'att-chart',
+    chatId: 'c1',
+    name: 'chart.png',
+    contentType: 'image/png',
+    size: 2048,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    url: '/api/v1/chats/c1/attachments/att-chart',
+    ...patch,
+  });
+  const chart = file({});
+  const table = file({
+    attachmentId: 'att-table',
+    name: 'vendas.csv',
+    contentType: 'text/csv',
+    size: 812,
+    url: '/api/v1/chats/c1/attachments/att-table',
+  });
+  const run = (patch: Partial<ToolPart> = {}): ToolPart => ({
+    type: 'tool',
+    toolCallId: 'call-code',
+    tool: 'builtin:code_interpreter',
+    title: 'Code interpreter',
+    input: {
+      lang: 'py',
+      code: 'import pandas as pd\ndf = pd.read_csv("vendas.csv")\ndf.plot().figure.savefig("chart.png")',
+    },
+    status: 'done',
+    output: 'stdout:\nok',
+    durationMs: 2300,
+    files: [chart, table],
+    ...patch,
+  });
+  const renderRun = (part: ToolPart, status: Message['status'] = 'complete') =>
+    renderWithProviders(
+      <MessageItem
+        message={{
+          messageId: 'm4',
+          chatId: 'c1',
+          parentId: 'q1',
+          role: 'assistant',
+          content: 'Segue o gráfico.',
+          status,
+          createdAt: '2026-01-01T00:00:00.000Z',
+          parts: [part, { type: 'text', text: 'Segue o gráfico.' }],
+        }}
+        actions={actions}
+        busy={false}
+        canAct
+        latest
+      />,
+    );
+
+  const createObjectURL = vi.fn(() => 'blob:chart');
+  const revokeObjectURL = vi.fn();
+  beforeAll(() => {
+    Object.assign(URL, { createObjectURL, revokeObjectURL });
+  });
+  afterEach(() => {
+    requests.fetchBlob.mockReset();
+    requests.downloadFile.mockReset();
+    createObjectURL.mockClear();
+    revokeObjectURL.mockClear();
+  });
+
+  it('says what it ran, shows its code, and shows the chart it made with its table to download', async () => {
+    requests.fetchBlob.mockResolvedValue({
+      blob: new Blob(['png'], { type: 'image/png' }),
+      response: new Response(),
+    });
+    requests.downloadFile.mockResolvedValue(undefined);
+    const { unmount } = renderRun(run());
+    const step = screen.getByTestId('tool-step');
+    expect(within(step).getByText('Executou código Python')).toBeTruthy();
+    expect(within(step).getByRole('img', { name: 'Interpretador de código' })).toBeTruthy();
+    expect(within(step).getByText('Código (Python)')).toBeTruthy();
+    expect(within(step).getByTestId('tool-code').textContent).toContain('df = pd.read_csv("vendas.csv")');
+    expect(within(step).queryByTestId('tool-arguments')).toBeNull();
+    expect(within(step).getByTestId('tool-output').textContent).toBe('stdout:\nok');
+
+    // The chart arrives through the token, then shows under the step without opening it.
+    expect(within(step).getByRole('status').textContent).toContain('Carregando chart.png');
+    const image = (await within(step).findByRole('img', { name: 'chart.png' })) as HTMLImageElement;
+    expect(image.getAttribute('src')).toBe('blob:chart');
+    expect(image.closest('details')).toBeNull();
+    expect(requests.fetchBlob).toHaveBeenCalledWith('/api/v1/chats/c1/attachments/att-chart', 'chats');
+    expect(requests.fetchBlob).toHaveBeenCalledTimes(1);
+
+    fireEvent.click(within(step).getByRole('button', { name: 'Baixar chart.png' }));
+    expect(requests.downloadFile).toHaveBeenLastCalledWith(
+      '/api/v1/chats/c1/attachments/att-chart',
+      'chart.png',
+    );
+
+    // The table is a file to download, with its size.
+    const csv = within(step).getByTestId('attachment');
+    expect(csv.textContent).toContain('vendas.csv');
+    expect(csv.textContent).toContain('812 bytes');
+    fireEvent.click(csv);
+    expect(requests.downloadFile).toHaveBeenLastCalledWith(
+      '/api/v1/chats/c1/attachments/att-table',
+      'vendas.csv',
+    );
+
+    unmount();
+    expect(revokeObjectURL).toHaveBeenCalledWith('blob:chart');
+  });
+
+  it('says so when the chart cannot be fetched', async () => {
+    requests.fetchBlob.mockRejectedValue(new Error('Download failed with status 404'));
+    renderRun(run({ files: [chart] }));
+    expect((await screen.findByTestId('tool-image-failed')).textContent).toBe(
+      'Não foi possível carregar a imagem chart.png. Tente baixá-la.',
+    );
+    expect(screen.queryByRole('img', { name: 'chart.png' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Baixar chart.png' })).toBeTruthy();
+  });
+
+  it('shows the code open while the person decides whether it may run', () => {
+    renderRun(
+      run({
+        status: 'awaiting_approval',
+        output: undefined,
+        durationMs: undefined,
+        files: undefined,
+        input: { lang: 'js', code: 'console.log(1)' },
+      }),
+      'awaiting_approval',
+    );
+    const step = screen.getByTestId('tool-step');
+    expect(within(step).getByText('Executar código JavaScript')).toBeTruthy();
+    expect(step.querySelector('details')?.open).toBe(true);
+    expect(within(step).getByTestId('tool-code').textContent).toBe('console.log(1)');
+    expect(
+      screen.getByRole('group', { name: 'O santito quer usar Interpretador de código. Permitir?' }),
+    ).toBeTruthy();
+  });
+
+  it('speaks in the present while the code runs, naming a language it has no name for by its code', () => {
+    renderRun(
+      run({
+        status: 'running',
+        output: undefined,
+        durationMs: undefined,
+        files: undefined,
+        input: { lang: 'php', code: 'echo 1;' },
+      }),
+      'streaming',
+    );
+    expect(screen.getByText('Executando código PHP…')).toBeTruthy();
+    expect(screen.getByTestId('tool-step').querySelector('details')?.open).toBe(false);
+  });
+});
+
+describe('an answer that drew an image', () => {
+  const PROMPT =
+    'Um farol ao entardecer sobre rochedos, ondas quebrando, gaivotas no céu, em aquarela suave com tons de laranja';
+  const image: Attachment = {
+    attachmentId: 'att-draw',
+    chatId: 'c1',
+    name: 'imagem.png',
+    contentType: 'image/png',
+    size: 4096,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    url: '/api/v1/chats/c1/attachments/att-draw',
+  };
+  const draw = (patch: Partial<ToolPart> = {}): ToolPart => ({
+    type: 'tool',
+    toolCallId: 'call-draw',
+    tool: 'builtin:generate_image',
+    title: 'Image generation',
+    input: { prompt: PROMPT, size: '1536x1024' },
+    status: 'done',
+    output: 'Image generated: imagem.png',
+    durationMs: 8200,
+    files: [image],
+    ...patch,
+  });
+  const renderDraw = (part: ToolPart, status: Message['status'] = 'complete') =>
+    renderWithProviders(
+      <MessageItem
+        message={{
+          messageId: 'm5',
+          chatId: 'c1',
+          parentId: 'q1',
+          role: 'assistant',
+          content: 'Aqui está o seu farol.',
+          status,
+          createdAt: '2026-01-01T00:00:00.000Z',
+          parts: [part, { type: 'text', text: 'Aqui está o seu farol.' }],
+        }}
+        actions={actions}
+        busy={false}
+        canAct
+        latest
+      />,
+    );
+
+  const createObjectURL = vi.fn(() => 'blob:draw');
+  beforeAll(() => {
+    Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
+  });
+  afterEach(() => {
+    requests.fetchBlob.mockReset();
+    actions.approveTool.mockReset();
+  });
+
+  it('says what it drew with a long prompt cut, the whole prompt in its details, and shows the image', async () => {
+    requests.fetchBlob.mockResolvedValue({
+      blob: new Blob(['png'], { type: 'image/png' }),
+      response: new Response(),
+    });
+    renderDraw(draw());
+    const step = screen.getByTestId('tool-step');
+    const sentence = within(step).getByText(/^Desenhou “/);
+    expect(sentence.textContent).toBe('Desenhou “Um farol ao entardecer sobre rochedos, ondas quebrando,…”');
+    expect(within(step).getByRole('img', { name: 'Geração de imagem' })).toBeTruthy();
+    expect(within(step).getByText('Descrição da imagem')).toBeTruthy();
+    expect(within(step).getByTestId('tool-prompt').textContent).toBe(PROMPT);
+    expect(within(step).getByTestId('tool-image-size').textContent).toBe('Tamanho 1536 × 1024');
+    expect(within(step).queryByTestId('tool-arguments')).toBeNull();
+    expect(step.querySelector('details')?.open).toBe(false);
+
+    // The image shows under the step, outside its closed details, fetched with the token.
+    const img = (await within(step).findByRole('img', { name: 'imagem.png' })) as HTMLImageElement;
+    expect(img.getAttribute('src')).toBe('blob:draw');
+    expect(img.closest('details')).toBeNull();
+    expect(requests.fetchBlob).toHaveBeenCalledWith('/api/v1/chats/c1/attachments/att-draw', 'chats');
+    expect(within(step).getByRole('button', { name: 'Baixar imagem.png' })).toBeTruthy();
+  });
+
+  it('shows the whole prompt while the person decides whether it may be drawn', () => {
+    renderDraw(
+      draw({ status: 'awaiting_approval', output: undefined, durationMs: undefined, files: undefined }),
+      'awaiting_approval',
+    );
+    const step = screen.getByTestId('tool-step');
+    expect(within(step).getByText(/^Desenhar “Um farol ao entardecer/)).toBeTruthy();
+    expect(step.querySelector('details')?.open).toBe(true);
+    expect(within(step).getByTestId('tool-prompt').textContent).toBe(PROMPT);
+    const approval = screen.getByRole('group', { name: 'O santito quer usar Geração de imagem. Permitir?' });
+    fireEvent.click(within(approval).getByRole('button', { name: 'Permitir' }));
+    expect(actions.approveTool).toHaveBeenCalledWith('call-draw', 'allow', false);
+  });
+
+  it('says it is drawing while the image is made, and quotes a short prompt whole', () => {
+    renderDraw(
+      draw({
+        status: 'running',
+        input: { prompt: 'Um gato' },
+        output: undefined,
+        durationMs: undefined,
+        files: undefined,
+      }),
+      'streaming',
+    );
+    expect(screen.getByText('Desenhando…')).toBeTruthy();
+    expect(screen.queryByTestId('tool-image-size')).toBeNull();
+  });
+
+  it('names what it would have drawn when refused', () => {
+    renderDraw(draw({ status: 'denied', input: { prompt: 'Um gato' }, output: undefined, files: undefined }));
+    expect(screen.getByText('Desenhar “Um gato”')).toBeTruthy();
   });
 });

@@ -1,9 +1,8 @@
-import type { Attachment, Message, MessagePart } from '@assistente/contracts';
+import type { Message, MessagePart } from '@assistente/contracts';
 import { ActionIcon, Button, Group, Text, Textarea } from '@mantine/core';
 import {
   IconChevronLeft,
   IconChevronRight,
-  IconFile,
   IconFileAlert,
   IconPencil,
   IconPlayerStopFilled,
@@ -13,13 +12,10 @@ import { memo, type ReactNode, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { CopyIconButton } from '../../../ui/CopyIconButton.tsx';
 import { Tooltip } from '../../../ui/DeferredFloating.tsx';
-import { formatSize } from '../../../ui/format.ts';
-import { downloadFile, useFetchedImage } from '../../auth/index.ts';
 import { Citations } from '../../knowledge/index.ts';
-import { attachmentsPath } from '../api.ts';
-import { hasThumbnail } from '../lib/thumbnails.ts';
 import { citationAnchor, citedNumbers } from '../markdown/citations.ts';
 import { Markdown, PlainText } from '../markdown/Markdown.tsx';
+import { AttachmentChips } from './AttachmentChips.tsx';
 import { ErrorNotice } from './ErrorNotice.tsx';
 import classes from './MessageItem.module.css';
 import { type DecideTool, ToolStep } from './ToolStep.tsx';
@@ -54,39 +50,6 @@ export interface MessageItemProps {
 /** Where the text after the last part begins: the text parts are `content` cut at each tool call. */
 function partsLength(parts: MessagePart[]): number {
   return parts.reduce((n, p) => (p.type === 'text' ? n + p.text.length : n), 0);
-}
-
-function AttachmentChip({ attachment: a }: { attachment: Attachment }) {
-  const { t, i18n } = useTranslation();
-  const path = `${attachmentsPath(a.chatId)}/${encodeURIComponent(a.attachmentId)}`;
-  const thumbnail = useFetchedImage(hasThumbnail(a.contentType) ? path : null, 'chats');
-  return (
-    <button
-      type="button"
-      className={classes.attachment}
-      title={t('chats.attachments.download', { name: a.name })}
-      onClick={() => void downloadFile(path, a.name).catch(() => undefined)}
-      data-testid="attachment"
-    >
-      {thumbnail ? (
-        <img src={thumbnail} alt="" className={classes.attachmentThumb} data-testid="attachment-thumbnail" />
-      ) : (
-        <IconFile size={15} stroke={1.6} aria-hidden />
-      )}
-      <span className={classes.attachmentName}>{a.name}</span>
-      <span className={classes.attachmentSize}>{formatSize(a.size, i18n.language)}</span>
-    </button>
-  );
-}
-
-function AttachmentChips({ attachments }: { attachments: Attachment[] }) {
-  return (
-    <Group gap={6} className={classes.attachments}>
-      {attachments.map((a) => (
-        <AttachmentChip key={a.attachmentId} attachment={a} />
-      ))}
-    </Group>
-  );
 }
 
 function BranchNav({

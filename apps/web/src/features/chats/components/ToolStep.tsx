@@ -5,20 +5,25 @@ import {
   IconBan,
   IconBooks,
   IconCheck,
+  IconCode,
   IconHandStop,
+  IconPhoto,
   IconTool,
   IconWorldSearch,
   IconWorldWww,
 } from '@tabler/icons-react';
 import { memo, useEffect, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
-import { builtinOf, builtinStepText } from '../lib/builtinStep.ts';
+import { builtinOf, builtinStepText, codeOf, imageRequestOf, languageName } from '../lib/builtinStep.ts';
+import { ToolFiles } from './ToolFiles.tsx';
 import classes from './ToolStep.module.css';
 
 const BUILTIN_ICON: Record<BuiltinToolName, typeof IconTool> = {
   web_search: IconWorldSearch,
   fetch_page: IconWorldWww,
   knowledge_search: IconBooks,
+  code_interpreter: IconCode,
+  generate_image: IconPhoto,
 };
 
 /** How long the decision buttons stay off after a click when the answer does not resume. */
@@ -51,6 +56,76 @@ function argumentsText(input: unknown): string {
   }
 }
 
+/** The command-line arguments a `code_interpreter` run is given, or null for none. */
+function codeArgs(input: unknown): string[] | null {
+  if (typeof input !== 'object' || input === null || !('args' in input)) return null;
+  const args = (input as Record<string, unknown>).args;
+  return Array.isArray(args) && args.length > 0 ? args.map(String) : null;
+}
+
+/** What the step was given: the code of a `code_interpreter` run, the prompt of a `generate_image`, the JSON arguments of any other. */
+function StepInput({
+  part,
+  code,
+  image,
+}: {
+  part: ToolPart;
+  code: { lang: string | null; code: string } | null;
+  image: { prompt: string; size: string | null } | null;
+}) {
+  const { t } = useTranslation();
+  if (image) {
+    return (
+      <>
+        <Text size="xs" c="dimmed" className={classes.label}>
+          {t('chats.tool.prompt')}
+        </Text>
+        <p className={classes.prompt} data-testid="tool-prompt">
+          {image.prompt}
+        </p>
+        {image.size ? (
+          <Text size="xs" c="dimmed" className={classes.label} data-testid="tool-image-size">
+            {t('chats.tool.image_size', { size: image.size.replace('x', ' × ') })}
+          </Text>
+        ) : null}
+      </>
+    );
+  }
+  if (!code) {
+    return (
+      <>
+        <Text size="xs" c="dimmed" className={classes.label}>
+          {t('chats.tool.arguments')}
+        </Text>
+        <pre className={classes.pre} data-testid="tool-arguments">
+          {argumentsText(part.input)}
+        </pre>
+      </>
+    );
+  }
+  const args = codeArgs(part.input);
+  return (
+    <>
+      <Text size="xs" c="dimmed" className={classes.label}>
+        {code.lang ? t('chats.tool.code_in', { language: languageName(code.lang) }) : t('chats.tool.code')}
+      </Text>
+      <pre className={classes.code} data-testid="tool-code">
+        <code>{code.code}</code>
+      </pre>
+      {args ? (
+        <>
+          <Text size="xs" c="dimmed" className={classes.label}>
+            {t('chats.tool.arguments')}
+          </Text>
+          <pre className={classes.pre} data-testid="tool-arguments">
+            {argumentsText(args)}
+          </pre>
+        </>
+      ) : null}
+    </>
+  );
+}
+
 /**
  * One tool call of an answer, as a compact card that opens on its arguments and output. A call
  * waiting for the person offers Allow, Allow for this chat and Deny when `onDecide` is given.
@@ -73,6 +148,11 @@ export const ToolStep = memo(function ToolStep({
   const described = builtin ? builtinStepText(t, builtin, part) : null;
   const title = described?.title ?? part.title;
   const Icon = builtin ? BUILTIN_ICON[builtin] : IconTool;
+  const code = builtin === 'code_interpreter' ? codeOf(part) : null;
+  const image = builtin === 'generate_image' ? imageRequestOf(part) : null;
+  // Code is read before it is allowed to run, and a whole prompt before it is drawn: the step
+  // opens on it while the person decides.
+  const openOnInput = waiting && Boolean(onDecide) && (code !== null || image !== null);
   // A decision the server refused (the error shows above the composer) may be made again.
   useEffect(() => {
     if (!sent) return;
@@ -96,7 +176,7 @@ export const ToolStep = memo(function ToolStep({
 
   return (
     <div className={classes.step} data-testid="tool-step" data-status={part.status}>
-      <details className={classes.details}>
+      <details className={classes.details} open={openOnInput || undefined}>
         <summary className={classes.summary}>
           {described?.summary ? (
             // The sentence says what the step did; the icon names the tool for a screen reader.
@@ -107,17 +187,12 @@ export const ToolStep = memo(function ToolStep({
           <span className={classes.title}>{described?.summary ?? title}</span>
           <span className={classes.status}>
             <StatusIcon status={part.status} />
-            <span>{t(`chats.tool.status.${part.status}`)}</span>
+            <span className={classes.statusText}>{t(`chats.tool.status.${part.status}`)}</span>
           </span>
           {duration ? <span className={classes.duration}>{duration}</span> : null}
         </summary>
         <div className={classes.body}>
-          <Text size="xs" c="dimmed" className={classes.label}>
-            {t('chats.tool.arguments')}
-          </Text>
-          <pre className={classes.pre} data-testid="tool-arguments">
-            {argumentsText(part.input)}
-          </pre>
+          <StepInput part={part} code={code} image={image} />
           {part.output !== undefined ? (
             <>
               <Text size="xs" c="dimmed" className={classes.label}>
@@ -130,6 +205,7 @@ export const ToolStep = memo(function ToolStep({
           ) : null}
         </div>
       </details>
+      {part.files?.length ? <ToolFiles files={part.files} /> : null}
       {waiting && onDecide ? (
         <fieldset className={classes.approval}>
           <legend className={classes.question}>{t('chats.tool.approval_question', { tool: title })}</legend>

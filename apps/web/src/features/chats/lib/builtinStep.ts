@@ -24,6 +24,51 @@ function hostOf(url: string): string {
   }
 }
 
+/** How a language is called in a sentence; the API's code uppercased for one without a name here. */
+const LANGUAGE_NAMES: Readonly<Record<string, string>> = {
+  py: 'Python',
+  js: 'JavaScript',
+  ts: 'TypeScript',
+  r: 'R',
+  go: 'Go',
+  rs: 'Rust',
+  java: 'Java',
+  cpp: 'C++',
+  f90: 'Fortran',
+};
+
+/** The name of a `code_interpreter` language (`py` → Python). */
+export function languageName(lang: string): string {
+  return LANGUAGE_NAMES[lang.toLowerCase()] ?? lang.toUpperCase();
+}
+
+/** The code a `code_interpreter` step runs and its language, or null when the input lacks them. */
+export function codeOf(part: ToolPart): { lang: string | null; code: string } | null {
+  const input = part.input;
+  if (typeof input !== 'object' || input === null || !('code' in input)) return null;
+  const code = (input as Record<string, unknown>).code;
+  if (typeof code !== 'string') return null;
+  return { lang: stringField(input, 'lang'), code };
+}
+
+/** The longest prompt a step's sentence quotes whole; the details show it all. */
+const PROMPT_IN_SENTENCE = 60;
+
+/** A text cut at `max` characters (at a word where one is near) with an ellipsis. */
+export function clip(text: string, max = PROMPT_IN_SENTENCE): string {
+  const flat = text.replace(/\s+/g, ' ');
+  if (flat.length <= max) return flat;
+  const cut = flat.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+/** What a `generate_image` step draws and at what size, or null when the input lacks a prompt. */
+export function imageRequestOf(part: ToolPart): { prompt: string; size: string | null } | null {
+  const prompt = stringField(part.input, 'prompt');
+  return prompt ? { prompt, size: stringField(part.input, 'size') } : null;
+}
+
 /** Done, under way, or not run (waiting, refused, failed): the tense the sentence takes. */
 function tense(status: ToolPart['status']): 'done' | 'running' | 'intent' {
   return status === 'done' || status === 'running' ? status : 'intent';
@@ -50,6 +95,14 @@ export function builtinStepText(
     case 'fetch_page': {
       const url = stringField(part.input, 'url');
       return { title, summary: url ? t(`${key}.${when}`, { host: hostOf(url) }) : null };
+    }
+    case 'code_interpreter': {
+      const lang = stringField(part.input, 'lang');
+      return { title, summary: lang ? t(`${key}.${when}`, { language: languageName(lang) }) : null };
+    }
+    case 'generate_image': {
+      const prompt = stringField(part.input, 'prompt');
+      return { title, summary: prompt ? t(`${key}.${when}`, { prompt: clip(prompt) }) : null };
     }
   }
 }

@@ -296,6 +296,46 @@ describe('chatReducer: tool calls', () => {
     });
   });
 
+  it('puts the files a call made on its step when the result arrives', () => {
+    let state = streamingAnswer();
+    state = onFrame(state, {
+      type: 'tool.call',
+      chatId: CHAT,
+      messageId: 'a',
+      toolCallId: 't1',
+      tool: 'builtin:code_interpreter',
+      title: 'Code interpreter',
+      input: { lang: 'py', code: 'print(1)' },
+      needsApproval: false,
+      textBefore: '',
+    });
+    const chart = {
+      attachmentId: 'att-1',
+      chatId: CHAT,
+      name: 'chart.png',
+      contentType: 'image/png',
+      size: 2048,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      url: `/api/v1/chats/${CHAT}/attachments/att-1`,
+    };
+    state = onFrame(state, {
+      type: 'tool.result',
+      chatId: CHAT,
+      messageId: 'a',
+      toolCallId: 't1',
+      status: 'done',
+      output: 'stdout:\n1',
+      durationMs: 900,
+      files: [chart],
+    });
+    expect(thread(state).byId.a?.parts?.[0]).toMatchObject({
+      tool: 'builtin:code_interpreter',
+      status: 'done',
+      output: 'stdout:\n1',
+      files: [chart],
+    });
+  });
+
   it('a call waiting for the person pauses the answer: it is no longer generating', () => {
     let state = streamingAnswer();
     state = onFrame(state, {

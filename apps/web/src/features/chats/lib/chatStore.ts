@@ -209,6 +209,7 @@ function applyFrame(state: ChatsState, frame: ServerFrame): ChatsState {
                 status: frame.status,
                 ...(frame.output !== undefined ? { output: frame.output } : {}),
                 ...(frame.durationMs !== undefined ? { durationMs: frame.durationMs } : {}),
+                ...(frame.files !== undefined ? { files: frame.files } : {}),
               }
             : p,
         ),

@@ -72,7 +72,8 @@ function setup(
   signInSession({ role: 'Admin' });
   const get = vi.fn(async (path: string, _options?: FakeRequest) => {
     if (path === '/api/v1/settings/tools')
-      return { domain: 'acme.com', rules: [], userServers: false, webSearch: null };
+      return { domain: 'acme.com', rules: [], userServers: false, webSearch: null, defaultTools: [] };
+    if (path === '/api/v1/agent/tools') return { tools: [], builtins: [], userServers: false };
     if (path === '/api/v1/department') return departments;
     if (path.endsWith('/connect')) return answers.connect?.(path) ?? { authorizationUrl: null };
     return answers.list?.() ?? servers;
@@ -81,7 +82,8 @@ function setup(
   const post = vi.fn(async (_path: string, _options?: FakeRequest) => working);
   const del = vi.fn(async (_path: string, _options?: FakeRequest) => undefined);
   Object.assign(services.accountHttp, { get, put, post, delete: del });
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  // Fresh for a while, as in the app: the policy's default tools read the same list, no second fetch.
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 30_000 } } });
   renderWithProviders(
     <QueryClientProvider client={client}>
       <McpServersTab />

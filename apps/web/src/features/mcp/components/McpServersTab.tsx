@@ -4,18 +4,17 @@ import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { SettingsSection } from '../../../ui/SettingsSection.tsx';
-import { useMcpServers } from '../hooks/useMcpServers.ts';
+import { isDomainServer, useMcpServers } from '../hooks/useMcpServers.ts';
 import { McpServerForm } from './McpServerForm.tsx';
 import { McpServerList } from './McpServerList.tsx';
 import { ToolPolicySection } from './ToolPolicySection.tsx';
 
-/** The domain's servers: an Admin's own private ones are under Settings → Tools. */
-const isDomainServer = (server: McpServer) => server.scope === 'domain';
 const always = () => true;
 
 /** `/integration` → MCP servers (Admins): the servers whose tools the domain's santitos may use. */
 export function McpServersTab() {
   const { t } = useTranslation();
+  // The domain's servers: an Admin's own private ones are under Settings → Tools.
   const servers = useMcpServers(isDomainServer);
   const [editing, setEditing] = useState<{ server: McpServer | null } | null>(null);
 

@@ -146,6 +146,71 @@ describe('ToolPicker', { timeout: 30_000 }, () => {
     ]);
   });
 
+  it('says an image model is missing in words about images, each hint beside its own tool', async () => {
+    const { onChange } = setup(
+      tools,
+      [],
+      [
+        ...builtins,
+        builtin('generate_image', { readOnly: false, decision: 'ask', unavailable: 'not_configured' }),
+      ],
+    );
+    const own = await screen.findByRole('group', { name: 'Ferramentas do Assistente' }, { timeout: 10_000 });
+    expect(
+      within(own)
+        .getAllByTestId('builtin-hint')
+        .map((h) => h.textContent),
+    ).toEqual([
+      'A pesquisa na web ainda não foi configurada: um Admin a configura em Integração → Servidores MCP.',
+      'Nenhum modelo de imagem configurado: um Admin adiciona um provedor que ofereça um em Configurações → Modelos de IA.',
+    ]);
+    const draw = within(own).getByRole('checkbox', { name: 'Geração de imagem' }) as HTMLInputElement;
+    expect(draw.closest('.mantine-Checkbox-root')?.textContent).toContain(
+      'Desenha uma imagem a partir de uma descrição; ela aparece na conversa e fica salva como arquivo.',
+    );
+    expect(draw.closest('.mantine-Checkbox-root')?.textContent).toContain(
+      'Nenhum modelo de imagem configurado',
+    );
+    // Not set up yet, it may still be picked: answers are offered it once a provider has an image model.
+    expect(draw.disabled).toBe(false);
+    fireEvent.click(draw);
+    expect(onChange).toHaveBeenLastCalledWith(['builtin:generate_image']);
+  });
+
+  it('gives no hint for image generation once a provider offers an image model', async () => {
+    setup(tools, [], [builtin('generate_image', { readOnly: false, decision: 'ask' })]);
+    const own = await screen.findByRole('group', { name: 'Ferramentas do Assistente' }, { timeout: 10_000 });
+    expect(within(own).getByRole('checkbox', { name: 'Geração de imagem' })).toBeTruthy();
+    expect(within(own).queryByTestId('builtin-hint')).toBeNull();
+    expect(within(own).getByTestId('tool-decision').textContent).toBe('Pergunta antes');
+  });
+
+  it('offers the code interpreter when the instance has one, asking before each run', async () => {
+    const { onChange } = setup(
+      tools,
+      [],
+      [...builtins, builtin('code_interpreter', { readOnly: false, decision: 'ask' })],
+    );
+    const own = await screen.findByRole('group', { name: 'Ferramentas do Assistente' }, { timeout: 10_000 });
+    const code = within(own).getByRole('checkbox', { name: 'Interpretador de código' }) as HTMLInputElement;
+    expect(own.textContent).toContain(
+      'Executa código em um ambiente isolado, fora do servidor — gráficos e tabelas feitos a partir dos arquivos da conversa voltam como arquivos.',
+    );
+    expect(
+      within(own)
+        .getAllByTestId('tool-decision')
+        .map((b) => b.textContent),
+    ).toEqual(['Permitida', 'Permitida', 'Pergunta antes', 'Pergunta antes']);
+    fireEvent.click(code);
+    expect(onChange).toHaveBeenLastCalledWith(['builtin:code_interpreter']);
+  });
+
+  it('leaves the code interpreter out when the instance has none', async () => {
+    setup(tools);
+    const own = await screen.findByRole('group', { name: 'Ferramentas do Assistente' }, { timeout: 10_000 });
+    expect(within(own).queryByRole('checkbox', { name: 'Interpretador de código' })).toBeNull();
+  });
+
   it('offers the built-in tools without any server, and says how to add servers', async () => {
     setup([]);
     expect(

@@ -1,10 +1,16 @@
-import type { BuiltinToolInfo, ToolDecision, ToolInfo } from '@assistente/contracts';
+import type { BuiltinToolInfo, BuiltinToolName, ToolDecision, ToolInfo } from '@assistente/contracts';
 import { Badge, Checkbox, Fieldset, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { ListSkeleton } from '../../../ui/LoadState.tsx';
 import { useTools } from '../hooks/useMcpServers.ts';
 
 const DECISION_COLOR: Record<ToolDecision, string> = { allow: 'primary', ask: 'accent', deny: 'error' };
+
+/** What an Admin sets up for a built-in to work, where the tool has its own words for it. */
+const NOT_CONFIGURED_HINT: Partial<Record<BuiltinToolName, string>> = {
+  web_search: 'mcp.builtin.web_search.not_configured',
+  generate_image: 'mcp.builtin.generate_image.not_configured',
+};
 
 /** The reference that gives a santito every tool of a server, those added later included. */
 export const allToolsRef = (serverId: string) => `mcp:${serverId}:*`;
@@ -55,7 +61,14 @@ function BuiltinTools({
           const denied = tool.decision === 'deny';
           const picked = selected.has(tool.ref);
           return (
-            <Group key={tool.ref} gap="xs" wrap="nowrap" align="flex-start">
+            <Group
+              key={tool.ref}
+              gap="xs"
+              wrap="nowrap"
+              align="flex-start"
+              data-testid="builtin-tool"
+              data-tool={tool.name}
+            >
               <Checkbox
                 style={{ flex: 1 }}
                 label={t(`mcp.builtin.${tool.name}.name`)}
@@ -70,7 +83,7 @@ function BuiltinTools({
                         display="block"
                         data-testid="builtin-hint"
                       >
-                        {t('mcp.builtin.not_configured')}
+                        {t(NOT_CONFIGURED_HINT[tool.name] ?? 'mcp.builtin.not_configured')}
                       </Text>
                     ) : null}
                   </>
@@ -89,18 +102,38 @@ function BuiltinTools({
 }
 
 /**
- * The santito editor's tools: Assistente's own, then the tools the author sees by server, each
- * with what the domain's policy decides for it. A tool the policy denies cannot be picked.
- * References listed but no longer offered (a server removed or hidden) are shown checked, so they
- * can be taken out. A built-in not set up yet (web search) stays selectable: answers are offered
- * it once an Admin sets it up.
+ * The santito editor's tools (and the tool policy's default tools): Assistente's own, then the
+ * tools the author sees by server, each with what the domain's policy decides for it. A tool the
+ * policy denies cannot be picked. References listed but no longer offered (a server removed or
+ * hidden) are shown checked, so they can be taken out. A built-in not set up yet (web search, image
+ * generation) stays selectable: answers are offered it once an Admin sets it up.
  */
-export function ToolPicker({ value, onChange }: { value: string[]; onChange: (refs: string[]) => void }) {
+export function ToolPicker({
+  value,
+  onChange,
+  withHeading = true,
+  servers,
+  withEmptyNote = true,
+}: {
+  value: string[];
+  onChange: (refs: string[]) => void;
+  /** False: no heading nor explanation, the caller gives its own (the tool policy's part). */
+  withHeading?: boolean;
+  /** False: nothing is said when no server offers tools (the caller's page says it already). */
+  withEmptyNote?: boolean;
+  /**
+   * The servers whose tools are offered; all the caller sees when absent. The domain's default
+   * tools take only the domain's own servers, never a person's private one (the list has the
+   * Admin's own too).
+   */
+  servers?: ReadonlySet<string>;
+}) {
   const { t } = useTranslation();
   const tools = useTools();
   const selected = new Set(value);
   const builtins = tools.data?.builtins ?? [];
-  const groups = byServer(tools.data?.tools ?? []);
+  const listed = tools.data?.tools ?? [];
+  const groups = byServer(servers ? listed.filter((tool) => servers.has(tool.serverId)) : listed);
   const offered = new Set([
     ...builtins.map((tool) => tool.ref),
     ...groups.flatMap((g) => [allToolsRef(g.serverId), ...g.tools.map((tool) => tool.ref)]),
@@ -120,12 +153,16 @@ export function ToolPicker({ value, onChange }: { value: string[]; onChange: (re
 
   return (
     <Stack gap={6} data-testid="tool-picker">
-      <Text size="sm" fw={500}>
-        {t('santitos.form.tools')}
-      </Text>
-      <Text size="xs" c="dimmed">
-        {t('santitos.form.tools_hint')}
-      </Text>
+      {withHeading ? (
+        <>
+          <Text size="sm" fw={500}>
+            {t('santitos.form.tools')}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {t('santitos.form.tools_hint')}
+          </Text>
+        </>
+      ) : null}
       {tools.isPending ? (
         <ListSkeleton rows={1} height={48} label={t('app.loading')} />
       ) : tools.isError ? (
@@ -137,7 +174,7 @@ export function ToolPicker({ value, onChange }: { value: string[]; onChange: (re
           {builtins.length > 0 ? (
             <BuiltinTools builtins={builtins} selected={selected} toggle={toggle} />
           ) : null}
-          {groups.length === 0 ? (
+          {groups.length === 0 && withEmptyNote ? (
             <Text size="sm" c="dimmed" data-testid="tool-picker-empty">
               {t('santitos.form.tools_empty')}
             </Text>

@@ -1,4 +1,4 @@
-import type { ToolPolicy } from '@assistente/contracts';
+import type { McpServer, ToolInfo, ToolList, ToolPolicy } from '@assistente/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HttpError } from '../../../lib/http/errors.ts';
@@ -21,12 +21,58 @@ const policy: ToolPolicy = {
   ],
   userServers: false,
   webSearch: null,
+  defaultTools: ['builtin:fetch_page', 'mcp:s1:*'],
+};
+
+const server = (id: string, displayName: string, patch: Partial<McpServer> = {}): McpServer => ({
+  id,
+  domain: 'acme.com',
+  displayName,
+  url: `https://${id}.acme.com/mcp`,
+  scope: 'domain',
+  ownerId: null,
+  visibleTo: { roles: [], departments: [] },
+  auth: { kind: 'none' },
+  connected: null,
+  enabled: true,
+  tools: [],
+  toolsAt: '2026-11-29T10:00:00.000Z',
+  lastError: null,
+  createdAt: '2026-11-29T10:00:00.000Z',
+  updatedAt: '2026-11-29T10:00:00.000Z',
+  ...patch,
+});
+
+const tool = (serverId: string, serverName: string, name: string): ToolInfo => ({
+  ref: `mcp:${serverId}:${name}`,
+  serverId,
+  serverName,
+  name,
+  title: null,
+  description: null,
+  readOnly: false,
+  decision: 'ask',
+});
+
+// The Admin's own private server (s9) is in both lists, and stays out of the default tools.
+const servers = [server('s1', 'Chamados'), server('s9', 'Minhas notas', { scope: 'user', ownerId: 'u1' })];
+const tools: ToolList = {
+  tools: [tool('s1', 'Chamados', 'find_ticket'), tool('s9', 'Minhas notas', 'read_note')],
+  builtins: [
+    { ref: 'builtin:web_search', name: 'web_search', readOnly: true, decision: 'allow', unavailable: null },
+    { ref: 'builtin:fetch_page', name: 'fetch_page', readOnly: true, decision: 'allow', unavailable: null },
+  ],
+  userServers: false,
 };
 
 function setup(put: (path: string, options?: FakeRequest) => Promise<unknown>, stored: ToolPolicy = policy) {
   const services = installFakeServices();
   signInSession({ role: 'Admin' });
-  const get = vi.fn(async (_path: string, _options?: FakeRequest) => stored);
+  const get = vi.fn(async (path: string, _options?: FakeRequest) => {
+    if (path === '/api/v1/agent/tools') return tools;
+    if (path === '/api/v1/integration/mcp') return servers;
+    return stored;
+  });
   const putMock = vi.fn(put);
   Object.assign(services.accountHttp, { get, put: putMock });
   renderFeature(<ToolPolicySection />);
@@ -38,6 +84,7 @@ describe('ToolPolicySection', { timeout: 30_000 }, () => {
     const { get, put } = setup(async (_path, options) => ({
       domain: 'acme.com',
       webSearch: null,
+      defaultTools: policy.defaultTools,
       ...(options?.body as object),
     }));
     const first = await screen.findByRole('textbox', { name: 'Regra 1: Ferramentas' }, { timeout: 10_000 });
@@ -225,5 +272,88 @@ describe('ToolPolicySection', { timeout: 30_000 }, () => {
     ).toBeTruthy();
     expect(url.getAttribute('aria-invalid')).toBe('true');
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('shows the stored default tools checked, of the domain’s servers only', async () => {
+    setup(async () => policy);
+    const part = await screen.findByRole(
+      'group',
+      { name: 'Ferramentas da conversa sem santito' },
+      { timeout: 10_000 },
+    );
+    const page = await within(part).findByRole('checkbox', { name: 'Leitura de página' });
+    expect((page as HTMLInputElement).checked).toBe(true);
+    expect(
+      (within(part).getByRole('checkbox', { name: 'Pesquisa na web' }) as HTMLInputElement).checked,
+    ).toBe(false);
+    const chamados = within(part).getByRole('group', { name: 'Chamados' });
+    expect(
+      (
+        within(chamados).getByRole('checkbox', {
+          name: 'Todas as ferramentas de Chamados',
+        }) as HTMLInputElement
+      ).checked,
+    ).toBe(true);
+    // A person's own server is not the domain's: its tools are not offered here.
+    expect(within(part).queryByRole('group', { name: 'Minhas notas' })).toBeNull();
+    expect(within(part).queryByRole('checkbox', { name: 'read_note' })).toBeNull();
+  });
+
+  it('sends the default tools once one is toggled', async () => {
+    const { put } = setup(async (_path, options) => ({ ...policy, ...(options?.body as object) }));
+    const part = await screen.findByRole(
+      'group',
+      { name: 'Ferramentas da conversa sem santito' },
+      { timeout: 10_000 },
+    );
+    fireEvent.click(await within(part).findByRole('checkbox', { name: 'Pesquisa na web' }));
+    fireEvent.click(within(part).getByRole('checkbox', { name: 'Leitura de página' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Salvar política' }));
+    await waitFor(() => expect(put).toHaveBeenCalled());
+    expect(put.mock.calls[0]?.[1]?.body).toEqual({
+      rules: policy.rules,
+      userServers: false,
+      defaultTools: ['mcp:s1:*', 'builtin:web_search'],
+    });
+    expect(await screen.findByText('Política salva.')).toBeTruthy();
+  });
+
+  it('sends no default tools when they were not touched', async () => {
+    const { put } = setup(async () => policy);
+    const part = await screen.findByRole(
+      'group',
+      { name: 'Ferramentas da conversa sem santito' },
+      { timeout: 10_000 },
+    );
+    await within(part).findByRole('checkbox', { name: 'Leitura de página' });
+    fireEvent.click(screen.getByRole('button', { name: 'Salvar política' }));
+    await waitFor(() => expect(put).toHaveBeenCalled());
+    expect(put.mock.calls[0]?.[1]?.body).toEqual({ rules: policy.rules, userServers: false });
+  });
+
+  it('names the default tool the server refused on that part', async () => {
+    setup(async () => {
+      throw new HttpError({
+        url: '/api/v1/settings/tools',
+        method: 'PUT',
+        status: 400,
+        data: {
+          error: {
+            status: 400,
+            code: 'VALIDATION_FAILED',
+            message: 'defaultTools: mcp:s9:* is not a tool of this organisation',
+            details: [{ path: 'defaultTools', message: 'Unknown tool mcp:s9:*' }],
+          },
+        },
+      });
+    });
+    const part = await screen.findByTestId('default-tools', {}, { timeout: 10_000 });
+    fireEvent.click(await within(part).findByRole('checkbox', { name: 'Pesquisa na web' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Salvar política' }));
+    expect((await within(part).findByRole('alert')).textContent).toBe(
+      'mcp:s9:* não é uma ferramenta do Assistente nem de um servidor MCP da organização. Desmarque-a e salve de novo.',
+    );
+    // Said once, on the part it concerns.
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
   });
 });

@@ -23,6 +23,7 @@ import { useTranslation } from '../../../lib/i18n/index.ts';
 import { apiErrorText } from '../../../ui/apiError.ts';
 import { ListSkeleton, LoadError } from '../../../ui/LoadState.tsx';
 import { useSaveToolPolicy, useToolPolicy } from '../hooks/useMcpServers.ts';
+import { DefaultToolsField, defaultToolsChanged, defaultToolsRefused } from './DefaultToolsSettings.tsx';
 import {
   type WebSearchDraft,
   WebSearchSettingsFields,
@@ -59,6 +60,7 @@ function ToolPolicyForm({ policy }: { policy: ToolPolicy }) {
   const [webSearch, setWebSearch] = useState(() => webSearchDraft(policy.webSearch));
   // Sent only once edited: saving the rules does not re-check an address the server holds already.
   const [webSearchEdited, setWebSearchEdited] = useState(false);
+  const [defaultTools, setDefaultTools] = useState(policy.defaultTools);
   const [submitted, setSubmitted] = useState(false);
 
   const matchError = (match: string) =>
@@ -78,6 +80,8 @@ function ToolPolicyForm({ policy }: { policy: ToolPolicy }) {
         rules: rules.map((r) => ({ match: r.match.trim(), decision: r.decision })),
         userServers,
         ...(webSearchEdited ? { webSearch: webSearchInput(webSearch) } : {}),
+        // Like web search: left out when unchanged, so a save of the rules re-checks no stored tool.
+        ...(defaultToolsChanged(defaultTools, policy.defaultTools) ? { defaultTools } : {}),
       },
       {
         onSuccess: () => {
@@ -174,7 +178,15 @@ function ToolPolicyForm({ policy }: { policy: ToolPolicy }) {
           submitted={submitted && webSearchEdited}
           error={save.error}
         />
-        {save.isError && !webSearchRefused(save.error) ? (
+        <DefaultToolsField
+          value={defaultTools}
+          onChange={(refs) => {
+            save.reset();
+            setDefaultTools(refs);
+          }}
+          error={save.error}
+        />
+        {save.isError && !webSearchRefused(save.error) && !defaultToolsRefused(save.error) ? (
           <Alert color="error" variant="light" role="alert">
             {apiErrorText(t, save.error)}
           </Alert>
@@ -194,7 +206,10 @@ function ToolPolicyForm({ policy }: { policy: ToolPolicy }) {
   );
 }
 
-/** `/integration` → MCP servers → Tool policy (Admins): what a santito's tool call may do. */
+/**
+ * `/integration` → MCP servers → Tool policy (Admins): what a santito's tool call may do, and the
+ * tools of chats without a santito.
+ */
 export function ToolPolicySection() {
   const { t } = useTranslation();
   const policy = useToolPolicy();

@@ -12,7 +12,7 @@ import {
 import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
 import { type ChangeEvent, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
-import { apiErrorCode, apiErrorDetails } from '../../../ui/apiError.ts';
+import { apiErrorField } from '../../../ui/apiError.ts';
 import { addressText, blockedAddress } from '../../providers/index.ts';
 
 type Provider = WebSearchSettings['provider'];
@@ -73,14 +73,7 @@ export const webSearchValid = (draft: WebSearchDraft, stored: WebSearchSettings 
   return !problems.url && !problems.apiKey;
 };
 
-function refusedField(error: unknown, path: string): boolean {
-  const details = apiErrorDetails(error);
-  return (
-    apiErrorCode(error) === 'VALIDATION_FAILED' &&
-    Array.isArray(details) &&
-    details.some((d: unknown) => typeof d === 'object' && d !== null && 'path' in d && d.path === path)
-  );
-}
+const refusedField = (error: unknown, path: string) => apiErrorField(error, path) !== null;
 
 /** Whether a failed save was a refusal of a web search field, which that field shows itself. */
 export const webSearchRefused = (error: unknown) =>

@@ -20,6 +20,9 @@ function mcpApi() {
   return createMcpApi(authServices().accountHttp);
 }
 
+/** A domain's server, not a person's own (an Admin's list has their private ones too). */
+export const isDomainServer = (server: McpServer) => server.scope === 'domain';
+
 /** The servers the caller sees; `pick` keeps those one screen shows (the domain's, or the caller's own). */
 export function useMcpServers(pick?: (server: McpServer) => boolean) {
   return useQuery({

@@ -7,7 +7,10 @@ import { useSetPrice } from '../hooks/useUsage.ts';
 
 type Amount = number | '';
 
-/** Sets a model's price from now on (earlier calls keep theirs): a model typed or picked, per 1M tokens. */
+/**
+ * Sets a model's price from now on (earlier calls keep theirs): a model typed or picked, per 1M
+ * tokens, and per image for an image model.
+ */
 export function PriceDialog({
   opened,
   price,
@@ -33,6 +36,7 @@ export function PriceDialog({
   const [input, setInput] = useState<Amount>('');
   const [output, setOutput] = useState<Amount>('');
   const [cached, setCached] = useState<Amount>('');
+  const [perImage, setPerImage] = useState<Amount>('');
   const [problem, setProblem] = useState<string | null>(null);
 
   useEffect(() => {
@@ -41,6 +45,7 @@ export function PriceDialog({
     setInput(price?.inputPerMillion ?? '');
     setOutput(price?.outputPerMillion ?? '');
     setCached(price?.cachedInputPerMillion ?? '');
+    setPerImage(price?.perImage ?? '');
     setProblem(null);
     clear();
   }, [opened, price, initialModel, clear]);
@@ -53,6 +58,7 @@ export function PriceDialog({
       inputPerMillion: input === '' ? Number.NaN : input,
       outputPerMillion: output === '' ? Number.NaN : output,
       ...(cached === '' ? {} : { cachedInputPerMillion: cached }),
+      ...(perImage === '' ? {} : { perImage }),
       currency: 'USD',
     };
     if (!PriceInputSchema.safeParse(body).success) return setProblem(t('usage.prices.problems.amounts'));
@@ -69,10 +75,11 @@ export function PriceDialog({
     value: Amount,
     set: (v: Amount) => void,
     testId: string,
-    required = true,
+    { required = true, description }: { required?: boolean; description?: string } = {},
   ) => (
     <NumberInput
       label={label}
+      description={description}
       required={required}
       prefix="US$ "
       min={0}
@@ -110,7 +117,11 @@ export function PriceDialog({
       />
       {amount(t('usage.prices.fields.input'), input, setInput, 'price-input')}
       {amount(t('usage.prices.fields.output'), output, setOutput, 'price-output')}
-      {amount(t('usage.prices.fields.cached'), cached, setCached, 'price-cached', false)}
+      {amount(t('usage.prices.fields.cached'), cached, setCached, 'price-cached', { required: false })}
+      {amount(t('usage.prices.fields.per_image'), perImage, setPerImage, 'price-per-image', {
+        required: false,
+        description: t('usage.prices.fields.per_image_hint'),
+      })}
       {problem ? (
         <Text size="sm" c="red" role="alert" data-testid="price-problem">
           {problem}

@@ -165,6 +165,11 @@ function PriceCard({
               {t('usage.prices.cached_short', { amount: usd(price.cachedInputPerMillion, locale) })}
             </Badge>
           ) : null}
+          {price.perImage !== undefined ? (
+            <Badge variant="light" color="accent" data-testid="price-per-image">
+              {t('usage.prices.per_image_short', { amount: usd(price.perImage, locale) })}
+            </Badge>
+          ) : null}
         </Group>
         <Text size="xs" c="dimmed">
           {t('usage.prices.since', { when: since, who: price.setBy })}
@@ -178,6 +183,8 @@ function PriceHistory({ model, onClose }: { model: string | null; onClose: () =>
   const { t, i18n } = useTranslation();
   const locale = i18n.language;
   const history = usePriceHistory(model);
+  // The per-image column is for image models: shown once any of the model's prices has one.
+  const hasImages = history.data?.items.some((p) => p.perImage !== undefined) ?? false;
   return (
     <Modal
       opened={model !== null}
@@ -190,7 +197,7 @@ function PriceHistory({ model, onClose }: { model: string | null; onClose: () =>
       ) : history.isError ? (
         <LoadError title={t('usage.prices.load_failed')} query={history} />
       ) : (
-        <Table.ScrollContainer minWidth={480}>
+        <Table.ScrollContainer minWidth={hasImages ? 580 : 480}>
           <Table striped data-testid="price-history">
             <Table.Thead>
               <Table.Tr>
@@ -198,6 +205,7 @@ function PriceHistory({ model, onClose }: { model: string | null; onClose: () =>
                 <Table.Th ta="right">{t('usage.prices.columns.input')}</Table.Th>
                 <Table.Th ta="right">{t('usage.prices.columns.output')}</Table.Th>
                 <Table.Th ta="right">{t('usage.prices.columns.cached')}</Table.Th>
+                {hasImages ? <Table.Th ta="right">{t('usage.prices.columns.per_image')}</Table.Th> : null}
                 <Table.Th>{t('usage.prices.columns.by')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
@@ -210,6 +218,9 @@ function PriceHistory({ model, onClose }: { model: string | null; onClose: () =>
                   <Table.Td ta="right">
                     {p.cachedInputPerMillion === undefined ? '—' : usd(p.cachedInputPerMillion, locale)}
                   </Table.Td>
+                  {hasImages ? (
+                    <Table.Td ta="right">{p.perImage === undefined ? '—' : usd(p.perImage, locale)}</Table.Td>
+                  ) : null}
                   <Table.Td>{p.setBy}</Table.Td>
                 </Table.Tr>
               ))}

@@ -1,0 +1,1 @@
+ALTER TABLE "tool_policies" ADD COLUMN "default_tools" jsonb DEFAULT '[]'::jsonb NOT NULL;

@@ -1,0 +1,48 @@
+import type { Attachment } from '@assistente/contracts';
+import { Group } from '@mantine/core';
+import { IconFile } from '@tabler/icons-react';
+import { useTranslation } from '../../../lib/i18n/index.ts';
+import { formatSize } from '../../../ui/format.ts';
+import { downloadFile, useFetchedImage } from '../../auth/index.ts';
+import { attachmentsPath } from '../api.ts';
+import { hasThumbnail } from '../lib/thumbnails.ts';
+import classes from './AttachmentChips.module.css';
+
+/** Where a chat's attachment is downloaded from (behind the bearer token). */
+export const attachmentPath = (a: Attachment) =>
+  `${attachmentsPath(a.chatId)}/${encodeURIComponent(a.attachmentId)}`;
+
+/** A file of the chat as a chip, its name and size (a thumbnail for an image): a click downloads it. */
+export function AttachmentChip({ attachment: a }: { attachment: Attachment }) {
+  const { t, i18n } = useTranslation();
+  const path = attachmentPath(a);
+  const thumbnail = useFetchedImage(hasThumbnail(a.contentType) ? path : null, 'chats');
+  return (
+    <button
+      type="button"
+      className={classes.attachment}
+      title={t('chats.attachments.download', { name: a.name })}
+      onClick={() => void downloadFile(path, a.name).catch(() => undefined)}
+      data-testid="attachment"
+    >
+      {thumbnail ? (
+        <img src={thumbnail} alt="" className={classes.attachmentThumb} data-testid="attachment-thumbnail" />
+      ) : (
+        <IconFile size={15} stroke={1.6} aria-hidden />
+      )}
+      <span className={classes.attachmentName}>{a.name}</span>
+      <span className={classes.attachmentSize}>{formatSize(a.size, i18n.language)}</span>
+    </button>
+  );
+}
+
+/** A row of file chips. */
+export function AttachmentChips({ attachments }: { attachments: Attachment[] }) {
+  return (
+    <Group gap={6} className={classes.attachments}>
+      {attachments.map((a) => (
+        <AttachmentChip key={a.attachmentId} attachment={a} />
+      ))}
+    </Group>
+  );
+}
