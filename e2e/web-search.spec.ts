@@ -64,8 +64,8 @@ test('an Admin sets up web search, a santito researches with it and the answer c
     await expect(steps).toHaveCount(3);
     for (const step of await steps.all()) await expect(step).toHaveAttribute('data-status', 'done');
     await expect(steps.nth(0)).toContainText('Pesquisou na web por “bomba de calor frio”');
-    await expect(steps.nth(1)).toContainText('Leu 127.0.0.1');
-    await expect(steps.nth(2)).toContainText('Leu 127.0.0.1');
+    await expect(steps.nth(1)).toContainText('Leu 127.0.0.1/pages/heat-pumps');
+    await expect(steps.nth(2)).toContainText('Leu 127.0.0.1/pages/insulation');
     await expect(answer.getByText('Aguardando sua aprovação')).toHaveCount(0);
     // The markers are links now, their text unchanged.
     await expect(answer).toContainText(RESEARCH_ANSWER);

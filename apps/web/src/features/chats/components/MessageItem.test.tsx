@@ -213,7 +213,8 @@ describe('an answer that used built-in tools', () => {
     const [search, page, knowledge] = screen.getAllByTestId('tool-step');
     expect(within(search as HTMLElement).getByText('Pesquisou na web por “feriados 2026”')).toBeTruthy();
     expect(within(search as HTMLElement).getByRole('img', { name: 'Pesquisa na web' })).toBeTruthy();
-    expect(within(page as HTMLElement).getByText('Leu www.gov.br')).toBeTruthy();
+    // The site and the path (not the query): two pages of one site read apart.
+    expect(within(page as HTMLElement).getByText('Leu www.gov.br/feriados')).toBeTruthy();
     expect(within(knowledge as HTMLElement).getByText('Pesquisou no conhecimento por “ponte”')).toBeTruthy();
     expect(screen.queryByText('Web search')).toBeNull();
   });
@@ -234,7 +235,7 @@ describe('an answer that used built-in tools', () => {
       'awaiting_approval',
     );
     expect(screen.getByText('Pesquisando na web por “feriados 2026”')).toBeTruthy();
-    expect(screen.getByText('Ler example.com')).toBeTruthy();
+    expect(screen.getByText('Ler example.com/a')).toBeTruthy();
     expect(
       screen.getByRole('group', { name: 'O santito quer usar Leitura de página. Permitir?' }),
     ).toBeTruthy();

@@ -16,9 +16,12 @@ function stringField(input: unknown, key: string): string | null {
   return typeof value === 'string' && value.trim() ? value.trim() : null;
 }
 
-function hostOf(url: string): string {
+/** A page as a step names it: its site and path, so two pages of one site read apart. */
+function pageOf(url: string): string {
   try {
-    return new URL(url).hostname;
+    const { hostname, pathname } = new URL(url);
+    const page = `${hostname}${pathname.replace(/\/+$/, '')}`;
+    return page.length > 60 ? `${page.slice(0, 59)}…` : page;
   } catch {
     return url;
   }
@@ -94,7 +97,7 @@ export function builtinStepText(
     }
     case 'fetch_page': {
       const url = stringField(part.input, 'url');
-      return { title, summary: url ? t(`${key}.${when}`, { host: hostOf(url) }) : null };
+      return { title, summary: url ? t(`${key}.${when}`, { host: pageOf(url) }) : null };
     }
     case 'code_interpreter': {
       const lang = stringField(part.input, 'lang');
