@@ -120,6 +120,13 @@ describe('the code interpreter', () => {
         (await the.t.app.inject({ method: 'GET', url: chart?.url ?? '', headers: who.headers })).statusCode,
       ).toBe(404);
     }
+    // Kept with the answer: it cannot be deleted as an unsent draft could.
+    const del = await the.t.app.inject({
+      method: 'DELETE',
+      url: chart?.url ?? '',
+      headers: the.alice.headers,
+    });
+    expect(del.statusCode).toBe(409);
     // The export links it with the answer.
     const md = await the.t.app.inject({
       method: 'GET',

@@ -18,6 +18,7 @@ import {
   inArray,
   isNotNull,
   isNull,
+  or,
   type SQL,
   sql,
 } from 'drizzle-orm';
@@ -427,7 +428,11 @@ export function chatsStore(db: Db) {
           .where(
             and(
               eq(messages.chatId, chatId),
-              sql`${messages.attachmentIds} @> ${JSON.stringify([attachmentId])}::jsonb`,
+              // A question's file, or one an answer's tool made (a chart, an image).
+              or(
+                sql`${messages.attachmentIds} @> ${JSON.stringify([attachmentId])}::jsonb`,
+                sql`${messages.parts} @> ${JSON.stringify([{ files: [{ attachmentId }] }])}::jsonb`,
+              ),
             ),
           )
           .limit(1);
