@@ -74,10 +74,15 @@ export function visibleTo(row: McpServerRow, caller: ChatCaller | UserCaller): b
 /** The enabled servers of the caller's domain they may use, and the domain's policy. */
 async function usableServers(s: ToolsState, caller: ChatCaller | UserCaller) {
   const [servers, policy] = await Promise.all([
-    s.store.list(caller.domain.id),
+    visibleServers(s, caller),
     policyOf(s.ctx.db, caller.domain.id),
   ]);
-  return { servers: servers.filter((r) => r.enabled && visibleTo(r, caller)), policy };
+  return { servers, policy };
+}
+
+/** The enabled servers of the caller's domain whose tools they may use. */
+async function visibleServers(s: ToolsState, caller: ChatCaller | UserCaller): Promise<McpServerRow[]> {
+  return (await s.store.list(caller.domain.id)).filter((r) => r.enabled && visibleTo(r, caller));
 }
 
 const refMatches = (refs: readonly string[], serverId: string, name: string) =>
@@ -97,9 +102,11 @@ export async function answerTools(
   context: BuiltinContext,
 ): Promise<AnswerTool[]> {
   if (asked !== 'defaults' && asked.length === 0) return [];
-  const { servers, policy } = await usableServers(s, caller);
+  // Every chat without a santito comes here: with no default tools, the policy row is all it reads.
+  const policy = await policyOf(s.ctx.db, caller.domain.id);
   const refs = asked === 'defaults' ? policy.defaultTools : asked;
   if (refs.length === 0) return [];
+  const servers = refs.some((r) => r.startsWith('mcp:')) ? await visibleServers(s, caller) : [];
   const images = refs.includes('builtin:generate_image') ? await hasImageModel(s, context.domainId) : false;
   const tools: AnswerTool[] = builtinOffers(s, refs, policy, { ...context, images }).map((b) => ({
     kind: 'builtin',

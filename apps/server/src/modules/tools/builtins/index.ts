@@ -7,7 +7,7 @@ import {
   KNOWLEDGE_SOURCE_REF_KIND,
 } from '@assistente/contracts';
 import { AppError } from '../../../lib/errors.ts';
-import { addressProblemOf, BlockedUrlError } from '../../../lib/ssrf.ts';
+import { addressProblemOf } from '../../../lib/ssrf.ts';
 import { knowledgePassages } from '../../knowledge/index.ts';
 import { capOutput, type ToolOutput } from '../connections.ts';
 import type { ToolsState } from '../state.ts';
@@ -188,6 +188,13 @@ const stringInput = (input: Record<string, unknown>, key: string): string | unde
 
 const failed = (text: string): ToolOutput => ({ text, isError: true });
 
+/** What the model reads for an address that could not be reached; any other problem is a refusal. */
+const ADDRESS_WORDS: Partial<Record<NonNullable<ReturnType<typeof addressProblemOf>>, string>> = {
+  timeout: 'The page or service did not answer in time.',
+  unresolvable: 'That host name does not resolve.',
+  refused: 'The server refused the connection.',
+};
+
 /**
  * Runs one built-in call. What it finds is numbered after `cited` (the answer's sources so far)
  * and returned as `citations` to add; failures come back as errors the model can read.
@@ -302,15 +309,8 @@ export async function runBuiltin(
       return failed(err.message);
     }
     const problem = addressProblemOf(err);
-    if (
-      err instanceof BlockedUrlError ||
-      (problem && problem !== 'timeout' && problem !== 'refused' && problem !== 'unresolvable')
-    ) {
-      return failed(`That address may not be reached from here (${problem ?? 'blocked'}).`);
-    }
-    if (problem === 'timeout') return failed('The page or service did not answer in time.');
-    if (problem === 'unresolvable') return failed('That host name does not resolve.');
-    if (problem === 'refused') return failed('The server refused the connection.');
+    if (problem)
+      return failed(ADDRESS_WORDS[problem] ?? `That address may not be reached from here (${problem}).`);
     return failed(`The call failed: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
