@@ -155,6 +155,8 @@ export const MessageSchema = z.object({
    * call; text streamed after the last part is the rest of `content`.
    */
   parts: z.array(MessagePartSchema).optional(),
+  /** On an answer: the person's memories were in its instructions (docs/ARCHITECTURE.md#memory). */
+  usedMemory: z.boolean().optional(),
 });
 export type Message = z.infer<typeof MessageSchema>;
 

@@ -1,9 +1,11 @@
 import type {
   AttachmentReading,
   Citation,
+  Message,
   MessagePart,
   MessageStatus,
   ProviderFailure,
+  ShareAudience,
 } from '@assistente/contracts';
 import { type SQL, sql } from 'drizzle-orm';
 import {
@@ -16,9 +18,10 @@ import {
   primaryKey,
   text,
   timestamp,
+  uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { timestamps } from './_helpers.ts';
-import { users } from './accounts.ts';
+import { domains, users } from './accounts.ts';
 import { santitos } from './santitos.ts';
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -66,11 +69,16 @@ export const chats = pgTable(
     allowedTools: jsonb('allowed_tools').$type<string[]>().notNull().default([]),
     /** Soft delete, so the sidebar can offer undo; purged later. */
     deletedAt: at('deleted_at'),
+    /** Where an imported chat came from (`chatgpt:{id}`, `claude:{uuid}`): importing it again skips it. */
+    importSource: text('import_source'),
     ...timestamps,
   },
   (t) => [
     // The sidebar's order: pinned first, then newest first (keyset paging over these columns).
     index('chats_user_list_idx').on(t.userId, t.pinned.desc(), t.updatedAt.desc(), t.id.desc()),
+    uniqueIndex('chats_user_import_source_idx')
+      .on(t.userId, t.importSource)
+      .where(sql`${t.importSource} is not null`),
     index('chats_title_fold_search_idx')
       .using('gin', searchVector(t.title))
       .with({ gin_pending_list_limit: GIN_PENDING_KB }),
@@ -103,6 +111,8 @@ export const messages = pgTable(
     attachmentReadings: jsonb('attachment_readings').$type<AttachmentReading[]>(),
     /** An answer's steps when it called tools (text cut at each call, and the calls); null otherwise. */
     parts: jsonb('parts').$type<MessagePart[]>(),
+    /** On an answer: the person's memories were in its instructions. */
+    usedMemory: boolean('used_memory').notNull().default(false),
     ...timestamps,
   },
   (t) => [
@@ -160,3 +170,45 @@ export const attachments = pgTable(
   },
   (t) => [index('attachments_chat_idx').on(t.chatId), index('attachments_domain_idx').on(t.domainId)],
 );
+
+/**
+ * A share link (docs/ARCHITECTURE.md#share-links): a snapshot of one branch of a chat, taken when the
+ * link was made, so later edits do not change it. Its files stay the chat's attachments; deleting the
+ * chat deletes its links. Revoking deletes the row.
+ */
+export const chatShares = pgTable(
+  'chat_shares',
+  {
+    id: text('id').primaryKey(),
+    chatId: text('chat_id')
+      .notNull()
+      .references(() => chats.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    domainId: text('domain_id').notNull(),
+    /** The owner's department when the link was made (audience `department`). */
+    departmentId: text('department_id').notNull(),
+    audience: text('audience').$type<ShareAudience>().notNull(),
+    title: text('title').notNull(),
+    santitoName: text('santito_name'),
+    /** The branch, root → leaf, as the API shows messages (attachment urls rewritten on reading). */
+    messages: jsonb('messages').$type<Message[]>().notNull(),
+    views: integer('views').notNull().default(0),
+    expiresAt: at('expires_at'),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('chat_shares_user_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
+    index('chat_shares_chat_idx').on(t.chatId),
+  ],
+);
+
+/** A domain's sharing settings; no row is the default (no public links). */
+export const sharingSettings = pgTable('sharing_settings', {
+  domainId: text('domain_id')
+    .primaryKey()
+    .references(() => domains.id, { onDelete: 'cascade' }),
+  publicLinks: boolean('public_links').notNull().default(false),
+  updatedAt: at('updated_at').notNull().defaultNow(),
+});

@@ -6,6 +6,8 @@ export * from './embedded.ts';
 export * from './identity.ts';
 export * from './jobs.ts';
 export * from './knowledge.ts';
+export * from './memory.ts';
+export * from './prompts.ts';
 export * from './providers.ts';
 export * from './santitos.ts';
 export * from './sso.ts';

@@ -66,6 +66,7 @@ export function toMessage(row: MessageRow, files?: ReadonlyMap<string, Attachmen
       ? { attachmentReadings: row.attachmentReadings.map((r) => ({ ...r })) }
       : {}),
     ...(row.parts?.length ? { parts: row.parts.map((p) => ({ ...p })) } : {}),
+    ...(row.usedMemory ? { usedMemory: true } : {}),
   };
 }
 

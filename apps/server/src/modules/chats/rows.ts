@@ -25,6 +25,7 @@ export function toRow(m: NewMessage): MessageRow {
     citations: null,
     attachmentReadings: null,
     parts: null,
+    usedMemory: false,
   };
 }
 
@@ -55,6 +56,7 @@ export function chatRowOf(r: Record<string, unknown>): ChatRow {
     params: (r.params ?? {}) as ChatParams,
     allowedTools: (r.allowed_tools ?? []) as string[],
     deletedAt: r.deleted_at == null ? null : new Date(r.deleted_at as string | Date),
+    importSource: r.import_source == null ? null : String(r.import_source),
     createdAt: new Date(r.created_at as string | Date),
     updatedAt: new Date(r.updated_at as string | Date),
   };
