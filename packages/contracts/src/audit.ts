@@ -47,6 +47,14 @@ export const AuditActions = [
   'tools.policy.update',
   /** A santito's answer called a tool: which, a hash of its input, the decision, time and outcome. */
   'tool.call',
+  'share.create',
+  'share.revoke',
+  'sharing.settings.update',
+  'chats.import',
+  'prompt.create',
+  'prompt.update',
+  'prompt.delete',
+  'memory.settings.update',
 ] as const;
 export const AuditActionSchema = z.enum(AuditActions);
 export type AuditAction = z.infer<typeof AuditActionSchema>;
