@@ -52,6 +52,7 @@ function playwright(label, reportName, args) {
   const ok = run(label, 'npx', ['playwright', 'test', ...args], { PLAYWRIGHT_JSON_OUTPUT_NAME: report });
   if (existsSync(report)) {
     const json = JSON.parse(readFileSync(report, 'utf8'));
+    noteSlowJourneys(label, json);
     const s = json.stats;
     passed += s.expected;
     // A skipped or flaky e2e test counts as failed: a test that cannot fail is a defect.
@@ -68,6 +69,32 @@ function playwright(label, reportName, args) {
     failed++;
     failures.push(`${label}: playwright produced no report`);
   }
+}
+
+/** The slowest vitest files and Playwright journeys, printed at the end: where CI time goes. */
+const slowest = [];
+
+function noteSlowVitest(report) {
+  const files = report.testResults
+    .map((f) => ({ name: path.relative(root, f.name), ms: (f.endTime ?? 0) - (f.startTime ?? 0) }))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 10);
+  slowest.push(['vitest files', files]);
+}
+
+function noteSlowJourneys(label, report) {
+  const tests = [];
+  const walk = (suite, file) => {
+    for (const spec of suite.specs ?? [])
+      for (const t of spec.tests)
+        tests.push({
+          name: `[${t.projectName}] ${file ?? suite.file} › ${spec.title}`,
+          ms: t.results.reduce((sum, r) => sum + (r.duration ?? 0), 0),
+        });
+    for (const child of suite.suites ?? []) walk(child, file ?? suite.file);
+  };
+  for (const suite of report.suites) walk(suite);
+  slowest.push([label, tests.sort((a, b) => b.ms - a.ms).slice(0, 10)]);
 }
 
 const only = process.argv[2];
@@ -88,6 +115,7 @@ if (!only || only === 'unit') {
   ]);
   if (existsSync(report)) {
     const r = JSON.parse(readFileSync(report, 'utf8'));
+    noteSlowVitest(r);
     passed += r.numPassedTests;
     failed += r.numFailedTests + (r.numTodoTests ?? 0);
     // CI configures every service, so a test it skips could never fail: a defect. Elsewhere a
@@ -125,6 +153,10 @@ if (!only || only === 'e2e') {
   }
 }
 
+for (const [label, items] of slowest) {
+  console.log(`\nSlowest ${label}:`);
+  for (const { name, ms } of items) console.log(`  ${(ms / 1000).toFixed(1).padStart(6)} s  ${name}`);
+}
 if (failures.length) console.log(`\nFailures: ${failures.join('; ')}`);
 if (skipped) console.log(`\n${skipped} tests skipped: they need REDIS_URL (CI sets it).`);
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);

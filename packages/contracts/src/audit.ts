@@ -73,6 +73,10 @@ export const AuditTargetTypes = [
   'price',
   'mcpServer',
   'tool',
+  /** A share link of a chat (docs/ARCHITECTURE.md#share-links). */
+  'share',
+  /** A department's or a domain's prompt of the library (docs/ARCHITECTURE.md#prompt-library). */
+  'prompt',
 ] as const;
 export const AuditTargetTypeSchema = z.enum(AuditTargetTypes);
 export type AuditTargetType = z.infer<typeof AuditTargetTypeSchema>;
@@ -150,5 +154,15 @@ export const AuditFields: readonly string[] = [
     'starters',
     'knowledge',
     'visibility',
+    // Prompts of the library (department and domain ones).
+    'title',
+    'command',
+    'content',
+    'scope',
+    'version',
+    // Share links and the domain's sharing settings.
+    'audience',
+    'chatId',
+    'publicLinks',
   ]),
 ];

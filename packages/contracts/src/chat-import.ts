@@ -15,6 +15,11 @@ export const ChatImportLimits = {
   maxCompressionRatio: 100,
   /** One JSON document (conversations.json or one shard). */
   maxJsonBytes: 256 * 1024 * 1024,
+  /**
+   * One conversation of a document: each is parsed on its own as the document streams by, so this,
+   * not the document, bounds what an import holds in memory. A larger one fails alone.
+   */
+  maxConversationBytes: 64 * 1024 * 1024,
   /** Conversations in one import. */
   maxConversations: 10_000,
   /** Messages in one conversation (all branches). */
@@ -32,7 +37,7 @@ export const ChatImportItemSchema = z.object({
   chatId: z.string().optional(),
   /** Why it failed or was skipped, in English; `reasonCode` says it for the web to translate. */
   reason: z.string().optional(),
-  reasonCode: z.enum(['already_imported', 'empty', 'too_many_messages', 'invalid']).optional(),
+  reasonCode: z.enum(['already_imported', 'empty', 'too_many_messages', 'too_large', 'invalid']).optional(),
   messages: z.number().int().min(0),
 });
 export type ChatImportItem = z.infer<typeof ChatImportItemSchema>;

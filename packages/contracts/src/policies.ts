@@ -122,6 +122,11 @@ export function managesMcpServers(actor: Actor, domain: string): boolean {
   return administersDomain(actor, domain);
 }
 
+/** Whether a domain has memory on: its Admins, or a SuperAdmin for any domain. */
+export function managesMemory(actor: Actor, domain: string): boolean {
+  return administersDomain(actor, domain);
+}
+
 /** The audit log: Admins read their domain's, a SuperAdmin every domain's. */
 export function readsAudit(actor: Actor, domain: string): boolean {
   return administersDomain(actor, domain);
@@ -140,6 +145,16 @@ export function managesApiKey(actor: Actor, key: { userId: string; domain: strin
 /** Every API key of a domain (the integration screen): its Admins, or a SuperAdmin. */
 export function listsDomainApiKeys(actor: Actor, domain: string): boolean {
   return administersDomain(actor, domain);
+}
+
+/** Whether a domain allows public share links (docs/ARCHITECTURE.md#share-links): its Admins, or a SuperAdmin for any domain. */
+export function managesSharing(actor: Actor, domain: string): boolean {
+  return administersDomain(actor, domain);
+}
+
+/** Revoking a share link: its owner, or whoever administers its domain (an Admin's moderation). */
+export function revokesShare(actor: Actor, share: { userId: string; domain: string }): boolean {
+  return actor.id === share.userId || administersDomain(actor, share.domain);
 }
 
 /** Embeds (virtual accounts, docs/ARCHITECTURE.md#embedded-chat): a domain's Admins, or a SuperAdmin for any domain. */
@@ -179,6 +194,63 @@ export function readsPrices(actor: Pick<Actor, 'role'>): boolean {
 
 export function setsPrices(actor: Pick<Actor, 'role'>): boolean {
   return spansDomains(actor);
+}
+
+/**
+ * The person as the prompt library's rules see them (docs/ARCHITECTURE.md#prompt-library): an actor
+ * with their department.
+ */
+export interface PromptActor extends Actor {
+  department: string | null;
+}
+
+/** A prompt of the library as the rules see it. `departmentId` is set for department prompts only. */
+export interface PromptRef {
+  scope: 'private' | 'department' | 'domain';
+  authorId: string;
+  domain: string;
+  departmentId: string | null;
+}
+
+/**
+ * Who sees a prompt, inside its own domain only (a SuperAdmin of another domain included): its
+ * author; a department prompt, the people of that department; a domain prompt, everyone.
+ */
+export function seesPrompt(actor: PromptActor, prompt: PromptRef): boolean {
+  if (actor.domain !== prompt.domain) return false;
+  if (prompt.authorId === actor.id || prompt.scope === 'domain') return true;
+  return prompt.scope === 'department' && prompt.departmentId === actor.department;
+}
+
+/** Who writes a prompt of a scope: anyone their private ones, Editors their department's, Admins the domain's. */
+export function writesPromptScope(actor: Pick<Actor, 'role'>, scope: PromptRef['scope']): boolean {
+  if (scope === 'private') return true;
+  return hasRole(actor.role, scope === 'department' ? 'Editor' : 'Admin');
+}
+
+/**
+ * Who changes or deletes a prompt they see: a private one, its author; a department one, its author,
+ * an Editor of that department or an Admin of the domain; a domain one, an Admin of the domain.
+ */
+export function editsPrompt(actor: PromptActor, prompt: PromptRef): boolean {
+  if (!seesPrompt(actor, prompt)) return false;
+  if (prompt.scope === 'private') return prompt.authorId === actor.id;
+  if (prompt.scope === 'domain') return isAdmin(actor);
+  return (
+    prompt.authorId === actor.id ||
+    isAdmin(actor) ||
+    (hasRole(actor.role, 'Editor') && prompt.departmentId === actor.department)
+  );
+}
+
+/**
+ * Whether an actor may move a prompt to `scope` (a department prompt goes to the actor's own
+ * department): they edit it and write that scope, and only its author makes it private.
+ */
+export function movesPrompt(actor: PromptActor, prompt: PromptRef, scope: PromptRef['scope']): boolean {
+  if (!editsPrompt(actor, prompt)) return false;
+  if (scope === prompt.scope) return true;
+  return writesPromptScope(actor, scope) && (scope !== 'private' || prompt.authorId === actor.id);
 }
 
 /** Who asks for a model, as model access rules see them: a visitor of an embed has no role. */

@@ -15,6 +15,8 @@ export const WebRoutes = [
   { path: '/auth', layout: 'auth' },
   { path: '/auth/login', layout: 'auth', loginRoute: true },
   { path: '/auth/reset-password', layout: 'auth' },
+  // A chat shared by link (docs/ARCHITECTURE.md#share-links): readable without signing in when it may be.
+  { path: '/s/:shareId', layout: 'share' },
   { path: '/embedded/:virtualAccountId/chats', layout: 'embedded' },
   { path: '/embedded/:virtualAccountId/chats/:chatId', layout: 'embedded' },
 ] as const;

@@ -71,3 +71,10 @@ export type ShareCopy = z.infer<typeof ShareCopySchema>;
 /** GET·PUT /api/v1/settings/sharing?domain= (Admin): whether links may be opened without signing in. */
 export const SharingSettingsSchema = z.strictObject({ publicLinks: z.boolean() });
 export type SharingSettings = z.infer<typeof SharingSettingsSchema>;
+
+/** GET /api/v1/shares/options: what the caller may share (any signed-in person), for the share dialog. */
+export const ShareOptionsSchema = z.object({
+  /** The caller's domain allows `public` links. */
+  publicLinks: z.boolean(),
+});
+export type ShareOptions = z.infer<typeof ShareOptionsSchema>;

@@ -168,6 +168,11 @@ export const BuiltinToolNames = [
   'knowledge_search',
   'generate_image',
   'code_interpreter',
+  /**
+   * Saves a memory for the person who asks (docs/ARCHITECTURE.md#memory): offered in their own chats
+   * whenever their domain has memory on, whatever the santito's tools; never picked for a santito.
+   */
+  'remember',
 ] as const;
 export const BuiltinToolNameSchema = z.enum(BuiltinToolNames);
 export type BuiltinToolName = z.infer<typeof BuiltinToolNameSchema>;
@@ -179,6 +184,9 @@ export const BUILTIN_READ_ONLY: Readonly<Record<BuiltinToolName, boolean>> = {
   knowledge_search: true,
   generate_image: false,
   code_interpreter: false,
+  // It writes, but only the person's own memory, which they see and edit: it runs without asking
+  // unless a rule says otherwise (docs/ARCHITECTURE.md#memory).
+  remember: false,
 };
 
 export const BuiltinLimits = {

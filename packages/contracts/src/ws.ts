@@ -246,6 +246,8 @@ export const MessageDoneFrameSchema = z.object({
   citations: z.array(CitationSchema).optional(),
   /** The question's files the model read only in part, as stored on the message. */
   attachmentReadings: z.array(AttachmentReadingSchema).optional(),
+  /** The person's memories were in the answer's instructions (docs/ARCHITECTURE.md#memory). */
+  usedMemory: z.boolean().optional(),
 });
 
 export const ChatSubscribedFrameSchema = z.object({

@@ -9,6 +9,8 @@ import { codeassistModule } from './codeassist/index.ts';
 import { embeddedModule } from './embedded/index.ts';
 import { identityModule } from './identity/index.ts';
 import { knowledgeModule } from './knowledge/index.ts';
+import { memoryModule } from './memory/index.ts';
+import { promptsModule } from './prompts/index.ts';
 import { providersModule } from './providers/index.ts';
 import { santitosModule } from './santitos/index.ts';
 import { settingsModule } from './settings/index.ts';
@@ -30,6 +32,7 @@ export const modules = [
   accountsModule,
   providersModule,
   settingsModule,
+  promptsModule,
   usageModule,
   knowledgeModule,
   santitosModule,
@@ -37,6 +40,7 @@ export const modules = [
   chatsModule,
   codeassistModule,
   ssoModule,
+  memoryModule,
   toolsModule,
   agentsModule,
   apiKeysModule,

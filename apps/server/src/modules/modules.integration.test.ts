@@ -74,6 +74,8 @@ describe('module manifests', () => {
       '/api/v1/department',
       '/api/v1/domain',
       '/api/v1/integration',
+      '/api/v1/me',
+      '/api/v1/prompts',
       '/api/v1/settings',
       '/api/v1/usage',
       '/api/v1/user',
@@ -87,6 +89,7 @@ describe('module manifests', () => {
       '/api/v1/embedded',
       '/api/v1/models',
       '/api/v1/settings',
+      '/api/v1/shares',
     ]);
 
     const agents = await replica('agents');

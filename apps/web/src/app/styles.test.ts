@@ -15,6 +15,7 @@ const BUILT_ON: Record<string, string[]> = {
   NumberInput: ['Input'],
   PasswordInput: ['Input'],
   Checkbox: ['CheckboxIndicator', 'InlineInput'],
+  Radio: ['RadioIndicator', 'InlineInput'],
   Switch: ['InlineInput'],
   Drawer: ['ModalBase'],
   Modal: ['ModalBase'],

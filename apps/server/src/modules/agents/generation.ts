@@ -71,6 +71,8 @@ export interface GenerationInput {
   system?: string;
   /** The knowledge put in `system`, stored on the answer and sent with `message.done`. */
   citations?: Citation[];
+  /** The person's memories are in `system`: stored on the answer and sent with `message.done`. */
+  usedMemory?: boolean;
   params: ChatParams;
   /** Whose call it is for the ledger: the model is the answer's, the tokens the call's. */
   ledger: Omit<CallStart['entry'], 'model'>;
@@ -736,10 +738,13 @@ export class GenerationRegistry {
     }
     // The text after the last call is `content`'s rest, kept out of the parts.
     const stored = usage ? messageUsage(usage) : undefined;
+    // A resumed answer used them if any of its steps did.
+    const usedMemory = !!input.usedMemory || !!input.resume?.usedMemory;
     try {
       await this.chats.finishAssistantMessage(gen.messageId, {
         status,
         content: gen.content,
+        ...(usedMemory ? { usedMemory } : {}),
         ...(stored ? { usage: stored } : {}),
         ...(error ? { error } : {}),
         ...(gen.citations.length > 0 ? { citations: gen.citations } : {}),
@@ -765,6 +770,7 @@ export class GenerationRegistry {
       ...(error ? { error } : {}),
       ...(gen.citations.length > 0 ? { citations: gen.citations } : {}),
       ...(gen.readings.length > 0 ? { attachmentReadings: gen.readings } : {}),
+      ...(usedMemory ? { usedMemory } : {}),
     });
   }
 

@@ -14,6 +14,7 @@ import { AppError, invalidField } from '../../lib/errors.ts';
 import type { ChatCaller } from '../chats/index.ts';
 import { type ExchangeChat, titleFrom } from '../chats/index.ts';
 import { type AnswerKnowledge, knowledgeForAnswer } from '../knowledge/index.ts';
+import type { AnswerMemory } from '../memory/index.ts';
 import type { ResolvedModel } from '../providers/index.ts';
 import type { SantitoRow } from '../santitos/index.ts';
 import { santitoNotAvailable } from '../santitos/index.ts';
@@ -183,9 +184,11 @@ async function toolsFor(
   caller: ChatCaller,
   chatId: string,
   santito: SantitoRow | undefined,
+  memory: Promise<AnswerMemory>,
 ): Promise<ToolRuntime | undefined> {
-  // A chat without a santito gets the domain's default tools.
-  if (santito && santito.tools.length === 0) return undefined;
+  // A chat without a santito gets the domain's default tools; with memory on, any chat `remember`.
+  const { remember } = await memory;
+  if (santito && santito.tools.length === 0 && !remember) return undefined;
   const service = s.ctx.services.tools;
   const [tools, allowed] = await Promise.all([
     service.answerTools(caller, santito ? santito.tools : 'defaults', {
@@ -195,6 +198,8 @@ async function toolsFor(
       chatId,
       files: s.chats.toolFiles(caller, chatId),
       ledger: payerOf(caller, santito),
+      // Only `forAnswer` decides this, and only ever for a signed-in person's own chat.
+      ...(remember ? { remember: { userId: caller.user.id, domainId: caller.domain.id } } : {}),
     }),
     s.chats.allowedTools(chatId),
   ]);
@@ -257,13 +262,17 @@ async function answer(
             (await s.chats.getMessageForCaller(caller, a.chatId, a.parentId)).content,
         ))
     : undefined;
-  const system = [systemPrompt(santito?.instructions, params), knowledge?.prompt]
+  // The person's own memories (docs/ARCHITECTURE.md#memory): never a visitor's or another's. Read
+  // beside the tools' policy, not before it.
+  const remembered = s.ctx.services.memory.forAnswer(caller);
+  const [ledger, tools, memory] = await Promise.all([
+    ledgerEntry(s, caller, santito),
+    toolsFor(s, caller, a.chatId, santito, remembered),
+    remembered,
+  ]);
+  const system = [systemPrompt(santito?.instructions, params), memory.instructions, knowledge?.prompt]
     .filter(Boolean)
     .join('\n\n');
-  const [ledger, tools] = await Promise.all([
-    ledgerEntry(s, caller, santito),
-    toolsFor(s, caller, a.chatId, santito),
-  ]);
   const release = await takeSlot(s, caller);
   let resumed: Message | undefined;
   try {
@@ -282,6 +291,7 @@ async function answer(
     resolved,
     ...(system ? { system } : {}),
     ...(knowledge?.citations.length ? { citations: knowledge.citations } : {}),
+    ...(memory.used > 0 ? { usedMemory: true } : {}),
     params,
     release,
     ...(tools ? { tools, maxSteps: santito?.maxSteps ?? SantitoLimits.defaultMaxSteps } : {}),

@@ -85,6 +85,8 @@ export async function finishAssistantMessage(
     attachmentReadings?: AttachmentReading[];
     /** The answer's steps, when it called tools. */
     parts?: MessagePart[];
+    /** The person's memories were in its instructions (docs/ARCHITECTURE.md#memory). */
+    usedMemory?: boolean;
   },
 ): Promise<Message> {
   const row = await s.store.streamFinish(
@@ -100,6 +102,7 @@ export async function finishAssistantMessage(
       ...(end.citations?.length ? { citations: end.citations } : {}),
       ...(end.attachmentReadings?.length ? { attachmentReadings: end.attachmentReadings } : {}),
       ...(end.parts?.length ? { parts: end.parts } : {}),
+      ...(end.usedMemory ? { usedMemory: true } : {}),
     },
     tick(),
   );

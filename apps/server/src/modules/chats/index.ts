@@ -1,6 +1,8 @@
 import { defineModule } from '../../lib/module.ts';
+import { chatImportRoutes } from './import-routes.ts';
 import { chatsRoutes } from './routes.ts';
 import { type ChatsService, chatsService } from './service.ts';
+import { shareRoutes, sharingSettingsRoutes } from './share-routes.ts';
 
 /** How often deleted chats past their undo window and abandoned drafts are purged. */
 const PURGE_EVERY_MS = 60_000;
@@ -13,7 +15,7 @@ const PURGE_EVERY_MS = 60_000;
  * - `prepareUserMessage` + `commitExchange(prepared, model, chat)`: a question and its empty answer,
  *   with what they do to the chat (`newChat(caller, …)` creates it), in one statement
  * - `createAssistantMessage(chatId, parentId, model)` → Message with status 'streaming'
- * - `finishAssistantMessage(messageId, { status, content?, usage?, error?, model? })` → Message
+ * - `finishAssistantMessage(messageId, { status, content?, usage?, error?, model?, usedMemory? })` → Message
  * - `listMessagesForContext(chatId, leafMessageId)` → ContextMessage[] root → leaf
  * - `getAttachmentsForModel(caller, ids)` → AttachmentForModel[] (bytes + contentType)
  * - `saveStreaming(batch)`, `streamingAnswerIds(chatId)`, `sweepStaleAnswers(before, error)`: the
@@ -37,7 +39,15 @@ export const chatsModule = defineModule({
   name: 'chats',
   hostedBy: 'chats',
   services: (ctx) => ({ chats: chatsService(ctx) }),
-  routes: [{ plugin: chatsRoutes, prefix: '/api/v1/chats' }],
+  routes: [
+    { plugin: chatsRoutes, prefix: '/api/v1/chats' },
+    // Its own plugin, for its own multipart limits (docs/ARCHITECTURE.md#chat-import).
+    { plugin: chatImportRoutes, prefix: '/api/v1/chats' },
+    // Share links: /api/v1/chats/{chatId}/shares and /api/v1/shares… (docs/ARCHITECTURE.md#share-links)
+    { plugin: shareRoutes, prefix: '/api/v1' },
+    // Beside the other settings, where a cluster's proxy sends /api/v1/settings.
+    { plugin: sharingSettingsRoutes, prefix: '/api/v1/settings/sharing', hostedBy: ['accounts'] },
+  ],
   jobs: [
     {
       name: 'chats.purge-deleted',

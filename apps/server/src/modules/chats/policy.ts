@@ -1,6 +1,13 @@
-import type { ChatCreate, ChatUpdate } from '@assistente/contracts';
-import type { CallerOf } from '../../lib/caller.ts';
+import {
+  type ChatCreate,
+  type ChatUpdate,
+  managesSharing,
+  revokesShare,
+  type ShareAudience,
+} from '@assistente/contracts';
+import type { CallerOf, UserCaller } from '../../lib/caller.ts';
 import { forbidden } from '../../lib/errors.ts';
+import { actor, definePolicy } from '../../lib/policy.ts';
 
 /**
  * Who owns chats (docs/ARCHITECTURE.md#callers): a signed-in person, or a visitor of an embed.
@@ -44,4 +51,37 @@ export function mayAttach(caller: ChatCaller): boolean {
 /** As `mayAttach`, refusing with 403 FORBIDDEN. */
 export function authorizeAttach(caller: ChatCaller): void {
   if (!mayAttach(caller)) throw forbidden('This chat does not take attachments');
+}
+
+/** Who may do what to share links (rules in packages/contracts/src/policies.ts). */
+export const sharesPolicy = definePolicy({
+  /** Whether a domain allows public links. */
+  manageSettings: (caller, domainId: string) => managesSharing(actor(caller), domainId),
+  /** Removing a link: its owner, or an Admin of its domain. */
+  revoke: (caller, share: { userId: string; domain: string }) => revokesShare(actor(caller), share),
+});
+
+/** What deciding whether someone may read a link needs to know of it. */
+export interface ShareAudienceOf {
+  userId: string;
+  domainId: string;
+  departmentId: string;
+  audience: ShareAudience;
+}
+
+/**
+ * Whether `reader` (null: nobody signed in) may read a link (docs/ARCHITECTURE.md#share-links): its
+ * owner always; `public` anyone while the domain allows public links, else it reads as `domain`;
+ * `domain` the people of the owner's domain; `department` those of the department stored with it.
+ * Nobody of another domain, a SuperAdmin included, reads a link that is not public.
+ */
+export function mayReadShare(
+  reader: UserCaller | null,
+  share: ShareAudienceOf,
+  publicLinks: boolean,
+): boolean {
+  if (share.audience === 'public' && publicLinks) return true;
+  if (!reader || reader.domain.id !== share.domainId) return false;
+  if (reader.user.id === share.userId) return true;
+  return share.audience !== 'department' || reader.user.departmentId === share.departmentId;
 }

@@ -3,9 +3,11 @@ import { withState } from '../../lib/operations.ts';
 import * as answers from './answers.ts';
 import * as attachments from './attachments.ts';
 import * as crud from './chat-crud.ts';
+import { importChats } from './chat-import.ts';
 import { exportChat } from './export.ts';
 import * as messages from './messages.ts';
 import * as purge from './purge.ts';
+import * as shares from './shares.ts';
 import { createChatsState } from './state.ts';
 
 export type { AttachmentForModel } from './attachments.ts';
@@ -50,10 +52,21 @@ export function chatsService(ctx: AppContext) {
       restoreChat: crud.restoreChat,
       listMessages: messages.listMessages,
       exportChat: exportChat,
+      importChats: importChats,
       checkUpload: attachments.checkUpload,
       uploadAttachment: attachments.uploadAttachment,
       openAttachment: attachments.openAttachment,
       deleteAttachment: attachments.deleteAttachment,
+      // Share links (docs/ARCHITECTURE.md#share-links)
+      createShare: shares.createShare,
+      listShares: shares.listShares,
+      revokeShare: shares.revokeShare,
+      readShare: shares.readShare,
+      openShareFile: shares.openShareFile,
+      copyShare: shares.copyShare,
+      shareOptions: shares.shareOptions,
+      getSharingSettings: shares.getSharingSettings,
+      putSharingSettings: shares.putSharingSettings,
       // Jobs
       purgeDeleted: purge.purgeDeleted,
       purgeDrafts: purge.purgeDrafts,

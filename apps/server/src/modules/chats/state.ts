@@ -6,6 +6,7 @@ import { type AnswersStore, answersStore } from './answers-store.ts';
 import { type MessageRow, toMessage } from './dto.ts';
 import { chatNotFound } from './errors.ts';
 import type { ChatCaller } from './policy.ts';
+import { type SharesStore, sharesStore } from './shares-store.ts';
 import { type ChatsStore, chatsStore } from './store.ts';
 
 /**
@@ -17,11 +18,19 @@ export interface ChatsState {
   readonly store: ChatsStore;
   /** The streaming answers' writes (the generation worker's hot path). */
   readonly answers: AnswersStore;
+  /** Share links and the domains' sharing settings (shares.ts). */
+  readonly shares: SharesStore;
   readonly cursors: ReturnType<typeof cursorsFor>;
 }
 
 export function createChatsState(ctx: AppContext): ChatsState {
-  return { ctx, store: chatsStore(ctx.db), answers: answersStore(ctx.db), cursors: cursorsFor(ctx.config) };
+  return {
+    ctx,
+    store: chatsStore(ctx.db),
+    answers: answersStore(ctx.db),
+    shares: sharesStore(ctx.db),
+    cursors: cursorsFor(ctx.config),
+  };
 }
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

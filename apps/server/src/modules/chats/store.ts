@@ -458,6 +458,7 @@ export function chatsStore(db: Db) {
         citations?: Citation[] | null;
         attachmentReadings?: AttachmentReading[] | null;
         parts?: MessagePart[] | null;
+        usedMemory?: boolean;
       },
       at: Date,
     ): Promise<MessageRow | undefined> {

@@ -1,7 +1,7 @@
 import { defineModule } from '../../lib/module.ts';
 import { createStorage, type StorageService } from './registry.ts';
 
-export { receiveUpload } from './admission.ts';
+export { receiveUpload, UploadGate } from './admission.ts';
 export { objectNotFound } from './errors.ts';
 
 /** What an upload route may answer besides its own codes: too large, wrong type, no room, no store. */
@@ -14,7 +14,13 @@ export const UPLOAD_ERRORS = [
 export { assertRoomLeft } from './quota.ts';
 export type { StorageService } from './registry.ts';
 export { contentDisposition, sendStoredObject } from './serve.ts';
-export { deleteStored, type StoredUpload, storeUpload } from './store-upload.ts';
+export {
+  copyStored,
+  deleteStored,
+  type StoredSource,
+  type StoredUpload,
+  storeUpload,
+} from './store-upload.ts';
 export type { BucketName, ObjectMeta, Storage, StoredObject } from './types.ts';
 export { type ReadUpload, readSingleUpload } from './upload.ts';
 

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.ts';
 import type { Tx } from '../../db/client.ts';
-import { invalidField } from '../../lib/errors.ts';
+import { AppError, invalidField } from '../../lib/errors.ts';
 import { resolveUploadType } from './content-types.ts';
 import { tooLarge } from './errors.ts';
 import { newObjectKey } from './keys.ts';
@@ -51,6 +51,60 @@ export async function storeUpload<T>(ctx: AppContext, opts: StoreUploadOptions<T
     return await withinQuota(ctx, opts.domainId, size, (tx) => opts.record(tx, { key, contentType, size }));
   } catch (err) {
     await deleteStored(ctx, opts.bucket, [key]);
+    throw err;
+  }
+}
+
+/** An object to copy (`copyStored`): its key in the source bucket and what is known of it. */
+export interface StoredSource {
+  key: string;
+  contentType: string;
+  size: number;
+}
+
+/**
+ * Copies stored objects under fresh keys of `domainId` (a shared chat continued by a reader of
+ * another domain), then runs `record` within that domain's quota for their total size, as an
+ * upload's row is. An object no longer in the store is left out (`undefined` in `stored`). When the
+ * quota (402) or `record` fails, the copies are deleted again: a refused copy leaves nothing behind.
+ */
+export async function copyStored<T>(
+  ctx: AppContext,
+  opts: {
+    bucket: BucketName;
+    domainId: string;
+    sources: readonly StoredSource[];
+    record: (tx: Tx, stored: Array<StoredUpload | undefined>) => Promise<T>;
+  },
+): Promise<T> {
+  const total = opts.sources.reduce((n, f) => n + f.size, 0);
+  // Cheap refusal before copying anything; withinQuota below is the exact, locked check.
+  await assertRoomLeft(ctx, opts.domainId, total);
+  const bucket = ctx.services.storage.bucket(opts.bucket);
+  const stored: Array<StoredUpload | undefined> = [];
+  try {
+    for (const source of opts.sources) {
+      const object = await bucket.get(source.key).catch((err: unknown) => {
+        if (err instanceof AppError && err.code === 'NOT_FOUND') return undefined;
+        throw err;
+      });
+      if (!object) {
+        ctx.log.warn({ key: source.key, bucket: opts.bucket }, 'a file to copy is missing from storage');
+        stored.push(undefined);
+        continue;
+      }
+      const key = newObjectKey(opts.domainId);
+      await bucket.put(key, object.body, { contentType: source.contentType, size: object.size });
+      stored.push({ key, contentType: source.contentType, size: object.size });
+    }
+    const bytes = stored.reduce((n, f) => n + (f?.size ?? 0), 0);
+    return await withinQuota(ctx, opts.domainId, bytes, (tx) => opts.record(tx, stored));
+  } catch (err) {
+    await deleteStored(
+      ctx,
+      opts.bucket,
+      stored.flatMap((f) => (f ? [f.key] : [])),
+    );
     throw err;
   }
 }

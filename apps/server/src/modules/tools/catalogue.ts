@@ -101,11 +101,13 @@ export async function answerTools(
   asked: readonly string[] | 'defaults',
   context: BuiltinContext,
 ): Promise<AnswerTool[]> {
-  if (asked !== 'defaults' && asked.length === 0) return [];
+  // `remember` is offered with memory, whatever else the answer has (docs/ARCHITECTURE.md#memory).
+  const remember = !!context.remember;
+  if (asked !== 'defaults' && asked.length === 0 && !remember) return [];
   // Every chat without a santito comes here: with no default tools, the policy row is all it reads.
   const policy = await policyOf(s.ctx.db, caller.domain.id);
   const refs = asked === 'defaults' ? policy.defaultTools : asked;
-  if (refs.length === 0) return [];
+  if (refs.length === 0 && !remember) return [];
   const servers = refs.some((r) => r.startsWith('mcp:')) ? await visibleServers(s, caller) : [];
   const images = refs.includes('builtin:generate_image') ? await hasImageModel(s, context.domainId) : false;
   const tools: AnswerTool[] = builtinOffers(s, refs, policy, { ...context, images }).map((b) => ({
@@ -241,9 +243,10 @@ export async function listTools(s: ToolsState, caller: UserCaller): Promise<Tool
       });
     }
   }
-  // Without a Code Interpreter API the instance has no code_interpreter to offer at all.
+  // Without a Code Interpreter API the instance has no code_interpreter to offer at all; `remember`
+  // is never picked for a santito: memory offers it (docs/ARCHITECTURE.md#memory).
   const offered = BuiltinToolNames.filter(
-    (n) => n !== 'code_interpreter' || s.ctx.config.CODE_INTERPRETER_URL,
+    (n) => n !== 'remember' && (n !== 'code_interpreter' || s.ctx.config.CODE_INTERPRETER_URL),
   );
   const builtins: BuiltinToolInfo[] = offered.map((name) => {
     const ref = `builtin:${name}`;

@@ -8,7 +8,7 @@ export type { CallTokens } from './costing.ts';
 export type { LedgerEntry, Settled } from './ledger.ts';
 export { tokensOf } from './reported.ts';
 export type { UsageService } from './service.ts';
-export { estimateTokens } from './tokens.ts';
+export { estimateTokens, warmTokenizer } from './tokens.ts';
 
 declare module '../../context.ts' {
   interface Services {

@@ -3,7 +3,8 @@ import { useMediaQuery } from '@mantine/hooks';
 import { IconLayoutSidebarLeftExpand } from '@tabler/icons-react';
 import { useLayoutEffect, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router';
-import { ChatsSidebar, UndoToast, useChatListEvents } from '../../features/chats/index.ts';
+import { ChatShareContext, ChatsSidebar, UndoToast, useChatListEvents } from '../../features/chats/index.ts';
+import { ShareDialog } from '../../features/shares/index.ts';
 import { useTranslation } from '../../lib/i18n/index.ts';
 import { Tooltip } from '../../ui/DeferredFloating.tsx';
 import { LazyDrawer } from '../../ui/LazyDrawer.tsx';
@@ -78,7 +79,10 @@ function ChatsFrame() {
               </ActionIcon>
             </Tooltip>
           ) : null}
-          <Outlet />
+          {/* The chat header's "Share" (features/shares builds on features/chats, not the other way). */}
+          <ChatShareContext.Provider value={ShareDialog}>
+            <Outlet />
+          </ChatShareContext.Provider>
         </section>
       </div>
       <UndoToast />

@@ -49,6 +49,7 @@ const extras: Record<WebRoutePath, Extras> = {
   '/auth': { titleKey: 'pages_login.title' },
   '/auth/login': { titleKey: 'pages_login.title' },
   '/auth/reset-password': { titleKey: 'pages_reset_password.title' },
+  '/s/:shareId': { titleKey: 'shares.page.title', validate: (p) => validId(p.shareId) },
   '/embedded/:virtualAccountId/chats': {
     titleKey: 'nav.chats',
     validate: (p) => validId(p.virtualAccountId),
@@ -67,7 +68,8 @@ const routeMetas: readonly RouteMeta[] = WebRoutes.map((route) => {
     layout: route.layout,
     premium: 'premium' in route && route.premium === true,
     loginRoute: 'loginRoute' in route && route.loginRoute === true,
-    public: route.layout === 'auth',
+    // A shared chat's page decides itself what a signed-out reader sees (a public link, or a sign-in).
+    public: route.layout === 'auth' || route.layout === 'share',
     scrollToTop: extra.scrollToTop ?? true,
     ...extra,
   };

@@ -43,6 +43,7 @@ const pages: Record<MainRoutePath, Importer> = {
   '/auth': () => import('../../features/auth/components/LoginPage.tsx'),
   '/auth/login': () => import('../../features/auth/components/LoginPage.tsx'),
   '/auth/reset-password': () => import('../../features/auth/components/ResetPasswordPage.tsx'),
+  '/s/:shareId': () => import('../../features/shares/SharedChatPage.tsx'),
 };
 
 // The signed-in layouts' texts: everything but the administration pages' (which load with them).
@@ -50,6 +51,8 @@ const layouts = {
   auth: () => import('../layouts/AuthLayout.tsx'),
   default: withTexts(() => import('../layouts/DefaultLayout.tsx'), 'chat', 'app'),
   chats: withTexts(() => import('../layouts/ChatsLayout.tsx'), 'chat', 'app'),
+  // A shared chat's page: the chat screen's texts only (its own among them), no signed-in shell.
+  share: withTexts(() => import('../layouts/ShareLayout.tsx'), 'chat'),
 } satisfies Record<string, Importer>;
 
 function lazyComponent(load: Importer, deps: RouteDeps) {
@@ -105,6 +108,11 @@ function localeRoutes(prefix: Locale | null, deps: RouteDeps): RouteObject {
         id: `chats:${id}`,
         lazy: lazyComponent(layouts.chats, deps),
         children: [page('/chats', 'chats', deps), page('/chats/:chatId', 'chats/:chatId', deps)],
+      },
+      {
+        id: `share:${id}`,
+        lazy: lazyComponent(layouts.share, deps),
+        children: [page('/s/:shareId', 's/:shareId', deps)],
       },
     ],
   };

@@ -8,6 +8,11 @@ export { ChatPreview } from './components/ChatPreview.tsx';
 export { ChatsSidebar } from './components/ChatsSidebar.tsx';
 export { ChatView, type EmbedChatOptions } from './components/ChatView.tsx';
 export { Composer } from './components/Composer.tsx';
+export {
+  ChatShareContext,
+  type ChatShareDialogProps,
+  ReadOnlyMessages,
+} from './components/ReadOnlyMessages.tsx';
 export { UndoToast } from './components/UndoToast.tsx';
 export { useChatListEvents } from './hooks/useChatListEvents.ts';
-export { useChatsList } from './hooks/useChatsList.ts';
+export { chatKeys, useChatsList } from './hooks/useChatsList.ts';

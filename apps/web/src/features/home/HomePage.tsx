@@ -139,6 +139,7 @@ export default function HomePage() {
           onStop={() => {}}
           onAttach={(files, draft) => navigate(lp(newChatPath()), { state: { files, draft } })}
           placeholder={t('home.new_chat_placeholder')}
+          promptLibrary
         />
       </div>
 

@@ -2,13 +2,17 @@ import { isAdmin, type User } from '@assistente/contracts';
 import { Badge, Group, Tabs } from '@mantine/core';
 import {
   IconApi,
+  IconBrain,
   IconBuilding,
   IconChartBar,
   IconDevices,
   IconFileCertificate,
+  IconFileImport,
   IconHistory,
   IconKey,
+  IconLink,
   IconSparkles,
+  IconTemplate,
   IconTool,
   IconUserCircle,
 } from '@tabler/icons-react';
@@ -19,8 +23,12 @@ import { PageHeader } from '../../ui/PageHeader.tsx';
 import { TabStrip } from '../../ui/TabStrip.tsx';
 import { ApiKeysTab } from '../apikeys/index.ts';
 import { useAccountSession } from '../auth/index.ts';
+import { ChatImportTab } from '../chat-import/index.ts';
 import { MyToolsTab } from '../mcp/index.ts';
+import { MemoryTab } from '../memory/index.ts';
+import { PromptsTab } from '../prompts/index.ts';
 import { ProvidersSettings } from '../providers/index.ts';
+import { ShareLinksTab } from '../shares/index.ts';
 import { MyUsage } from '../usage/index.ts';
 import { AuditTab } from './components/AuditTab.tsx';
 import { DomainTab } from './components/DomainTab.tsx';
@@ -35,6 +43,10 @@ export const SETTINGS_TABS = [
   'sessions',
   'apiKeys',
   'tools',
+  'prompts',
+  'shares',
+  'memory',
+  'import',
   'usage',
   'terms',
   'audit',
@@ -49,6 +61,10 @@ const ICONS: Record<SettingsTab, ComponentType<{ size?: number; stroke?: number 
   sessions: IconDevices,
   apiKeys: IconApi,
   tools: IconTool,
+  prompts: IconTemplate,
+  shares: IconLink,
+  memory: IconBrain,
+  import: IconFileImport,
   usage: IconChartBar,
   terms: IconFileCertificate,
   audit: IconHistory,
@@ -91,7 +107,15 @@ function Settings({ user }: { user: User }) {
             return (
               <Tabs.Tab key={name} value={name} leftSection={<Icon size={16} stroke={1.7} />}>
                 <Group gap={4} wrap="nowrap">
-                  {t(name === 'apiKeys' ? 'apiKeys.tab' : `settings.tabs.${name}`)}
+                  {t(
+                    name === 'apiKeys'
+                      ? 'apiKeys.tab'
+                      : name === 'prompts'
+                        ? 'prompts.tab'
+                        : name === 'shares'
+                          ? 'shares.tab'
+                          : `settings.tabs.${name}`,
+                  )}
                 </Group>
               </Tabs.Tab>
             );
@@ -111,6 +135,18 @@ function Settings({ user }: { user: User }) {
         </Tabs.Panel>
         <Tabs.Panel value="tools">
           <MyToolsTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="prompts">
+          <PromptsTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="shares">
+          <ShareLinksTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="memory">
+          <MemoryTab user={user} />
+        </Tabs.Panel>
+        <Tabs.Panel value="import">
+          <ChatImportTab />
         </Tabs.Panel>
         <Tabs.Panel value="usage">
           <MyUsage />

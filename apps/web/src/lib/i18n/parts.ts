@@ -29,7 +29,8 @@ export const SHELL_SECTIONS: readonly string[] = [
   'mcp_connected',
 ];
 
-export const CHAT_SECTIONS: readonly string[] = ['chats', 'embeddedChat', 'common', 'errors'];
+// `shares`: the chat header's "Share" and the shared chat's page, which loads the chat part only.
+export const CHAT_SECTIONS: readonly string[] = ['chats', 'embeddedChat', 'common', 'errors', 'shares'];
 
 export const ADMIN_SECTIONS: readonly string[] = [
   'users',

@@ -5,6 +5,8 @@ import {
   BuiltinToolNames,
   type Citation,
   KNOWLEDGE_SOURCE_REF_KIND,
+  MemoryInputSchema,
+  MemoryLimits,
 } from '@assistente/contracts';
 import { AppError } from '../../../lib/errors.ts';
 import { addressProblemOf } from '../../../lib/ssrf.ts';
@@ -36,6 +38,12 @@ export interface BuiltinContext {
   ledger?: ImageLedger;
   /** Whether the domain has an image model (found before the answer, as it may list models). */
   images?: boolean;
+  /**
+   * Whose memory `remember` saves to: the signed-in person the answer is for, when their domain has
+   * memory on (docs/ARCHITECTURE.md#memory). Absent, `remember` is not offered: never to a visitor
+   * or an API key.
+   */
+  remember?: { userId: string; domainId: string };
 }
 
 /** What the model is told of each: when to call it, and how to cite what it returns. */
@@ -105,7 +113,30 @@ const DEFINITIONS: Record<
       additionalProperties: false,
     },
   },
+  remember: {
+    title: 'Remember',
+    description:
+      'Saves something about the person for their later chats: a preference, a fact about them or their work they want you to keep. Use it when they ask you to remember something, in one short sentence in their language. They see and edit their memories in Settings → Memory; do not save secrets or anything they did not ask you to keep.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        text: {
+          type: 'string',
+          maxLength: MemoryLimits.textMax,
+          description: 'What to remember, as one short sentence about the person.',
+        },
+      },
+      required: ['text'],
+      additionalProperties: false,
+    },
+  },
 };
+
+/**
+ * Whether a built-in runs without asking when no rule matches it: those that only read, and
+ * `remember`, which writes only the person's own memory (they see and edit it). A rule still wins.
+ */
+const runsUnasked = (name: BuiltinToolName) => BUILTIN_READ_ONLY[name] || name === 'remember';
 
 export const isBuiltinName = (name: string): name is BuiltinToolName =>
   (BuiltinToolNames as readonly string[]).includes(name);
@@ -163,10 +194,12 @@ export function builtinOffers(
   const offers: BuiltinOffer[] = [];
   for (const name of BuiltinToolNames) {
     const ref = `builtin:${name}`;
-    if (!refs.includes(ref) || unavailableReason(s, name, policy, { images: !!context.images }, context)) {
+    // `remember` comes with the person's memory, whatever tools the santito was given.
+    const wanted = name === 'remember' ? !!context.remember : refs.includes(ref);
+    if (!wanted || unavailableReason(s, name, policy, { images: !!context.images }, context)) {
       continue;
     }
-    const decision = decide(policy.rules, ref, BUILTIN_READ_ONLY[name]);
+    const decision = decide(policy.rules, ref, runsUnasked(name));
     if (decision === 'deny') continue;
     offers.push({ name, ref, decision, ...DEFINITIONS[name] });
   }
@@ -279,6 +312,18 @@ export async function runBuiltin(
         { lang, code, args },
         UPLOAD_MAX_BYTES,
         signal,
+      );
+    }
+    if (name === 'remember') {
+      const parsed = MemoryInputSchema.safeParse({ text: typeof input.text === 'string' ? input.text : '' });
+      if (!parsed.success) {
+        return failed(`Give the \`text\` to remember, at most ${MemoryLimits.textMax} characters.`);
+      }
+      if (!context.remember) return failed('Memory is not available in this chat.');
+      // Refusals (memory turned off since, the person's limit reached) come back in their words.
+      const saved = await s.ctx.services.memory.save(context.remember, parsed.data.text, 'assistant');
+      return out(
+        `Saved to the person's memories: "${saved.text}". They can see, edit or delete it in Settings → Memory.`,
       );
     }
     const query = stringInput(input, 'query');

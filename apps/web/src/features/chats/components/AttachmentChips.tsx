@@ -1,6 +1,7 @@
 import type { Attachment } from '@assistente/contracts';
 import { Group } from '@mantine/core';
 import { IconFile } from '@tabler/icons-react';
+import { createContext, useContext } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { formatSize } from '../../../ui/format.ts';
 import { downloadFile, useFetchedImage } from '../../auth/index.ts';
@@ -12,10 +13,16 @@ import classes from './AttachmentChips.module.css';
 export const attachmentPath = (a: Attachment) =>
   `${attachmentsPath(a.chatId)}/${encodeURIComponent(a.attachmentId)}`;
 
+/**
+ * Where the files on screen are read from: the chat's own address, or (a shared chat, read by
+ * someone else) the address its answer gave, which goes through the link.
+ */
+export const FilePathContext = createContext<(a: Attachment) => string>(attachmentPath);
+
 /** A file of the chat as a chip, its name and size (a thumbnail for an image): a click downloads it. */
 export function AttachmentChip({ attachment: a }: { attachment: Attachment }) {
   const { t, i18n } = useTranslation();
-  const path = attachmentPath(a);
+  const path = useContext(FilePathContext)(a);
   const thumbnail = useFetchedImage(hasThumbnail(a.contentType) ? path : null, 'chats');
   return (
     <button

@@ -1,11 +1,12 @@
 import type { Santito } from '@assistente/contracts';
-import { ActionIcon, Group, Title } from '@mantine/core';
+import { ActionIcon, Button, Group, Title } from '@mantine/core';
 import {
   IconAdjustmentsHorizontal,
   IconDots,
   IconFileTypeTxt,
   IconJson,
   IconLayoutSidebarLeftExpand,
+  IconShare,
 } from '@tabler/icons-react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { Menu, Tooltip } from '../../../ui/DeferredFloating.tsx';
@@ -24,10 +25,20 @@ interface ChatHeaderProps {
   paramsOpen: boolean;
   /** Offered only for a stored chat. */
   onExport: ((format: 'md' | 'json') => void) | null;
+  /** Opens the share dialog; offered only for a stored chat of a person (not an embed's). */
+  onShare?: (() => void) | null;
 }
 
 /** A chat's bar: its title and santito, the connection, the parameters toggle and the export menu. */
-export function ChatHeader({ title, santito, mobile, embedded, paramsOpen, onExport }: ChatHeaderProps) {
+export function ChatHeader({
+  title,
+  santito,
+  mobile,
+  embedded,
+  paramsOpen,
+  onExport,
+  onShare = null,
+}: ChatHeaderProps) {
   const { t } = useTranslation();
   return (
     <header className={classes.header}>
@@ -50,6 +61,30 @@ export function ChatHeader({ title, santito, mobile, embedded, paramsOpen, onExp
       </Group>
       <Group gap={4} wrap="nowrap">
         <ConnectionBadge />
+        {onShare && !embedded ? (
+          mobile ? (
+            <ActionIcon
+              variant="subtle"
+              color="neutral.7"
+              onClick={onShare}
+              aria-label={t('shares.share')}
+              data-testid="chat-share"
+            >
+              <IconShare size={19} />
+            </ActionIcon>
+          ) : (
+            <Button
+              variant="subtle"
+              color="neutral.7"
+              size="compact-sm"
+              leftSection={<IconShare size={16} />}
+              onClick={onShare}
+              data-testid="chat-share"
+            >
+              {t('shares.share')}
+            </Button>
+          )
+        ) : null}
         {embedded ? null : (
           <Tooltip label={t('chats.params.title')} withArrow>
             <ActionIcon

@@ -3,7 +3,17 @@ import { Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconUpload } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { lazy, type ReactNode, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  lazy,
+  type ReactNode,
+  Suspense,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { Link, useNavigate } from 'react-router';
 import { chatPath } from '../../../lib/chatPaths.ts';
 import { useTranslation } from '../../../lib/i18n/index.ts';
@@ -32,6 +42,7 @@ import { Composer, type ComposerHandle, ComposerHint } from './Composer.tsx';
 import { ErrorNotice } from './ErrorNotice.tsx';
 import type { MessageActions } from './MessageItem.tsx';
 import { MessageList } from './MessageList.tsx';
+import { ChatShareContext } from './ReadOnlyMessages.tsx';
 
 const ParamsPanel = lazy(() => import('./ParamsPanel.tsx'));
 
@@ -102,6 +113,9 @@ export function ChatView({
   const [awaiting, setAwaiting] = useState(false);
   const [followSignal, setFollowSignal] = useState(0);
   const [draftParams, setDraftParams] = useState<ChatParams>({});
+  // The share dialog, where the layout gives one (not in an embed).
+  const ShareDialog = useContext(ChatShareContext);
+  const [sharing, setSharing] = useState(false);
 
   const load = useOpenChat(agents, chatId);
 
@@ -371,6 +385,7 @@ export function ChatView({
         embedded={embed !== undefined}
         paramsOpen={paramsOpen}
         onExport={chatId ? exportAs : null}
+        onShare={chatId && ShareDialog && !embed ? () => setSharing(true) : null}
       />
       <div className={classes.body}>
         <div className={classes.column}>
@@ -398,6 +413,7 @@ export function ChatView({
               autoFocus={!mobile}
               santitoName={santito?.name}
               initialText={chatId ? '' : initialDraft}
+              promptLibrary={embed === undefined}
             />
             <ComposerHint className={classes.hint} />
           </div>
@@ -415,6 +431,9 @@ export function ChatView({
         >
           {paramsPanel}
         </LazyDrawer>
+      ) : null}
+      {chatId && ShareDialog && !embed ? (
+        <ShareDialog opened={sharing} onClose={() => setSharing(false)} chatId={chatId} leaf={view.leafId} />
       ) : null}
       {drop.dragging ? (
         <div className={classes.dropOverlay} aria-hidden>

@@ -6,10 +6,21 @@ import {
   IconPaperclip,
   IconPlayerStopFilled,
 } from '@tabler/icons-react';
-import { type KeyboardEvent, type Ref, useEffect, useImperativeHandle, useRef, useState } from 'react';
+import {
+  type KeyboardEvent,
+  type Ref,
+  useCallback,
+  useEffect,
+  useId,
+  useImperativeHandle,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { Tooltip } from '../../../ui/DeferredFloating.tsx';
 import { formatSize } from '../../../ui/format.ts';
+import { PromptPicker, type PromptPickerHandle, slashQuery } from '../../prompts/index.ts';
 import type { UploadItem } from '../hooks/useUploads.ts';
 import { hasThumbnail } from '../lib/thumbnails.ts';
 import { prefetchRenderer } from '../markdown/Markdown.tsx';
@@ -51,6 +62,11 @@ export interface ComposerProps {
   autoFocus?: boolean;
   /** Initial text (e.g. a conversation starter picked elsewhere). */
   initialText?: string;
+  /**
+   * `/` at the start of a line opens the person's prompt library (docs/ARCHITECTURE.md#prompt-library);
+   * off where there is no signed-in person (an embedded chat's visitor).
+   */
+  promptLibrary?: boolean;
 }
 
 /** Enter sends; Shift+Enter (and Enter while composing an IME word) makes a new line. */
@@ -141,9 +157,11 @@ export function Composer({
   santitoName,
   autoFocus,
   initialText = '',
+  promptLibrary = false,
 }: ComposerProps) {
   const { t } = useTranslation();
   const [text, setText] = useState(initialText);
+  const prompts = useSlashPrompts(text, setText, promptLibrary);
   useImperativeHandle(
     ref,
     () => ({
@@ -170,112 +188,205 @@ export function Composer({
   };
 
   return (
-    <form
-      className={classes.composer}
-      onSubmit={(e) => {
-        e.preventDefault();
-        submit();
-      }}
-      data-testid="composer"
-    >
-      {uploads && uploads.items.length > 0 ? (
-        <div className={classes.chips}>
-          {uploads.items.map((item) => (
-            <UploadChip key={item.key} item={item} onRemove={() => uploads.remove(item.key)} />
-          ))}
-        </div>
-      ) : null}
-      <Group gap={6} align="flex-end" wrap="nowrap" className={classes.row}>
-        {takeFiles ? (
-          <>
-            <input
-              ref={fileInput}
-              type="file"
-              multiple
-              hidden
-              onChange={(e) => {
-                const files = Array.from(e.currentTarget.files ?? []);
-                if (files.length > 0) takeFiles(files);
-                e.currentTarget.value = '';
-              }}
-              data-testid="file-input"
-            />
-            <Tooltip label={t('chats.attachments.attach')} withArrow>
+    // biome-ignore lint/a11y/noStaticElementInteractions: it only notices focus leaving the box and its picker
+    <div className={classes.wrap} onBlur={prompts.onBlur}>
+      <form
+        className={classes.composer}
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+        data-testid="composer"
+      >
+        {uploads && uploads.items.length > 0 ? (
+          <div className={classes.chips}>
+            {uploads.items.map((item) => (
+              <UploadChip key={item.key} item={item} onRemove={() => uploads.remove(item.key)} />
+            ))}
+          </div>
+        ) : null}
+        <Group gap={6} align="flex-end" wrap="nowrap" className={classes.row}>
+          {takeFiles ? (
+            <>
+              <input
+                ref={fileInput}
+                type="file"
+                multiple
+                hidden
+                onChange={(e) => {
+                  const files = Array.from(e.currentTarget.files ?? []);
+                  if (files.length > 0) takeFiles(files);
+                  e.currentTarget.value = '';
+                }}
+                data-testid="file-input"
+              />
+              <Tooltip label={t('chats.attachments.attach')} withArrow>
+                <ActionIcon
+                  variant="subtle"
+                  color="neutral.7"
+                  size={38}
+                  radius="xl"
+                  onClick={() => fileInput.current?.click()}
+                  aria-label={t('chats.attachments.attach')}
+                  disabled={offline}
+                >
+                  <IconPaperclip size={20} stroke={1.7} />
+                </ActionIcon>
+              </Tooltip>
+            </>
+          ) : null}
+          <Textarea
+            className={classes.input}
+            variant="unstyled"
+            autosize
+            minRows={1}
+            maxRows={10}
+            ref={prompts.input}
+            value={text}
+            onChange={(e) => {
+              setText(e.currentTarget.value);
+              prompts.onCaret(e.currentTarget.selectionStart);
+              prefetchRenderer();
+            }}
+            onSelect={(e) => prompts.onCaret(e.currentTarget.selectionStart)}
+            {...prompts.inputAria}
+            onKeyDown={(e) => {
+              if (prompts.keyDown(e)) return;
+              if (isSendKey(e)) {
+                e.preventDefault();
+                submit();
+              }
+            }}
+            placeholder={
+              offline
+                ? t('chats.connection.composer_offline')
+                : (placeholder ??
+                  (santitoName
+                    ? t('chats.composer.placeholder_santito', { name: santitoName })
+                    : t('chats.composer.placeholder')))
+            }
+            aria-label={t('chats.composer.label')}
+            autoFocus={autoFocus}
+            data-testid="composer-input"
+            maxLength={100_000}
+          />
+          {busy ? (
+            <Tooltip label={t('chats.composer.stop')} withArrow>
               <ActionIcon
-                variant="subtle"
-                color="neutral.7"
                 size={38}
                 radius="xl"
-                onClick={() => fileInput.current?.click()}
-                aria-label={t('chats.attachments.attach')}
+                color="neutral.8"
+                onClick={onStop}
+                aria-label={t('chats.composer.stop')}
                 disabled={offline}
+                data-testid="stop"
               >
-                <IconPaperclip size={20} stroke={1.7} />
+                <IconPlayerStopFilled size={16} />
               </ActionIcon>
             </Tooltip>
-          </>
-        ) : null}
-        <Textarea
-          className={classes.input}
-          variant="unstyled"
-          autosize
-          minRows={1}
-          maxRows={10}
-          value={text}
-          onChange={(e) => {
-            setText(e.currentTarget.value);
-            prefetchRenderer();
-          }}
-          onKeyDown={(e) => {
-            if (isSendKey(e)) {
-              e.preventDefault();
-              submit();
-            }
-          }}
-          placeholder={
-            offline
-              ? t('chats.connection.composer_offline')
-              : (placeholder ??
-                (santitoName
-                  ? t('chats.composer.placeholder_santito', { name: santitoName })
-                  : t('chats.composer.placeholder')))
-          }
-          aria-label={t('chats.composer.label')}
-          autoFocus={autoFocus}
-          data-testid="composer-input"
-          maxLength={100_000}
-        />
-        {busy ? (
-          <Tooltip label={t('chats.composer.stop')} withArrow>
-            <ActionIcon
-              size={38}
-              radius="xl"
-              color="neutral.8"
-              onClick={onStop}
-              aria-label={t('chats.composer.stop')}
-              disabled={offline}
-              data-testid="stop"
-            >
-              <IconPlayerStopFilled size={16} />
-            </ActionIcon>
-          </Tooltip>
-        ) : (
-          <Tooltip label={t('chats.composer.send')} withArrow>
-            <ActionIcon
-              type="submit"
-              size={38}
-              radius="xl"
-              disabled={!canSend}
-              aria-label={t('chats.composer.send')}
-              data-testid="send"
-            >
-              <IconArrowUp size={20} stroke={2} />
-            </ActionIcon>
-          </Tooltip>
-        )}
-      </Group>
-    </form>
+          ) : (
+            <Tooltip label={t('chats.composer.send')} withArrow>
+              <ActionIcon
+                type="submit"
+                size={38}
+                radius="xl"
+                disabled={!canSend}
+                aria-label={t('chats.composer.send')}
+                data-testid="send"
+              >
+                <IconArrowUp size={20} stroke={2} />
+              </ActionIcon>
+            </Tooltip>
+          )}
+        </Group>
+      </form>
+      {prompts.picker}
+    </div>
   );
+}
+
+/**
+ * The prompt library in the message box: where the caret's `/query` is, the picker while it is
+ * open, and the chosen prompt put in its place (never sent: the person reads it first).
+ */
+function useSlashPrompts(text: string, setText: (text: string) => void, enabled: boolean) {
+  const input = useRef<HTMLTextAreaElement>(null);
+  const picker = useRef<PromptPickerHandle>(null);
+  const listboxId = useId();
+  const [caret, setCaret] = useState(text.length);
+  // The `/` whose picker Escape closed: it stays closed until another `/` starts a line.
+  const [dismissed, setDismissed] = useState<number | null>(null);
+  const [activeId, setActiveId] = useState<string | null>(null);
+  const [placeCaret, setPlaceCaret] = useState<{ at: number } | null>(null);
+  const slash = enabled ? slashQuery(text, caret) : null;
+  if (dismissed !== null && slash?.start !== dismissed) setDismissed(null);
+  const open = slash !== null && slash.start !== dismissed;
+
+  useLayoutEffect(() => {
+    if (!placeCaret) return;
+    input.current?.focus();
+    input.current?.setSelectionRange(placeCaret.at, placeCaret.at);
+  }, [placeCaret]);
+
+  const close = () => {
+    if (slash) setDismissed(slash.start);
+  };
+  const insert = (content: string) => {
+    if (!slash) return;
+    const at = slash.start + content.length;
+    setText(text.slice(0, slash.start) + content + text.slice(slash.end));
+    setCaret(at);
+    setDismissed(slash.start);
+    setPlaceCaret({ at });
+  };
+  const cancel = () => {
+    close();
+    input.current?.focus();
+  };
+  const onActiveChange = useCallback((id: string | null) => setActiveId(id), []);
+
+  return {
+    input,
+    onCaret: (at: number) => setCaret(at),
+    inputAria: enabled
+      ? {
+          'aria-autocomplete': 'list' as const,
+          'aria-controls': open ? listboxId : undefined,
+          'aria-activedescendant': open ? (activeId ?? undefined) : undefined,
+        }
+      : {},
+    /** A key in the message box: true when the open picker took it. */
+    keyDown(event: KeyboardEvent<HTMLTextAreaElement>): boolean {
+      if (!open) return false;
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        // A chat's drawer or dialog around the box stays open: Escape closed the picker only.
+        event.stopPropagation();
+        close();
+        return true;
+      }
+      // The panel is still on its way: Enter waits for it rather than sending the `/query`.
+      const taken = picker.current ? picker.current.keyDown(event) : isSendKey(event);
+      if (taken) event.preventDefault();
+      return taken;
+    },
+    /** Focus leaving the box and its picker closes the picker. */
+    onBlur(event: { currentTarget: HTMLElement; relatedTarget: EventTarget | null }) {
+      if (open && !(event.relatedTarget instanceof Node && event.currentTarget.contains(event.relatedTarget)))
+        close();
+    },
+    picker:
+      open && slash ? (
+        <PromptPicker
+          ref={picker}
+          query={slash.query}
+          listboxId={listboxId}
+          onActiveChange={onActiveChange}
+          onInsert={insert}
+          onCancel={cancel}
+        />
+      ) : null,
+  };
 }
 
 /** What Enter does, and that answers may be wrong: under every chat's message box. */

@@ -13,6 +13,7 @@ import { useTranslation } from '../../../lib/i18n/index.ts';
 import { CopyIconButton } from '../../../ui/CopyIconButton.tsx';
 import { Tooltip } from '../../../ui/DeferredFloating.tsx';
 import { Citations } from '../../knowledge/index.ts';
+import { UsedMemoryBadge } from '../../memory/index.ts';
 import { citationAnchor, citedNumbers } from '../markdown/citations.ts';
 import { Markdown, PlainText } from '../markdown/Markdown.tsx';
 import { AttachmentChips } from './AttachmentChips.tsx';
@@ -45,6 +46,8 @@ export interface MessageItemProps {
   hideUsage?: boolean;
   /** The latest message of the chat: only there may a tool call waiting for the person be decided. */
   latest?: boolean;
+  /** Shown, not worked on (a shared chat): copy only; no edit, regenerate or other versions. */
+  readOnly?: boolean;
 }
 
 /** Where the text after the last part begins: the text parts are `content` cut at each tool call. */
@@ -110,6 +113,7 @@ export const MessageItem = memo(function MessageItem({
   parentKey,
   hideUsage = false,
   latest = false,
+  readOnly = false,
 }: MessageItemProps) {
   const { t } = useTranslation();
   const [editing, setEditing] = useState(false);
@@ -136,7 +140,7 @@ export const MessageItem = memo(function MessageItem({
   );
 
   const branchNav =
-    siblingCount && siblingCount > 1 && parentKey ? (
+    !readOnly && siblingCount && siblingCount > 1 && parentKey ? (
       <BranchNav
         index={siblingIndex ?? 1}
         count={siblingCount}
@@ -196,21 +200,23 @@ export const MessageItem = memo(function MessageItem({
             <Group gap={2} className={classes.actions} justify="flex-end">
               {branchNav}
               <CopyAction text={message.content} />
-              <Tooltip label={t('chats.message.edit')} withArrow>
-                <ActionIcon
-                  variant="subtle"
-                  color="neutral.6"
-                  size="sm"
-                  disabled={busy || !canAct}
-                  onClick={() => {
-                    setDraft(message.content);
-                    setEditing(true);
-                  }}
-                  aria-label={t('chats.message.edit')}
-                >
-                  <IconPencil size={15} />
-                </ActionIcon>
-              </Tooltip>
+              {readOnly ? null : (
+                <Tooltip label={t('chats.message.edit')} withArrow>
+                  <ActionIcon
+                    variant="subtle"
+                    color="neutral.6"
+                    size="sm"
+                    disabled={busy || !canAct}
+                    onClick={() => {
+                      setDraft(message.content);
+                      setEditing(true);
+                    }}
+                    aria-label={t('chats.message.edit')}
+                  >
+                    <IconPencil size={15} />
+                  </ActionIcon>
+                </Tooltip>
+              )}
             </Group>
           </>
         )}
@@ -271,6 +277,7 @@ export const MessageItem = memo(function MessageItem({
             </Text>
           ))
         : null}
+      {message.usedMemory && !streaming && !readOnly ? <UsedMemoryBadge /> : null}
       {message.status === 'stopped' ? (
         <Text size="xs" c="dimmed" mt={4} className={classes.note}>
           <IconPlayerStopFilled size={11} /> {t('chats.message.stopped')}
@@ -290,18 +297,20 @@ export const MessageItem = memo(function MessageItem({
         <Group gap={2} className={classes.actions}>
           {branchNav}
           {message.content ? <CopyAction text={message.content} /> : null}
-          <Tooltip label={t('chats.message.regenerate')} withArrow>
-            <ActionIcon
-              variant="subtle"
-              color="neutral.6"
-              size="sm"
-              disabled={busy || !canAct}
-              onClick={() => actions.regenerate(message.messageId)}
-              aria-label={t('chats.message.regenerate')}
-            >
-              <IconRefresh size={15} />
-            </ActionIcon>
-          </Tooltip>
+          {readOnly ? null : (
+            <Tooltip label={t('chats.message.regenerate')} withArrow>
+              <ActionIcon
+                variant="subtle"
+                color="neutral.6"
+                size="sm"
+                disabled={busy || !canAct}
+                onClick={() => actions.regenerate(message.messageId)}
+                aria-label={t('chats.message.regenerate')}
+              >
+                <IconRefresh size={15} />
+              </ActionIcon>
+            </Tooltip>
+          )}
           {message.usage && !hideUsage ? (
             <Text size="xs" c="dimmed" className={classes.usage}>
               {t('chats.message.tokens', { total: String(message.usage.totalTokens) })}

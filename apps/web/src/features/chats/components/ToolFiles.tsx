@@ -1,11 +1,12 @@
 import type { Attachment } from '@assistente/contracts';
 import { ActionIcon, Loader, Text } from '@mantine/core';
 import { IconDownload, IconPhotoOff } from '@tabler/icons-react';
+import { useContext } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { Tooltip } from '../../../ui/DeferredFloating.tsx';
 import { formatSize } from '../../../ui/format.ts';
 import { downloadFile, useFetchedImageState } from '../../auth/index.ts';
-import { AttachmentChips, attachmentPath } from './AttachmentChips.tsx';
+import { AttachmentChips, FilePathContext } from './AttachmentChips.tsx';
 import classes from './ToolFiles.module.css';
 
 const isImage = (file: Attachment) => file.contentType.toLowerCase().startsWith('image/');
@@ -13,7 +14,7 @@ const isImage = (file: Attachment) => file.contentType.toLowerCase().startsWith(
 /** An image a tool made, shown whole (an `<img>` cannot send the token: it is fetched first). */
 function ToolImage({ file }: { file: Attachment }) {
   const { t, i18n } = useTranslation();
-  const path = attachmentPath(file);
+  const path = useContext(FilePathContext)(file);
   const image = useFetchedImageState(path, 'chats');
   const download = t('chats.attachments.download', { name: file.name });
   return (

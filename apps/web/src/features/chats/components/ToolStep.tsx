@@ -4,6 +4,7 @@ import {
   IconAlertTriangle,
   IconBan,
   IconBooks,
+  IconBrain,
   IconCheck,
   IconCode,
   IconHandStop,
@@ -24,6 +25,7 @@ const BUILTIN_ICON: Record<BuiltinToolName, typeof IconTool> = {
   knowledge_search: IconBooks,
   code_interpreter: IconCode,
   generate_image: IconPhoto,
+  remember: IconBrain,
 };
 
 /** How long the decision buttons stay off after a click when the answer does not resume. */

@@ -107,5 +107,9 @@ export function builtinStepText(
       const prompt = stringField(part.input, 'prompt');
       return { title, summary: prompt ? t(`${key}.${when}`, { prompt: clip(prompt) }) : null };
     }
+    case 'remember': {
+      const text = stringField(part.input, 'text');
+      return { title, summary: text ? t(`${key}.${when}`, { text: clip(text) }) : null };
+    }
   }
 }

@@ -58,11 +58,14 @@ describe('chatReducer: streaming', () => {
       finishReason: 'stop',
       usage: { inputTokens: 3, outputTokens: 2, totalTokens: 5 },
       attachmentReadings: [{ attachmentId: 'f', name: 'a.pdf', reading: 'unread' }],
+      usedMemory: true,
     });
     expect(thread(state).byId.a).toMatchObject({
       status: 'complete',
       usage: { totalTokens: 5 },
       attachmentReadings: [{ attachmentId: 'f', name: 'a.pdf', reading: 'unread' }],
+      // The answer says it used the person's memories as soon as it ends.
+      usedMemory: true,
     });
     // A finished answer takes no more text.
     const after = chatReducer(state, {

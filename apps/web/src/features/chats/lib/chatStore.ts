@@ -176,6 +176,7 @@ function applyFrame(state: ChatsState, frame: ServerFrame): ChatsState {
         if (frame.error?.reason) next.errorReason = frame.error.reason;
         if (frame.citations) next.citations = frame.citations;
         if (frame.attachmentReadings) next.attachmentReadings = frame.attachmentReadings;
+        if (frame.usedMemory) next.usedMemory = true;
         return next;
       });
       return {
