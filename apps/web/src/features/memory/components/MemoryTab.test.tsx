@@ -131,6 +131,34 @@ describe('MemoryTab', { timeout: 30_000 }, () => {
     expect(screen.queryByText('Trabalho no time de vendas')).toBeNull();
   });
 
+  it('downloads one’s memories as a JSON file', async () => {
+    serve('Viewer', { enabled: true, memories: two() });
+    await screen.findAllByTestId('memory-row', {}, { timeout: 10_000 });
+    const saved: Blob[] = [];
+    const created = URL.createObjectURL;
+    URL.createObjectURL = (blob: Blob) => {
+      saved.push(blob);
+      return 'blob:memories';
+    };
+    try {
+      fireEvent.click(screen.getByRole('button', { name: 'Baixar minhas memórias (JSON)' }));
+    } finally {
+      URL.createObjectURL = created;
+    }
+    expect(saved).toHaveLength(1);
+    // jsdom's Blob has no text(): read it as a browser without it would.
+    const text = await new Promise<string>((resolve) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(String(reader.result));
+      reader.readAsText(saved[0] as Blob);
+    });
+    const file = JSON.parse(text) as { memories: Memory[] };
+    expect(file.memories.map((m) => m.text)).toEqual([
+      'Trabalho no time de vendas',
+      'Prefiro respostas em tópicos curtos',
+    ]);
+  });
+
   it('explains how to start when there is none', async () => {
     serve('Viewer', { enabled: true, memories: [] });
     expect(await screen.findByText('Nenhuma memória ainda', {}, { timeout: 10_000 })).toBeTruthy();

@@ -1,7 +1,8 @@
 import { isAdmin, type Memory, MemoryLimits, type User } from '@assistente/contracts';
 import { Alert, Badge, Button, Card, Group, Stack, Switch, Text, Textarea, Title } from '@mantine/core';
-import { IconBrain, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconBrain, IconDownload, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
+import { saveBlob } from '../../../lib/http/authorizedRequest.ts';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { apiErrorCode, apiErrorText } from '../../../ui/apiError.ts';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog.tsx';
@@ -80,6 +81,18 @@ export function MemoryTab({ user }: { user: Pick<User, 'role'> }) {
         </Alert>
       )}
       {list.length > 0 ? (
+        <Group justify="flex-end">
+          <Button
+            variant="subtle"
+            size="xs"
+            leftSection={<IconDownload size={16} />}
+            onClick={() => downloadMemories(list)}
+          >
+            {t('memory.download')}
+          </Button>
+        </Group>
+      ) : null}
+      {list.length > 0 ? (
         <Stack gap="sm" data-testid="memory-list">
           {list.map((memory, i) => (
             <MemoryRow key={memory.id} memory={memory} leftOut={enabled && i >= injected} />
@@ -94,6 +107,12 @@ export function MemoryTab({ user }: { user: Pick<User, 'role'> }) {
       ) : null}
     </Stack>
   );
+}
+
+/** The person's memories as a JSON file of their own, to keep or take elsewhere. */
+function downloadMemories(memories: readonly Memory[]) {
+  const file = { version: 1, exportedAt: new Date().toISOString(), memories };
+  saveBlob(new Blob([JSON.stringify(file, null, 2)], { type: 'application/json' }), 'memories.json');
 }
 
 /** An Admin turns memory on or off for their whole domain, here where its effect shows. */
