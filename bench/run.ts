@@ -8,6 +8,7 @@ import { benchEmbedded } from './embedded.ts';
 import { benchKnowledge, describeKnowledge } from './knowledge.ts';
 import { benchMetrics, describeMetrics } from './metrics.ts';
 import { benchOpenAiStreaming } from './openai-api.ts';
+import { benchPii, describePii } from './pii.ts';
 import { startRedisDown } from './redis-down.ts';
 import { benchSso } from './sso.ts';
 import { benchStart } from './start.ts';
@@ -53,6 +54,7 @@ async function main(): Promise<void> {
     const metrics = await benchMetrics();
     const openAiApi = await benchOpenAiStreaming();
     const tools = await benchTools();
+    const pii = benchPii();
     const sso = await benchSso();
     const embedded = await benchEmbedded();
     const knowledge = await benchKnowledge();
@@ -79,6 +81,7 @@ async function main(): Promise<void> {
       metrics,
       openAiApi,
       tools,
+      pii,
       sso,
       embedded,
       knowledge,
@@ -126,6 +129,7 @@ async function main(): Promise<void> {
       `Embedded chat: session creation ${embedded.sessions.appRequestsPerSec} req/s = ${embedded.sessions.ratio}% of a bare route's ${embedded.sessions.bareRequestsPerSec} (budget ≥ 40%) ${embedded.budget.ok ? 'OK' : 'OVER BUDGET'} over ${embedded.sessions.rounds} rounds; server CPU ${embedded.sessions.appCpuMicrosPerRequest} µs a session vs ${embedded.sessions.bareCpuMicrosPerRequest} µs (${embedded.sessions.cpuRatio}%); ${embedded.visitors.count} anonymous visitors, ${embedded.visitors.concurrency} at a time: ${embedded.visitors.failed} failed, ${embedded.visitors.perSecond}/s, session p50 ${embedded.visitors.sessionP50Ms} ms, first token p50 ${embedded.visitors.firstTokenP50Ms} ms, p99 ${embedded.visitors.firstTokenP99Ms} ms`,
     );
     console.log(describeTools(tools));
+    console.log(describePii(pii));
     console.log(describeUsageSummary(usageSummary));
     for (const line of describeKnowledge(knowledge)) console.log(line);
     console.log(describeDocumentBombs(documentBombs));
@@ -153,6 +157,7 @@ async function main(): Promise<void> {
       openAiApi.budget,
       openAiApi.admission,
       tools.budget,
+      pii.budget,
       metrics.budget,
       start.budget,
       crash.budget,

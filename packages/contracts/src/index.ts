@@ -12,6 +12,7 @@ export * from './errors.ts';
 export * from './identity.ts';
 export * from './knowledge.ts';
 export * from './memory.ts';
+export * from './pii.ts';
 export * from './policies.ts';
 export * from './prompts.ts';
 export * from './providers.ts';

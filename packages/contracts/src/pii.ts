@@ -1,0 +1,20 @@
+import { z } from 'zod';
+
+/** What the PII and credential filter recognises (docs/ARCHITECTURE.md#pii-filter). */
+export const PiiKinds = ['credential', 'jwt', 'email', 'phone', 'card', 'iban', 'cpf', 'cnpj'] as const;
+export const PiiKindSchema = z.enum(PiiKinds);
+export type PiiKind = z.infer<typeof PiiKindSchema>;
+
+/** `redact` replaces each match with its kind (`[CPF]`); `block` refuses the text with `PII_BLOCKED`. */
+export const PiiModeSchema = z.enum(['off', 'redact', 'block']);
+export type PiiMode = z.infer<typeof PiiModeSchema>;
+
+/** GET·PUT /api/v1/settings/pii?domain= (Admin). */
+export const PiiSettingsSchema = z.strictObject({
+  mode: PiiModeSchema,
+  kinds: z
+    .array(PiiKindSchema)
+    .min(1)
+    .refine((kinds) => new Set(kinds).size === kinds.length, { message: 'Each kind may appear once.' }),
+});
+export type PiiSettings = z.infer<typeof PiiSettingsSchema>;
