@@ -1,6 +1,6 @@
 import { type Citation, type MessagePart, ToolListSchema, ToolPolicySchema } from '@assistente/contracts';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEntries } from '../../db/schema/index.ts';
 import { useAgentsSuite } from '../../test/agents-suite.ts';
 import { makeUser, type TestUser } from '../../test/factories.ts';
@@ -18,6 +18,16 @@ const { the, connect, rid, exchange, waitForStored } = useAgentsSuite({
 });
 afterAll(async () => {
   await web?.close();
+});
+// The extraction thread loads its HTML reader on the first page it is given: seconds on a loaded
+// machine, which these tests, about what the tools answer, would otherwise spend inside an answer's
+// deadline.
+beforeAll(async () => {
+  await the.t.ctx.services.knowledge.ingest.extractor.article(
+    the.dom.domain.id,
+    '<html><body><article><p>Warm.</p></article></body></html>',
+    'http://127.0.0.1/warm',
+  );
 });
 
 async function api(who: TestUser, method: 'GET' | 'PUT' | 'POST', url: string, payload?: object) {
