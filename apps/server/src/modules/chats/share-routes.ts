@@ -1,5 +1,4 @@
 import {
-  ProviderSettingsQuerySchema,
   ShareCopySchema,
   ShareCreateSchema,
   SharedChatSchema,
@@ -13,6 +12,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { sendPage } from '../../lib/paging.ts';
+import { domainSettingRoutes } from '../../plugins/domain-setting-routes.ts';
 import { BinaryBody, errorResponses, RouteNeeds } from '../../plugins/routes.ts';
 import { noStore } from '../../plugins/security.ts';
 import { auditMeta } from '../audit/index.ts';
@@ -158,38 +158,16 @@ export async function shareRoutes(app: FastifyInstance, ctx: AppContext): Promis
 /** Whether a domain allows public links (Admin+), mounted at /api/v1/settings/sharing. */
 export async function sharingSettingsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const service = ctx.services.chats;
-  app.addHook('onSend', noStore);
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const tags = ['shares'];
-  const querystring = ProviderSettingsQuerySchema;
-
-  r.get(
-    '/',
-    {
-      config: RouteNeeds.admin,
-      schema: {
-        tags,
-        summary: 'The domain’s sharing settings: whether links may be public',
-        querystring,
-        response: { 200: SharingSettingsSchema, ...errorResponses('DOMAIN_NOT_FOUND') },
-      },
+  domainSettingRoutes(app, {
+    tags: ['shares'],
+    setting: SharingSettingsSchema,
+    update: SharingSettingsSchema,
+    summaries: {
+      get: 'The domain’s sharing settings: whether links may be public',
+      put: 'Allow or stop public share links (stopping them takes effect at once)',
     },
-    async (request) => service.getSharingSettings(request.caller, request.query.domain),
-  );
-
-  r.put(
-    '/',
-    {
-      config: RouteNeeds.admin,
-      schema: {
-        tags,
-        summary: 'Allow or stop public share links (stopping them takes effect at once)',
-        querystring,
-        body: SharingSettingsSchema,
-        response: { 200: SharingSettingsSchema, ...errorResponses('DOMAIN_NOT_FOUND') },
-      },
-    },
-    async (request) =>
-      service.putSharingSettings(request.caller, request.body, auditMeta(request), request.query.domain),
-  );
+    read: (caller, domain) => service.getSharingSettings(caller, domain),
+    write: (caller, body, request, domain) =>
+      service.putSharingSettings(caller, body, auditMeta(request), domain),
+  });
 }

@@ -3,12 +3,12 @@ import {
   MemoryListSchema,
   MemorySchema,
   MemorySettingsSchema,
-  ProviderSettingsQuerySchema,
 } from '@assistente/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { domainSettingRoutes } from '../../plugins/domain-setting-routes.ts';
 import { errorResponses, IdParams, RouteNeeds } from '../../plugins/routes.ts';
 import { noStore } from '../../plugins/security.ts';
 import { auditMeta } from '../audit/index.ts';
@@ -18,41 +18,19 @@ const tags = ['memory'];
 /** Whether a domain has memory on (Admin+; SuperAdmin any domain), at /api/v1/settings/memory. */
 export async function memorySettingsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const service = ctx.services.memory;
-  app.addHook('onSend', noStore);
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const querystring = ProviderSettingsQuerySchema;
-
-  r.get(
-    '/',
-    {
-      config: RouteNeeds.admin,
-      schema: {
-        tags,
-        summary: 'Whether the domain’s people have memory (no setting: off)',
-        querystring,
-        response: { 200: MemorySettingsSchema, ...errorResponses('DOMAIN_NOT_FOUND') },
-      },
+  domainSettingRoutes(app, {
+    tags,
+    setting: MemorySettingsSchema,
+    update: MemorySettingsSchema,
+    summaries: {
+      get: 'Whether the domain’s people have memory (no setting: off)',
+      put: 'Turn memory on or off for the domain',
+      putDescription:
+        'Off, no chat is given anyone’s memories nor offered the `remember` tool; the memories are kept.',
     },
-    async (request) => service.getSettings(request.caller, request.query.domain),
-  );
-
-  r.put(
-    '/',
-    {
-      config: RouteNeeds.admin,
-      schema: {
-        tags,
-        summary: 'Turn memory on or off for the domain',
-        description:
-          'Off, no chat is given anyone’s memories nor offered the `remember` tool; the memories are kept.',
-        querystring,
-        body: MemorySettingsSchema,
-        response: { 200: MemorySettingsSchema, ...errorResponses('DOMAIN_NOT_FOUND') },
-      },
-    },
-    async (request) =>
-      service.putSettings(request.caller, request.body, auditMeta(request), request.query.domain),
-  );
+    read: (caller, domain) => service.getSettings(caller, domain),
+    write: (caller, body, request, domain) => service.putSettings(caller, body, auditMeta(request), domain),
+  });
 }
 
 /** The signed-in person's own memories, at /api/v1/me/memories (visitors and API keys: never). */
