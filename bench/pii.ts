@@ -5,6 +5,7 @@
 import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { redactPii } from '../apps/server/src/lib/pii.ts';
+import { cpfDigits, seededRandom } from '../apps/server/src/test/pii-samples.ts';
 import { percentile } from './in-process.ts';
 
 const TEXT_BYTES = 10 * 1024;
@@ -38,30 +39,10 @@ export interface PiiBenchResult {
   budget: { maxP99Ms: number; ok: boolean };
 }
 
-/** A small seeded generator, so every run times the same texts. */
-function seeded(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const digits = (n: number) => Array.from({ length: n }, () => String(int(10))).join('');
-  return { next, int, digits, pick: <T>(xs: readonly T[]): T => xs[int(xs.length)] as T };
-}
-
-const r = seeded(16);
+const r = seededRandom(16);
 
 function cpf(): string {
-  let d = r.digits(9);
-  for (const n of [9, 10]) {
-    let sum = 0;
-    for (let k = 0; k < n; k++) sum += Number(d[k]) * (n + 1 - k);
-    d += String(((sum * 10) % 11) % 10);
-  }
+  const d = cpfDigits(r.digits(9));
   return `${d.slice(0, 3)}.${d.slice(3, 6)}.${d.slice(6, 9)}-${d.slice(9)}`;
 }
 

@@ -1,5 +1,6 @@
 import { type PiiKind, PiiKinds } from '@assistente/contracts';
 import { describe, expect, it } from 'vitest';
+import { cpfDigits, seededRandom } from '../test/pii-samples.ts';
 import { findPii, type PiiMatch } from './pii.ts';
 
 // The labelled corpus: valid numbers made by computing their check digits here (not with the
@@ -8,41 +9,12 @@ import { findPii, type PiiMatch } from './pii.ts';
 // numbers, versions, UUIDs, hashes, prose about passwords). Every sample is built from a seed, so
 // the figures are the same on every run.
 
-/** mulberry32: small, seeded, good enough to vary the samples. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)] as T;
-  const digits = (n: number) => Array.from({ length: n }, () => String(int(10))).join('');
-  const chars = (n: number, alphabet: string) =>
-    Array.from({ length: n }, () => alphabet[int(alphabet.length)]).join('');
-  return { next, int, pick, digits, chars };
-}
-
-const r = rng(20260718);
+const r = seededRandom(20260718);
 const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const ALNUM = `${UPPER}abcdefghijklmnopqrstuvwxyz0123456789`;
 const B64URL = `${ALNUM}-_`;
 
 // ---- Check digits, computed independently of the detector
-
-function cpfDigits(base9: string): string {
-  let d = base9;
-  for (const n of [9, 10]) {
-    let sum = 0;
-    for (let k = 0; k < n; k++) sum += Number(d[k]) * (n + 1 - k);
-    const rest = (sum * 10) % 11;
-    d += String(rest === 10 ? 0 : rest);
-  }
-  return d;
-}
 
 function cnpjDigits(base12: string): string {
   let d = base12;
