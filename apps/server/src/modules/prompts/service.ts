@@ -181,7 +181,7 @@ export async function create(
  * that scope's right too; a department prompt stays with its department, one moved there goes to
  * the caller's.
  */
-async function change(
+export async function update(
   s: PromptsState,
   caller: UserCaller,
   id: string,
@@ -229,16 +229,6 @@ async function change(
   return dtoOf(s, caller, row);
 }
 
-export function update(
-  s: PromptsState,
-  caller: UserCaller,
-  id: string,
-  patch: PromptUpdate,
-  meta: AuditMeta,
-): Promise<Prompt> {
-  return change(s, caller, id, patch, meta);
-}
-
 /** Rollback: a new version whose fields are those of `version` (the history is kept). */
 export async function restore(
   s: PromptsState,
@@ -251,7 +241,7 @@ export async function restore(
   if (!can(caller, 'edit', refOf(current))) throw mayNotEditPrompt();
   const old = await s.store.version(current.id, version);
   if (!old) throw promptVersionNotFound(version);
-  return change(
+  return update(
     s,
     caller,
     id,
