@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { chatPeople } from './fixtures/chat-people.ts';
 import { PASSWORD } from './fixtures/env.ts';
 import { ChatsPage, isMobile, shot, signInAs, signInElsewhere, tag } from './pages/chats.ts';
@@ -8,6 +8,22 @@ import { ChatsPage, isMobile, shot, signInAs, signInElsewhere, tag } from './pag
 
 test.describe.configure({ timeout: 120_000 });
 
+/** Signs `person` in, asks `question` in a new chat and opens its share dialog. */
+async function askThenShare(
+  page: Page,
+  person: Parameters<typeof signInAs>[1],
+  mobile: boolean,
+  question: string,
+) {
+  await signInAs(page, person);
+  const chats = new ChatsPage(page, mobile);
+  await chats.openNew();
+  await chats.startChat(question);
+  await chats.waitAnswerDone();
+  await page.getByTestId('chat-share').click();
+  return { dialog: page.getByRole('dialog', { name: 'Compartilhar conversa' }) };
+}
+
 test('a chat shared with the organisation is read, continued as a copy, counted and revoked', async ({
   page,
   browser,
@@ -16,16 +32,9 @@ test('a chat shared with the organisation is read, continued as a copy, counted 
   const owner = mobile ? chatPeople.shareOwnerMobile : chatPeople.shareOwnerDesktop;
   const colleague = mobile ? chatPeople.shareColleagueMobile : chatPeople.shareColleagueDesktop;
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-  await signInAs(page, owner);
-
   // The owner asks something, then shares the chat with the organisation and copies the link.
-  const chats = new ChatsPage(page, mobile);
-  await chats.openNew();
   const question = `Plano de vendas do trimestre ${tag()}`;
-  await chats.startChat(question);
-  await chats.waitAnswerDone();
-  await page.getByTestId('chat-share').click();
-  const dialog = page.getByRole('dialog', { name: 'Compartilhar conversa' });
+  const { dialog } = await askThenShare(page, owner, mobile, question);
   await expect(dialog.getByRole('radio', { name: /Minha organização/ })).toBeChecked();
   await expect(dialog.getByRole('radio', { name: /Qualquer pessoa com o link/ })).toBeDisabled();
   await shot(page, info, 'share-dialog');
@@ -91,14 +100,8 @@ test('a link to the organisation opened signed out asks to sign in, and returns 
   const mobile = isMobile(info);
   const owner = mobile ? chatPeople.shareOwnerMobile : chatPeople.shareOwnerDesktop;
   const colleague = mobile ? chatPeople.shareColleagueMobile : chatPeople.shareColleagueDesktop;
-  await signInAs(page, owner);
-  const chats = new ChatsPage(page, mobile);
-  await chats.openNew();
   const question = `Resumo da reunião ${tag()}`;
-  await chats.startChat(question);
-  await chats.waitAnswerDone();
-  await page.getByTestId('chat-share').click();
-  const dialog = page.getByRole('dialog', { name: 'Compartilhar conversa' });
+  const { dialog } = await askThenShare(page, owner, mobile, question);
   await dialog.getByRole('button', { name: 'Criar link' }).click();
   const sharePath = new URL(await dialog.getByTestId('share-url').inputValue()).pathname;
 
