@@ -7,6 +7,7 @@ import { routeHttp } from '../../test/fakeHttp.ts';
 import { installFakeServices, resetSession, signInSession } from '../../test/fakeServices.ts';
 import { loadTestTexts } from '../../test/render.tsx';
 import { renderFeature } from '../../test/renderFeature.tsx';
+import { useChatsList } from '../chats/index.ts';
 import SharedChatPage from './SharedChatPage.tsx';
 
 beforeAll(async () => {
@@ -59,8 +60,16 @@ const shared: SharedChat = {
   ],
 };
 
+/** Stands for the chats sidebar: it keeps the chat list's query alive. */
+function Sidebar() {
+  useChatsList('');
+  return null;
+}
+
 function setup(answer: 'ok' | 404, signedIn: boolean) {
   const copied: string[] = [];
+  /** The sidebar's chat list, asked for again once a copy is made. */
+  const listed: string[] = [];
   const services = installFakeServices();
   if (signedIn) signInSession();
   routeHttp(services.chatsHttp, {
@@ -72,20 +81,27 @@ function setup(answer: 'ok' | 404, signedIn: boolean) {
       copied.push(ID);
       return { body: { chatId: 'new-chat' } };
     },
+    'GET /api/v1/chats': () => {
+      listed.push('GET');
+      return { body: [] };
+    },
   });
   renderFeature(
-    <Routes>
-      <Route path="/s/:shareId" element={<SharedChatPage />} />
-      <Route path="/chats/:chatId" element={<p>chat page</p>} />
-    </Routes>,
+    <>
+      <Routes>
+        <Route path="/s/:shareId" element={<SharedChatPage />} />
+        <Route path="/chats/:chatId" element={<p>chat page</p>} />
+      </Routes>
+      {signedIn ? <Sidebar /> : null}
+    </>,
     { path: `/s/${ID}` },
   );
-  return { copied };
+  return { copied, listed };
 }
 
 describe('the shared chat page', { timeout: 20_000 }, () => {
   it('shows the snapshot read-only, and a signed-in reader continues it as a copy', async () => {
-    const { copied } = setup('ok', true);
+    const { copied, listed } = setup('ok', true);
     const user = userEvent.setup();
     expect((await screen.findByTestId('shared-title', {}, WAIT)).textContent).toBe('Plano de vendas');
     expect(screen.getByText(/Compartilhada por Olga Dona/)).toBeTruthy();
@@ -96,6 +112,8 @@ describe('the shared chat page', { timeout: 20_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Continuar como cópia' }));
     expect(await screen.findByText('chat page', {}, WAIT)).toBeTruthy();
     expect(copied).toEqual([ID]);
+    // The copy is listed in the sidebar at once: its chat list was asked for again.
+    expect(listed).toHaveLength(2);
   });
 
   it('asks a signed-out reader to sign in, coming back to the link', async () => {
