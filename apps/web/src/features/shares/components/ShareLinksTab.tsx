@@ -29,13 +29,14 @@ export function ShareLinksTab() {
   const lang = i18n.language;
 
   const title = (share: Share) => share.title || t('shares.untitled');
-  const expiry = (share: Share) =>
+  // `size`: the table's cell reads as its column; the card's footer as its small, dimmed line.
+  const expiry = (share: Share, size: 'sm' | 'xs' = 'sm') =>
     expired(share) ? (
       <Badge color="error" variant="light" radius="sm">
         {t('shares.list.expired')}
       </Badge>
     ) : (
-      <Text size="sm">
+      <Text size={size} c={size === 'xs' ? 'dimmed' : undefined}>
         {share.expiresAt ? formatDateTime(share.expiresAt, lang) : t('shares.list.never')}
       </Text>
     );
@@ -92,7 +93,7 @@ export function ShareLinksTab() {
             title: t('shares.list.fields.created'),
             cell: (share) => <Text size="sm">{formatDateTime(share.createdAt, lang)}</Text>,
           },
-          { key: 'expires', title: t('shares.list.fields.expires'), cell: expiry },
+          { key: 'expires', title: t('shares.list.fields.expires'), cell: (share) => expiry(share) },
           {
             key: 'views',
             title: t('shares.list.fields.views'),
@@ -122,7 +123,7 @@ export function ShareLinksTab() {
                 <Text size="xs" c="dimmed">
                   {t('shares.list.fields.expires')}:
                 </Text>
-                {expiry(share)}
+                {expiry(share, 'xs')}
               </Group>
             </Group>
           ),
