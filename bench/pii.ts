@@ -1,4 +1,4 @@
-// PII filter (DESIGN §16): `redactPii` with every kind on, over 10 KB texts, in this process.
+// PII filter (docs/ARCHITECTURE.md#pii-filter): `redactPii` with every kind on, over 10 KB texts, in this process.
 // Two sets of texts: a chat message's worth of mixed pt-BR and English prose with some PII and
 // the numbers that look like it (dates, money, order numbers, versions) — the budget, p99 ≤ 2 ms
 // per 10 KB — and, for the record, a dense customer list where nearly every line holds PII.
