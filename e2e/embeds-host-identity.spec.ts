@@ -141,9 +141,21 @@ window.addEventListener('assistente:ready', function () { window.assistenteReady
     // João's session is slow to come: the new frame, finding none, must not get a second one
     // that the slow one then replaces under the chat he began (as a loaded CI once showed).
     let sessionsAsked = 0;
+    let sessionCame: () => void = () => {};
+    const sessionDone = new Promise<void>((resolve) => {
+      sessionCame = resolve;
+    });
     await p.route(`**/api/v1/embedded/${id}/session`, async (route) => {
       sessionsAsked += 1;
       if (sessionsAsked === 1) await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await route.continue();
+      sessionCame();
+    });
+    // And the frame slower still (a loaded CI's order): his session is there before it is ready,
+    // and it must be the one the frame takes, not a reason to ask for another.
+    await p.route(`**/embedded/${id}/chats`, async (route) => {
+      await sessionDone;
+      await new Promise((resolve) => setTimeout(resolve, 300));
       await route.continue();
     });
     await p.goto(host.origin, { waitUntil: 'domcontentloaded' });

@@ -12,6 +12,7 @@ import {
   makeEmbed,
   openEmbedOnHost,
   openWithKeyboard,
+  sendFromFrame,
   snippet,
   startHost,
   withHost,
@@ -112,9 +113,7 @@ test('a visitor chats on an allowed site, keeps the conversation across reloads,
     await expect(frame.getByText(welcome)).toBeVisible();
     await expect(frame.getByText(name).first()).toBeVisible();
     await shot('open');
-    const box = frame.getByRole('textbox');
-    await box.fill('Vocês vendem sapatos?');
-    await box.press('Enter');
+    await sendFromFrame(frame, 'Vocês vendem sapatos?');
     // Streamed, and shown as Markdown.
     await expect(frame.locator('strong', { hasText: 'TypeScript' })).toBeVisible();
     await expect(frame.getByText('Espero que ajude', { exact: false })).toBeVisible({ timeout: 30_000 });
@@ -139,8 +138,7 @@ test('a visitor chats on an allowed site, keeps the conversation across reloads,
     // A second chat; the history lists both.
     await again.getByTestId('embedded-new-chat').click();
     await expect(again.getByText(welcome)).toBeVisible();
-    await again.getByRole('textbox').fill('E frete grátis?');
-    await again.getByRole('textbox').press('Enter');
+    await sendFromFrame(again, 'E frete grátis?');
     await expect(again.getByText('Espero que ajude', { exact: false })).toBeVisible({ timeout: 30_000 });
     await again.getByTestId('embedded-history').click();
     await expect(again.getByTestId('embedded-history-item')).toHaveCount(2);
@@ -245,9 +243,7 @@ test('a visitor opens a source the answer cites: the document downloads', async 
       displayName: `Loja fontes ${tag}`,
       agentId: ((await santito.json()) as { _id: string })._id,
     });
-    const box = frame.getByRole('textbox');
-    await box.fill(`O frete é grátis ${tag}?`);
-    await box.press('Enter');
+    await sendFromFrame(frame, `O frete é grátis ${tag}?`);
     const citations = frame.getByTestId('citations');
     await expect(citations.getByRole('button', { name: docTitle })).toBeVisible({ timeout: 30_000 });
     const download = p.waitForEvent('download');
@@ -269,9 +265,7 @@ test('a visitor stops a streaming answer in the embedded chat, and the stopped a
     const frame = await openEmbedOnHost(p, request, baseURL, host, {
       displayName: `Loja pare ${runTag(info)}`,
     });
-    const box = frame.getByRole('textbox');
-    await box.fill(`${SLOW_ANSWER_MARK}: conte tudo sobre os produtos`);
-    await box.press('Enter');
+    await sendFromFrame(frame, `${SLOW_ANSWER_MARK}: conte tudo sobre os produtos`);
     // The fixture streams this one slowly (global-setup): stop it early.
     const answer = frame.locator('[data-testid="message"][data-role="assistant"]').last();
     await expect(answer).toContainText('Claro!');
@@ -310,8 +304,7 @@ test('a visitor attaches a file when the embed allows it, and sends it with the 
       mimeType: 'text/plain',
       buffer: Buffer.from('Pedido 123: dois pares de sapatos.\n'),
     });
-    await frame.getByRole('textbox').fill('Onde está o meu pedido?');
-    await frame.getByRole('textbox').press('Enter');
+    await sendFromFrame(frame, 'Onde está o meu pedido?');
     const question = frame.locator('[data-testid="message"][data-role="user"]').last();
     await expect(question.getByRole('button', { name: /pedido\.txt/ })).toBeVisible();
     await expect(frame.getByText('Espero que ajude', { exact: false })).toBeVisible({ timeout: 30_000 });

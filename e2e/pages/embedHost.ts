@@ -91,11 +91,21 @@ export async function openWithKeyboard(p: Page): Promise<Frame> {
   return chatFrame(p);
 }
 
-/** Sends `text` from the embedded chat and waits for the model fixture's answer to finish. */
-export async function askAndWait(frame: Frame, text: string): Promise<void> {
+/**
+ * Sends `text` from the embedded chat as a visitor would: once its send button is enabled (the chat's
+ * connection is up; before that Enter keeps the text and sends nothing).
+ */
+export async function sendFromFrame(frame: Frame, text: string): Promise<void> {
   const box = frame.getByRole('textbox');
   await box.fill(text);
+  await expect(frame.getByRole('button', { name: 'Enviar mensagem' })).toBeEnabled();
   await box.press('Enter');
+  await expect(box).toHaveValue('');
+}
+
+/** Sends `text` from the embedded chat and waits for the model fixture's answer to finish. */
+export async function askAndWait(frame: Frame, text: string): Promise<void> {
+  await sendFromFrame(frame, text);
   await expect(frame.getByText('Espero que ajude', { exact: false })).toBeVisible({ timeout: 30_000 });
 }
 

@@ -127,11 +127,12 @@ interface SessionAnswer {
       frameReady = true;
       // A page (re)starting has no bar yet: the panel's own close shows until it says otherwise.
       panel.classList.remove('f');
-      deliver({ type: 'assistente:restore', record: kept() });
-      if (pending) {
-        deliver(pending);
-        pending = undefined;
-      }
+      const waiting = pending as { type?: unknown } | undefined;
+      pending = undefined;
+      // A session made while the frame loaded is the one it needs. Offered the kept copy first, a
+      // frame without one would ask again, and a second session would follow the first.
+      if (waiting?.type !== 'assistente:session') deliver({ type: 'assistente:restore', record: kept() });
+      if (waiting) deliver(waiting);
     } else if (data?.type === 'assistente:need-session') {
       provide(false);
     } else if (data?.type === 'assistente:keep') {
