@@ -55,6 +55,15 @@ export const AuditActions = [
   'prompt.update',
   'prompt.delete',
   'memory.settings.update',
+  'pii.settings.update',
+  'retention.settings.update',
+  'legal_hold.update',
+  /** A job run now by hand (`POST /api/v1/jobs/{name}/run`). */
+  'job.run',
+  /** A retention run's counts (chats, messages, files, visitor chats, API log rows). */
+  'retention.run',
+  /** An Admin's export of a person or a department (a data-subject request). */
+  'export.create',
 ] as const;
 export const AuditActionSchema = z.enum(AuditActions);
 export type AuditAction = z.infer<typeof AuditActionSchema>;

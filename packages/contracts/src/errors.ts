@@ -46,6 +46,10 @@ export const ErrorCodes = [
   'BUDGET_EXCEEDED',
   /** A money budget covers the caller and the model has no price: refused, never counted as free. */
   'PRICE_MISSING',
+  /** The domain's PII filter blocks what was sent (`details.kinds`: the kinds found, never the text). */
+  'PII_BLOCKED',
+  /** The person is under legal hold: nothing of theirs may be deleted until it is lifted. */
+  'LEGAL_HOLD',
 ] as const;
 export const ErrorCodeSchema = z.enum(ErrorCodes);
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
@@ -80,6 +84,8 @@ export const ErrorStatus: Record<ErrorCode, number> = {
   STORAGE_UNAVAILABLE: 503,
   BUDGET_EXCEEDED: 429,
   PRICE_MISSING: 409,
+  PII_BLOCKED: 422,
+  LEGAL_HOLD: 409,
 };
 
 export const ErrorBodySchema = z.object({

@@ -9,6 +9,7 @@ export * from './email.ts';
 export * from './emailAddress.ts';
 export * from './embedded.ts';
 export * from './errors.ts';
+export * from './governance.ts';
 export * from './identity.ts';
 export * from './knowledge.ts';
 export * from './memory.ts';

@@ -27,6 +27,7 @@ const OWNERS: Record<string, string[]> = {
   ],
   codeassist: ['authCodes'],
   embedded: ['virtualAccounts', 'embeddedVisitors', 'embeddedUsage'],
+  governance: ['retentionSettings', 'piiSettings', 'dataExports'],
   // ssoHandoffs: the one-time codes identity hands the login page after a single sign-on.
   identity: ['identityAccounts', 'identitySessions', 'refreshTokens', 'oobCodes', 'ssoHandoffs'],
   knowledge: ['knowledgeSources', 'knowledgeDocuments', 'knowledgeChunks'],
@@ -38,7 +39,7 @@ const OWNERS: Record<string, string[]> = {
   tools: ['mcpServers', 'toolPolicies', 'mcpTokens'],
   usage: ['usageEvents', 'usageDaily', 'modelPrices', 'budgets', 'budgetPeriods', 'budgetReservations'],
   /** lib/scheduler.ts, not a module. */
-  lib: ['jobLeases'],
+  lib: ['jobLeases', 'jobRuns'],
 };
 
 /** Named cross-table reads: the file, and the other modules' tables it may read. */

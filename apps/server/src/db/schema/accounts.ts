@@ -52,6 +52,8 @@ export const users = pgTable(
     creator: jsonb('creator').$type<Creator>().notNull(),
     eula: jsonb('eula').$type<Eula>().notNull(),
     locale: text('locale'),
+    /** Under legal hold nothing of the person is deleted: not by retention, not by erasure. */
+    legalHold: boolean('legal_hold').notNull().default(false),
     ...timestamps,
   },
   (t) => [

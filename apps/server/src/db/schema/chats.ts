@@ -76,6 +76,8 @@ export const chats = pgTable(
   (t) => [
     // The sidebar's order: pinned first, then newest first (keyset paging over these columns).
     index('chats_user_list_idx').on(t.userId, t.pinned.desc(), t.updatedAt.desc(), t.id.desc()),
+    // Retention reads a domain's chats by last activity, oldest first, a batch at a time.
+    index('chats_domain_updated_idx').on(t.domainId, t.updatedAt),
     uniqueIndex('chats_user_import_source_idx')
       .on(t.userId, t.importSource)
       .where(sql`${t.importSource} is not null`),
@@ -167,8 +169,14 @@ export const attachments = pgTable(
     size: integer('size').notNull(),
     storageKey: text('storage_key').notNull(),
     createdAt: at('created_at').notNull().defaultNow(),
+    /** Its file was deleted by retention: the row stays, so the message still says a file was there. */
+    removedAt: at('removed_at'),
   },
-  (t) => [index('attachments_chat_idx').on(t.chatId), index('attachments_domain_idx').on(t.domainId)],
+  (t) => [
+    index('attachments_chat_idx').on(t.chatId),
+    // The quota sums a domain's files; retention reads them by age.
+    index('attachments_domain_idx').on(t.domainId, t.createdAt),
+  ],
 );
 
 /**

@@ -3,6 +3,7 @@ export * from './api-keys.ts';
 export * from './audit.ts';
 export * from './chats.ts';
 export * from './embedded.ts';
+export * from './governance.ts';
 export * from './identity.ts';
 export * from './jobs.ts';
 export * from './knowledge.ts';

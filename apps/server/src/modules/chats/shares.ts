@@ -270,6 +270,7 @@ export async function copyShare(s: ChatsState, reader: UserCaller, shareId: stri
           size: copy.size,
           storageKey: copy.key,
           createdAt: created,
+          removedAt: null,
         });
       });
       const newIds = new Map(share.messages.map((m) => [m.messageId, randomUUID()]));

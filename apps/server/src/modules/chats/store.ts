@@ -394,7 +394,11 @@ export function chatsStore(db: Db) {
       return new Map(found.map((a) => [a.id, a]));
     },
 
-    async insertAttachment(tx: Tx, caller: ChatCaller, row: Omit<AttachmentRow, 'userId' | 'domainId'>) {
+    async insertAttachment(
+      tx: Tx,
+      caller: ChatCaller,
+      row: Omit<typeof attachments.$inferInsert, 'userId' | 'domainId'>,
+    ) {
       const [inserted] = await tx
         .insert(attachments)
         .values({ ...row, userId: chatOwnerId(caller), domainId: caller.domain.id })
