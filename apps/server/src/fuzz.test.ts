@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { ErrorBodySchema, OpenAiErrorSchema } from '@assistente/contracts';
 import { type SQL, sql } from 'drizzle-orm';
 import fc from 'fast-check';
