@@ -3,6 +3,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const serverTests = ['apps/server/src/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'scripts/**/*.test.ts'];
 /** Tests that need several server processes on one database: PostgreSQL only. */
 const POSTGRES_ONLY = 'apps/server/src/**/*.postgres.test.ts';
+/** Compiles the server before its tests: the processes they start run the build. */
+const BUILD_SERVER = 'apps/server/src/test/build-server.global.ts';
 
 if (!process.env.TEST_DATABASE_URL) {
   // Said where it is seen: without PostgreSQL these tests do not run (CI sets it).
@@ -21,6 +23,7 @@ export default defineConfig({
         test: {
           name: 'server',
           include: serverTests,
+          globalSetup: [BUILD_SERVER],
           exclude: [...configDefaults.exclude, POSTGRES_ONLY],
           environment: 'node',
           testTimeout: 60_000,
@@ -33,6 +36,7 @@ export default defineConfig({
             {
               test: {
                 name: 'server-postgres',
+                globalSetup: [BUILD_SERVER],
                 include: ['apps/server/src/**/*.integration.test.ts', POSTGRES_ONLY],
                 environment: 'node',
                 env: { TEST_DB: 'postgres' },

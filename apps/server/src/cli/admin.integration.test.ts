@@ -38,7 +38,8 @@ function adminWith(
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const { ADMIN_EMAIL: _e, ADMIN_PASSWORD: _p, ...inherited } = process.env;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], {
+    // What `npm run admin` runs (vitest's global set-up compiled it).
+    const child = spawn(process.execPath, ['--enable-source-maps', 'dist/admin.js', ...args], {
       cwd: serverDir,
       env: {
         ...inherited,
@@ -137,7 +138,7 @@ describe('npm run admin beside a running server on the embedded database', { tim
     const own = mkdtempSync(path.join(tmpdir(), 'assistente-busy-'));
     try {
       const first = await openDatabase({ dataDir: own });
-      const second = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      const second = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js'], {
         cwd: serverDir,
         env: { ...process.env, DATA_DIR: own, DATABASE_URL: '', PORT: '0', LOG_LEVEL: 'warn' },
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,4 +1,4 @@
-// A real server process (`src/main.ts` under tsx) for tests that kill one, or watch it refuse to
+// A real server process (the compiled `dist/main.js`) for tests that kill one, or watch it refuse to
 // start: what a `kill -9` leaves behind can only be seen from outside the process that dies.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -31,22 +31,14 @@ export interface ServerProcess extends SpawnedServer {
   kill9(): Promise<void>;
 }
 
-/** How the server is run: its sources through tsx (tests), or compiled as `npm start` runs it. */
-const ENTRIES = {
-  source: ['--import', 'tsx', 'src/main.ts'],
-  compiled: ['--enable-source-maps', 'dist/main.js'],
-} as const;
-
 /**
  * Spawns the server with `env` over this process's environment (HOST and PORT chosen here; an
  * undefined value is left unset), without waiting for it.
  */
-export async function spawnServerProcess(
-  env: Record<string, string | undefined>,
-  run: keyof typeof ENTRIES = 'source',
-): Promise<SpawnedServer> {
+export async function spawnServerProcess(env: Record<string, string | undefined>): Promise<SpawnedServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, ENTRIES[run], {
+  // Compiled, as `npm start` runs it (vitest's global set-up builds it before the tests).
+  const child = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js'], {
     cwd: serverDir,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
