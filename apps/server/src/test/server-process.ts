@@ -32,13 +32,24 @@ export interface ServerProcess extends SpawnedServer {
 }
 
 /**
+ * How the server is run: compiled, as `npm start` runs it (vitest's global set-up builds it before
+ * the tests), or its sources through tsx (the start bench compares the two).
+ */
+const ENTRIES = {
+  compiled: ['--enable-source-maps', 'dist/main.js'],
+  source: ['--import', 'tsx', 'src/main.ts'],
+} as const;
+
+/**
  * Spawns the server with `env` over this process's environment (HOST and PORT chosen here; an
  * undefined value is left unset), without waiting for it.
  */
-export async function spawnServerProcess(env: Record<string, string | undefined>): Promise<SpawnedServer> {
+export async function spawnServerProcess(
+  env: Record<string, string | undefined>,
+  run: keyof typeof ENTRIES = 'compiled',
+): Promise<SpawnedServer> {
   const port = await freePort();
-  // Compiled, as `npm start` runs it (vitest's global set-up builds it before the tests).
-  const child = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js'], {
+  const child = spawn(process.execPath, ENTRIES[run], {
     cwd: serverDir,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
