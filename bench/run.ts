@@ -10,6 +10,7 @@ import { benchMetrics, describeMetrics } from './metrics.ts';
 import { benchOpenAiStreaming } from './openai-api.ts';
 import { benchPii, describePii } from './pii.ts';
 import { startRedisDown } from './redis-down.ts';
+import { benchRetention, describeRetention } from './retention.ts';
 import { benchSso } from './sso.ts';
 import { benchStart } from './start.ts';
 import { benchStreaming } from './stream.ts';
@@ -52,6 +53,7 @@ async function main(): Promise<void> {
     const chatsPage = await measureChatsPage();
     const streaming = await benchStreaming();
     const metrics = await benchMetrics();
+    const retention = await benchRetention();
     const openAiApi = await benchOpenAiStreaming();
     const tools = await benchTools();
     const pii = benchPii();
@@ -79,6 +81,7 @@ async function main(): Promise<void> {
       chatsPage,
       streaming,
       metrics,
+      retention,
       openAiApi,
       tools,
       pii,
@@ -122,6 +125,7 @@ async function main(): Promise<void> {
       `Streaming, ${concurrent.streams} concurrent sockets: ${concurrent.completed} completed, ${concurrent.failed} failed; tokens later than their stream's quickest p50 ${concurrent.tokenLatenessMs.p50} ms p99 ${concurrent.tokenLatenessMs.p99} ms (budget ≤ 50 ms; fixture direct p99 ${concurrent.directTokenLatenessMs.p99} ms) ${streaming.ok.p99TokenLateness ? 'OK' : 'OVER BUDGET'}; server CPU ${concurrent.serverCpuPercentOfOneCore} % of one core, ${concurrent.memoryPerConnectionKiB} KiB heap and buffers per connection, ${concurrent.rssWithSocketsMiB} MiB RSS with all open`,
     );
     console.log(describeMetrics(metrics));
+    console.log(describeRetention(retention));
     console.log(
       `OpenAI-compatible API, streamed time to first token: fixture direct p50 ${openAiApi.ttft.directP50Ms} ms, through /v1/chat/completions p50 ${openAiApi.ttft.serverP50Ms} ms; added ${openAiApi.ttft.addedP50Ms} ms (budget ≤ 10 ms) ${openAiApi.budget.ok ? 'OK' : 'OVER BUDGET'}`,
       `Budget admission (estimate, hold, settle), the same calls by someone a budget covers: first token p50 ${openAiApi.admission.budgetedP50Ms} ms, added ${openAiApi.admission.addedP50Ms} ms (budget ≤ ${openAiApi.admission.budgetMs} ms) ${openAiApi.admission.ok ? 'OK' : 'OVER BUDGET'}`,
@@ -159,6 +163,7 @@ async function main(): Promise<void> {
       tools.budget,
       pii.budget,
       metrics.budget,
+      retention.budget,
       start.budget,
       crash.budget,
       withoutRedis.budget,

@@ -3,6 +3,7 @@
 // `stats` over IPC with its CPU time and memory.
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { VirtualAccountCreateSchema, VirtualAccountLimits } from '@assistente/contracts';
+import { sql } from 'drizzle-orm';
 import Fastify from 'fastify';
 import { resolveCaller } from '../apps/server/src/plugins/auth.ts';
 import { BENCH_DOMAIN, startBenchApp } from './bench-app.ts';
@@ -123,6 +124,55 @@ process.on('message', (msg) => {
     });
   }
 });
+// For the retention bench (bench/retention.ts): old chats seeded straight into the database, and a
+// retention run timed here, while the answers stream.
+const oldOwner = await resolveCaller(ctx, await bench.user('old@bench.test', 'Old chats', 'Viewer'));
+process.on('message', (msg) => {
+  const op = msg as { op?: string; round?: number; messages?: number; perChat?: number };
+  if (op?.op === 'retention:seed') {
+    void seedOldChats(op.round ?? 0, op.messages ?? 0, op.perChat ?? 100).then((ms) =>
+      process.send?.({ op: 'retention:seeded', ms }),
+    );
+  } else if (op?.op === 'retention:run') {
+    const t0 = performance.now();
+    void ctx.services.retention.run().then(
+      (counts) => process.send?.({ op: 'retention:ran', ms: performance.now() - t0, counts }),
+      (err: unknown) => process.send?.({ op: 'retention:ran', error: String(err) }),
+    );
+  }
+});
+
+/** `messages` messages in chats of `perChat`, a year and more old, in two statements; answers the ms it took. */
+async function seedOldChats(round: number, messages: number, perChat: number): Promise<number> {
+  const t0 = performance.now();
+  const chatsCount = Math.ceil(messages / perChat);
+  await ctx.services.retention.putSettings(
+    admin,
+    {
+      chatsDays: 365,
+      filesDays: null,
+      visitorChatsDays: null,
+      apiLogsDays: null,
+      exemptPinned: false,
+      departments: {},
+    },
+    { ip: null, userAgent: 'bench' },
+  );
+  await ctx.db.execute(sql`
+    insert into chats (id, user_id, domain_id, title, created_at, updated_at)
+    select 'old-' || ${round} || '-' || g, ${oldOwner.user.id}, ${domainId}, 'old ' || g,
+           now() - interval '400 days', now() - interval '400 days'
+      from generate_series(1, ${chatsCount}) g`);
+  await ctx.db.execute(sql`
+    insert into messages (id, chat_id, role, content, created_at, updated_at)
+    select 'old-' || ${round} || '-m' || g, 'old-' || ${round} || '-' || (1 + (g - 1) / ${perChat}),
+           case when g % 2 = 0 then 'assistant' else 'user' end,
+           'an old message of a year ago, long enough to look like one ' || g,
+           now() - interval '400 days', now() - interval '400 days'
+      from generate_series(1, ${messages}) g`);
+  return performance.now() - t0;
+}
+
 process.on('SIGTERM', async () => {
   await Promise.allSettled([bench.close(), bare.close()]);
   process.exit(0);

@@ -80,7 +80,7 @@ export async function createContext(
     : createLocalBus();
   const mailer = opts.mailer ?? createMailer(config, log);
   const metrics = createMetrics();
-  const scheduler = createScheduler({ db: database.db, log, soleWriter: opts.soleWriter, metrics });
+  const scheduler = createScheduler({ db: database.db, log, bus, soleWriter: opts.soleWriter, metrics });
   const base = {
     config,
     db: database.db,
@@ -108,9 +108,14 @@ export async function createContext(
       ctx.services.callers.register(kind as CallerKind, resolver(ctx) as CallerResolver<CallerKind>);
     }
   }
-  // The scheduler's only source of jobs: a job runs where its module is hosted.
-  for (const m of modules.filter(hosted)) {
+  // The scheduler's only source of jobs: a job runs where its module is hosted, and is known
+  // everywhere (a SuperAdmin lists and runs any job through whichever process answers).
+  for (const m of modules) {
     for (const job of m.jobs ?? []) {
+      if (!hosted(m)) {
+        scheduler.know(job);
+        continue;
+      }
       scheduler.add({
         name: job.name,
         everyMs: job.everyMs,

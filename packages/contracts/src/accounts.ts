@@ -33,6 +33,11 @@ export const UserSchema = z.object({
   eula: EulaSchema,
   /** In lists: invited, and no first password set yet (the account cannot sign in). */
   invitePending: z.boolean().optional(),
+  /**
+   * To those who administer the person: true while under legal hold (PUT /api/v1/user/{id}/legal_hold),
+   * absent otherwise. Never shown to the person.
+   */
+  legalHold: z.boolean().optional(),
 });
 export type User = z.infer<typeof UserSchema>;
 
@@ -43,6 +48,8 @@ export const UserUpdateSchema = z.strictObject({
   displayName: z.string().trim().min(1).max(120),
   /** Derived by the server (see UserSchema); accepted so a user read can be sent back, never stored. */
   invitePending: z.boolean().optional(),
+  /** Changed only through PUT /api/v1/user/{id}/legal_hold; accepted here so a user read can be sent back. */
+  legalHold: z.boolean().optional(),
 });
 export type UserUpdate = z.infer<typeof UserUpdateSchema>;
 

@@ -86,6 +86,8 @@ export const AuditTargetTypes = [
   'share',
   /** A department's or a domain's prompt of the library (docs/ARCHITECTURE.md#prompt-library). */
   'prompt',
+  /** A background job of the scheduler (docs/ARCHITECTURE.md#background-jobs), by name. */
+  'job',
 ] as const;
 export const AuditTargetTypeSchema = z.enum(AuditTargetTypes);
 export type AuditTargetType = z.infer<typeof AuditTargetTypeSchema>;
@@ -173,5 +175,7 @@ export const AuditFields: readonly string[] = [
     'audience',
     'chatId',
     'publicLinks',
+    // A data-subject export (`export.create`).
+    'exportId',
   ]),
 ];

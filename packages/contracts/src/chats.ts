@@ -87,6 +87,8 @@ export const AttachmentSchema = z.object({
   createdAt: IsoDate,
   /** Download path (needs the bearer token): `/api/v1/chats/{chatId}/attachments/{attachmentId}`. */
   url: z.string(),
+  /** When retention deleted its file (docs/ARCHITECTURE.md#retention): the name stays, the bytes are gone. */
+  removedAt: IsoDate.optional(),
 });
 export type Attachment = z.infer<typeof AttachmentSchema>;
 

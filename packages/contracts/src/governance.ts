@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TimeZoneSchema } from './chats.ts';
 
 // Governance (docs/ARCHITECTURE.md#governance): retention, the scheduler's jobs, legal hold, export.
 
@@ -101,6 +102,13 @@ export const ExportRequestSchema = z.union([
   z.strictObject({ departmentId: z.string().min(1) }),
 ]);
 export type ExportRequest = z.infer<typeof ExportRequestSchema>;
+
+/** GET an export's ZIP: the Markdown's language and time zone (the reader's screen; UTC without one). */
+export const ExportDownloadQuerySchema = z.object({
+  locale: z.string().max(35).optional(),
+  timeZone: TimeZoneSchema.optional(),
+});
+export type ExportDownloadQuery = z.infer<typeof ExportDownloadQuerySchema>;
 
 /** What POST /api/v1/me/export and POST /api/v1/export answer (201). */
 export const ExportSchema = z.object({

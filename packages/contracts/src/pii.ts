@@ -18,3 +18,7 @@ export const PiiSettingsSchema = z.strictObject({
     .refine((kinds) => new Set(kinds).size === kinds.length, { message: 'Each kind may appear once.' }),
 });
 export type PiiSettings = z.infer<typeof PiiSettingsSchema>;
+
+/** A PII_BLOCKED refusal's `details`: the kinds found, in `PiiKinds` order, never the text. */
+export const PiiBlockedDetailsSchema = z.object({ kinds: z.array(PiiKindSchema).min(1) });
+export type PiiBlockedDetails = z.infer<typeof PiiBlockedDetailsSchema>;

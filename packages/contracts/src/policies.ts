@@ -127,6 +127,11 @@ export function managesMemory(actor: Actor, domain: string): boolean {
   return administersDomain(actor, domain);
 }
 
+/** A domain's PII filter (docs/ARCHITECTURE.md#pii-filter): its Admins, or a SuperAdmin for any domain. */
+export function managesPiiFilter(actor: Actor, domain: string): boolean {
+  return administersDomain(actor, domain);
+}
+
 /** The audit log: Admins read their domain's, a SuperAdmin every domain's. */
 export function readsAudit(actor: Actor, domain: string): boolean {
   return administersDomain(actor, domain);

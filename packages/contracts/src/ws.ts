@@ -14,6 +14,7 @@ import {
 } from './chats.ts';
 import { ErrorCodeSchema } from './errors.ts';
 import { CitationSchema } from './knowledge.ts';
+import { PiiKindSchema } from './pii.ts';
 import { ProviderFailureSchema } from './providers.ts';
 
 /**
@@ -267,6 +268,8 @@ export const ErrorFrameSchema = z.object({
   message: z.string(),
   /** With BUDGET_EXCEEDED: when the budget that refused resets. */
   resetsAt: z.iso.datetime().optional(),
+  /** With PII_BLOCKED: the kinds the domain's filter found (never the text). */
+  kinds: z.array(PiiKindSchema).optional(),
 });
 
 export const ServerFrameSchema = z.discriminatedUnion('type', [

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import type { AppContext, Services } from '../context.ts';
 import type { CallerKind, CallerResolver } from './caller.ts';
+import type { JobOutcome } from './scheduler.ts';
 
 /** A name `SERVICES` may list: what a process can host (docs/ARCHITECTURE.md#services-in-one-process). */
 export type ServiceRole = Exclude<Config['SERVICES'][number], 'all'>;
@@ -27,7 +28,8 @@ export interface ModuleJob {
   everyMs: number;
   /** Also try at once when the process starts (start-up recovery work). */
   runAtStart?(ctx: AppContext): boolean;
-  run(ctx: AppContext): Promise<void>;
+  /** May answer what it did (`{ chats: 3 }`), kept with the run (`GET /api/v1/jobs`). */
+  run(ctx: AppContext): Promise<JobOutcome>;
 }
 
 /** For each caller kind the module owns, the resolver it registers (docs/ARCHITECTURE.md#callers). */

@@ -7,6 +7,7 @@ import { auditModule } from './audit/index.ts';
 import { chatsModule } from './chats/index.ts';
 import { codeassistModule } from './codeassist/index.ts';
 import { embeddedModule } from './embedded/index.ts';
+import { governanceModule } from './governance/index.ts';
 import { identityModule } from './identity/index.ts';
 import { knowledgeModule } from './knowledge/index.ts';
 import { memoryModule } from './memory/index.ts';
@@ -44,6 +45,7 @@ export const modules = [
   toolsModule,
   agentsModule,
   apiKeysModule,
+  governanceModule,
 ] as const;
 
 /** Members of `Services` no module in the list builds: `never` (checked by modules.test.ts). */

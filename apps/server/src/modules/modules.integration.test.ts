@@ -66,14 +66,19 @@ describe('module manifests', () => {
     expect(identity).toMatchObject({ prefixes: ['/identity'], jobs: ['identity.purge'], agents: false });
 
     const accounts = await replica('accounts');
-    expect(accounts).toMatchObject({ jobs: ['knowledge.sync', 'usage.reservations'], agents: false });
+    expect(accounts).toMatchObject({
+      jobs: ['governance.retention', 'knowledge.sync', 'usage.reservations'],
+      agents: false,
+    });
     expect(accounts.prefixes).toEqual([
       '/api/v1/agent',
       '/api/v1/api_keys',
       '/api/v1/audit',
       '/api/v1/department',
       '/api/v1/domain',
+      '/api/v1/export',
       '/api/v1/integration',
+      '/api/v1/jobs',
       '/api/v1/me',
       '/api/v1/prompts',
       '/api/v1/settings',
@@ -112,6 +117,7 @@ describe('module manifests', () => {
         'agents.stale-answers',
         'chats.purge-deleted',
         'chats.purge-drafts',
+        'governance.retention',
         'identity.purge',
         'knowledge.sync',
         'usage.reservations',

@@ -6,10 +6,14 @@ import { isPremiumDomain } from './caller-state.ts';
 
 export type DepartmentRow = typeof departments.$inferSelect;
 
-/** A stored user as the contract's `UserSchema`. */
-export function toUser(row: UserRow & { invitePending?: boolean }): User {
+/**
+ * A stored user as the contract's `UserSchema`. `showHold`: the reader administers the person, who
+ * is told nothing of a legal hold on them.
+ */
+export function toUser(row: UserRow & { invitePending?: boolean }, opts: { showHold?: boolean } = {}): User {
   return {
     ...(row.invitePending ? { invitePending: true } : {}),
+    ...(opts.showHold && row.legalHold ? { legalHold: true } : {}),
     _id: row.id,
     active: row.active,
     displayName: row.displayName,

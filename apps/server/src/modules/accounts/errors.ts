@@ -4,6 +4,9 @@ import { AppError, invalidField } from '../../lib/errors.ts';
 export const userNotFound = () => new AppError('USER_NOT_FOUND', 'User not found');
 export const domainNotFound = () => new AppError('DOMAIN_NOT_FOUND', 'Domain not found');
 export const departmentNotFound = () => new AppError('DEPARTMENT_NOT_FOUND', 'Department not found');
+/** Deleting a person under legal hold (docs/ARCHITECTURE.md#export-and-erasure). */
+export const underLegalHold = () =>
+  new AppError('LEGAL_HOLD', 'This person is under legal hold: nothing of theirs can be deleted');
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 

@@ -8,6 +8,8 @@ import {
   DomainSchema,
   DomainUpdateSchema,
   InvitationSentSchema,
+  LegalHoldInputSchema,
+  LegalHoldSchema,
   SessionsRevokedSchema,
   UserCreatedSchema,
   UserCreateSchema,
@@ -175,6 +177,22 @@ export async function accountsRoutes(app: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request) => users.revokeUserSessions(request.caller, request.params.id, auditMeta(request)),
+  );
+
+  r.put(
+    '/user/:id/legal_hold',
+    {
+      config: admin,
+      schema: {
+        tags: userTags,
+        summary: 'Suspend (or let go on) the deletion of a person’s data: retention and erasure skip them',
+        params: IdParams,
+        body: LegalHoldInputSchema,
+        response: { 200: LegalHoldSchema, ...errorResponses('USER_NOT_FOUND') },
+      },
+    },
+    async (request) =>
+      users.setLegalHold(request.caller, request.params.id, request.body, auditMeta(request)),
   );
 
   // ── domains ────────────────────────────────────────────────────────────────────────────────

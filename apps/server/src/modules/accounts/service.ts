@@ -1,5 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { withState } from '../../lib/operations.ts';
+import { exportSubject, subjectPeople } from './data-subjects.ts';
+import { heldUsers, setLegalHold } from './legal-hold.ts';
 import { accountsState } from './state.ts';
 import type { AccountsStore } from './store.ts';
 import { updateUser } from './user-updates.ts';
@@ -18,6 +20,12 @@ export function accountsService(ctx: AppContext, store?: AccountsStore) {
     updateUser,
     deleteUser,
     revokeUserSessions,
+    /** Legal hold (docs/ARCHITECTURE.md#retention): set by an Admin, read by retention. */
+    setLegalHold,
+    heldUsers,
+    /** Whose data an export holds (the governance module's exports). */
+    exportSubject,
+    subjectPeople,
   });
 }
 

@@ -286,6 +286,46 @@ export function accountsStore(db: Executor) {
       };
     },
 
+    /**
+     * The people (never embeds' visitors) of an export's subject in `domainId`: one person, or a
+     * department's, by name. The caller was checked when the export was asked for.
+     */
+    async peopleIn(
+      domainId: string,
+      subject: { userId: string } | { departmentId: string },
+    ): Promise<UserRow[]> {
+      return db
+        .select()
+        .from(users)
+        .where(
+          and(
+            eq(users.domainId, domainId),
+            ne(users.type, 'visitor'),
+            'userId' in subject ? eq(users.id, subject.userId) : eq(users.departmentId, subject.departmentId),
+          ),
+        )
+        .orderBy(asc(users.displayName), asc(users.id));
+    },
+
+    /** Puts the person under legal hold or lifts it, within the caller's scope. */
+    async setLegalHold(caller: UserCaller, id: string, hold: boolean): Promise<UserRow | undefined> {
+      const [row] = await db
+        .update(users)
+        .set({ legalHold: hold, updatedAt: new Date() })
+        .where(and(eq(users.id, id), userScope(caller)))
+        .returning();
+      return row;
+    },
+
+    /** The ids of a domain's people on legal hold (retention keeps what is theirs). */
+    async heldUsers(domainId: string): Promise<string[]> {
+      const rows = await db
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.domainId, domainId), eq(users.legalHold, true)));
+      return rows.map((r) => r.id);
+    },
+
     /** The IANA zone of a domain's days (usage reports and budget periods); undefined for no such domain. */
     async domainTimeZone(id: string): Promise<string | undefined> {
       const [row] = await db

@@ -20,6 +20,7 @@ import {
   noActiveDepartment,
   passwordAlreadySet,
   reactivateFirst,
+  underLegalHold,
   unknownDomainField,
   userNotFound,
 } from './errors.ts';
@@ -78,7 +79,8 @@ export async function getUser(state: AccountsState, caller: UserCaller, id: stri
   if (wanted === caller.email) return toUser(caller.user);
   const row = await store.findUser(caller, wanted);
   if (!row) throw userNotFound();
-  return toUser(row);
+  // Another person's row is in reach only of those who administer them.
+  return toUser(row, { showHold: true });
 }
 
 /** Admin: their domain's users; SuperAdmin: everyone, or one domain with `?domain=`. */
@@ -107,7 +109,9 @@ export async function listUsers(
   });
   // Invited and never signed in: the identity module knows (its table), in one query for the page.
   const pending = await ctx.identity.awaitingPassword(page.items.map((u) => u.id));
-  return state.cursors.page(tag, page, (u) => toUser({ ...u, invitePending: pending.has(u.id) }));
+  return state.cursors.page(tag, page, (u) =>
+    toUser({ ...u, invitePending: pending.has(u.id) }, { showHold: true }),
+  );
 }
 
 /**
@@ -248,6 +252,10 @@ export async function deleteUser(
   if (target.id === caller.user.id) throw forbidden('You cannot delete your own account');
   authorize(caller, 'manageUser', target, 'You may not delete this user');
   await lastSuperAdminGuard(state, caller, target);
+  if (target.legalHold) throw underLegalHold();
+  // Their content first (docs/ARCHITECTURE.md#export-and-erasure): the row's cascade would drop
+  // their attachment rows and leave the files in storage, and their ledger rows keep their id.
+  await ctx.services.personalData.eraseContent(caller, { id: target.id, domainId: target.domainId });
   const deleted = await ctx.db.transaction(async (tx) => {
     const row = await accountsStore(tx).deleteUser(caller, target.id);
     if (!row) return undefined;

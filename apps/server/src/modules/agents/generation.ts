@@ -11,6 +11,7 @@ import type { ModelMessage } from 'ai';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../../lib/errors.ts';
 import type { Metrics } from '../../lib/metrics.ts';
+import { blockedToolOutput, type PiiFilter, screenToolInput } from '../../lib/pii-filter.ts';
 import type { AttachmentForModel, ChatCaller, ChatsService, ContextMessage } from '../chats/index.ts';
 import type { ResolvedModel } from '../providers/index.ts';
 import { type CallStart, type ModelCall as LedgerCall, tokensOf } from '../usage/index.ts';
@@ -74,6 +75,11 @@ export interface GenerationInput {
   /** The person's memories are in `system`: stored on the answer and sent with `message.done`. */
   usedMemory?: boolean;
   params: ChatParams;
+  /**
+   * The domain's PII filter (docs/ARCHITECTURE.md#pii-filter), for what reaches the model besides
+   * the question (already filtered): attachments' text and the arguments of tool calls.
+   */
+  pii: PiiFilter;
   /** Whose call it is for the ledger: the model is the answer's, the tokens the call's. */
   ledger: Omit<CallStart['entry'], 'model'>;
   /** Frees the user's concurrency slot. */
@@ -187,6 +193,16 @@ export class GenerationRegistry {
 
   /** Attachments' extracted texts, oldest first, each cut to what a model is given. */
   private readonly extracted = new Map<string, ExtractedText>();
+
+  /** Drops the texts read out of files that are gone (retention deleted them). */
+  forgetFiles(ids: readonly string[]): void {
+    for (const id of ids) this.extracted.delete(id);
+  }
+
+  /** Whether a text read out of the file is kept here (for tests). */
+  remembersFile(id: string): boolean {
+    return this.extracted.has(id);
+  }
 
   private async extract(domainId: string, f: AttachmentForModel): Promise<ExtractedText> {
     const known = this.extracted.get(f.attachmentId);
@@ -402,11 +418,13 @@ export class GenerationRegistry {
       }
     }
     const kind = input.resolved.target.kind;
+    // With the filter on, a PDF is read as text even by a model that reads PDFs: its text is filtered.
+    const filtered = input.pii.settings.mode !== 'off';
     const extracted = new Map<string, ExtractedText>();
     for (const f of files.values())
-      if (needsExtraction(f, kind))
+      if (needsExtraction(f, kind, filtered))
         extracted.set(f.attachmentId, await this.extract(input.caller.domain.id, f));
-    return modelMessages(branch, files, kind, extracted);
+    return modelMessages(branch, files, kind, extracted, input.pii.text);
   }
 
   /** Reads one model step's stream into the answer: its text, its tool calls, how it ended. */
@@ -505,7 +523,8 @@ export class GenerationRegistry {
     let first = true;
     for (const c of calls) {
       const tool = runtime?.tools.find((t) => t.modelName === c.toolName);
-      const parsed = parseInput(c.input);
+      // What the model passes a tool goes through the domain's filter first: kept, shown and run redacted.
+      const { input: args, blocked } = screenToolInput(input.pii, parseInput(c.input) ?? c.input);
       const decision = !tool
         ? 'deny'
         : runtime?.allowed.has(tool.ref)
@@ -518,11 +537,16 @@ export class GenerationRegistry {
         toolCallId: uniqueCallId(gen.parts, c.toolCallId),
         tool: tool?.ref ?? `unknown:${c.toolName}`,
         title: tool?.title ?? c.toolName,
-        input: parsed ?? c.input,
-        status: decision === 'ask' ? 'awaiting_approval' : decision === 'allow' ? 'running' : 'denied',
-        ...(decision === 'deny'
-          ? { output: tool ? DENIED_OUTPUT : `There is no tool named ${c.toolName}.` }
-          : {}),
+        input: args,
+        ...(blocked
+          ? // In block mode only this call is refused: the model reads why, and may call again without them.
+            { status: 'error', output: blockedToolOutput(blocked) }
+          : {
+              status: decision === 'ask' ? 'awaiting_approval' : decision === 'allow' ? 'running' : 'denied',
+              ...(decision === 'deny'
+                ? { output: tool ? DENIED_OUTPUT : `There is no tool named ${c.toolName}.` }
+                : {}),
+            }),
       };
       gen.parts.push(part);
       this.hub.publish(gen.userId, {
@@ -537,7 +561,7 @@ export class GenerationRegistry {
         textBefore: first ? textBefore : '',
       });
       first = false;
-      if (part.status === 'denied') {
+      if (part.status === 'denied' || blocked) {
         this.toolResult(gen, part);
         if (tool) this.audit(gen, input, part, 'deny');
       }

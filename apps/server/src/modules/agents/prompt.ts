@@ -16,11 +16,17 @@ export const MAX_INLINE_CHARS = 200_000;
 /** A file's media type without parameters, lower case. */
 const mediaType = (f: AttachmentForModel) => f.contentType.split(';')[0]?.trim().toLowerCase() ?? '';
 
-/** Whether the model reads `f` only as text extracted from it (PDF where not native, DOCX always). */
-export function needsExtraction(f: AttachmentForModel, kind: ProviderKind): boolean {
+/**
+ * Whether the model reads `f` only as text extracted from it: DOCX always, PDF where the provider
+ * does not read PDFs or where the text must pass the domain's PII filter (`filtered`).
+ */
+export function needsExtraction(f: AttachmentForModel, kind: ProviderKind, filtered = false): boolean {
   const type = mediaType(f);
-  return type === DOCX || (type === 'application/pdf' && !PDF_KINDS.has(kind));
+  return type === DOCX || (type === 'application/pdf' && (filtered || !PDF_KINDS.has(kind)));
 }
+
+/** What an attachment's text goes through before the model reads it (the domain's PII filter). */
+export type TextFilter = (text: string) => string;
 
 /**
  * The text read out of a file for the model (at most the cap of it, and how long it all was), or
@@ -34,10 +40,12 @@ function inline(
   label: string,
   read: { text: string; length: number },
   readings: AttachmentReading[],
+  filter: TextFilter,
 ): TextPart {
-  let body = read.text;
-  if (read.length > MAX_INLINE_CHARS) {
-    body = `${read.text.slice(0, MAX_INLINE_CHARS)}\n[… cut: only the first ${MAX_INLINE_CHARS.toLocaleString('en')} of ${read.length.toLocaleString('en')} characters of this file were given to you]`;
+  const cut = read.length > MAX_INLINE_CHARS;
+  let body = filter(cut ? read.text.slice(0, MAX_INLINE_CHARS) : read.text);
+  if (cut) {
+    body = `${body}\n[… cut: only the first ${MAX_INLINE_CHARS.toLocaleString('en')} of ${read.length.toLocaleString('en')} characters of this file were given to you]`;
     readings.push({ attachmentId: f.attachmentId, name: f.name, reading: 'partial' });
   }
   return { type: 'text', text: `${label}:\n\n${body}` };
@@ -59,20 +67,23 @@ function attachmentParts(
   kind: ProviderKind,
   extracted: ReadonlyMap<string, ExtractedText>,
   readings: AttachmentReading[],
+  filter: TextFilter,
 ): Array<TextPart | ImagePart | FilePart> {
   const parts: Array<TextPart | ImagePart | FilePart> = [];
   for (const f of files) {
     const type = mediaType(f);
-    const read = needsExtraction(f, kind) ? extracted.get(f.attachmentId) : undefined;
+    const read = extracted.get(f.attachmentId);
     if (IMAGE_TYPES.has(type)) {
       parts.push({ type: 'image', image: new Uint8Array(f.data), mediaType: type });
     } else if (TEXT_TYPES.has(type)) {
       const text = f.data.toString('utf8');
-      parts.push(inline(f, `Attached file "${f.name}" (${type})`, { text, length: text.length }, readings));
-    } else if (type === 'application/pdf' && PDF_KINDS.has(kind)) {
+      parts.push(
+        inline(f, `Attached file "${f.name}" (${type})`, { text, length: text.length }, readings, filter),
+      );
+    } else if (type === 'application/pdf' && !read && PDF_KINDS.has(kind)) {
       parts.push({ type: 'file', data: new Uint8Array(f.data), mediaType: type, filename: f.name });
     } else if (read && 'text' in read && read.text.trim()) {
-      parts.push(inline(f, `Text read from the attached file "${f.name}" (${type})`, read, readings));
+      parts.push(inline(f, `Text read from the attached file "${f.name}" (${type})`, read, readings, filter));
     } else {
       // Say so rather than drop it silently: the model can tell the user it could not read the file.
       const why = read && 'error' in read ? `: ${read.error}` : '';
@@ -97,6 +108,7 @@ export function modelMessages(
   files: ReadonlyMap<string, AttachmentForModel>,
   kind: ProviderKind,
   extracted: ReadonlyMap<string, ExtractedText> = new Map(),
+  filter: TextFilter = (text) => text,
 ): { messages: ModelMessage[]; readings: AttachmentReading[] } {
   const out: ModelMessage[] = [];
   let readings: AttachmentReading[] = [];
@@ -118,7 +130,7 @@ export function modelMessages(
     }
     const parts: Array<TextPart | ImagePart | FilePart> = [];
     if (m.content.trim() !== '') parts.push({ type: 'text', text: m.content });
-    parts.push(...attachmentParts(attached, kind, extracted, readings));
+    parts.push(...attachmentParts(attached, kind, extracted, readings, filter));
     out.push({ role: 'user', content: parts });
   }
   return { messages: out, readings };

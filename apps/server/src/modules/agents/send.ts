@@ -91,6 +91,15 @@ async function isEditorSession(
   return editor;
 }
 
+/**
+ * What the person wrote, through their domain's PII filter (docs/ARCHITECTURE.md#pii-filter):
+ * before the model, the knowledge search and the database see it. Block mode refuses here, before
+ * anything is stored.
+ */
+async function screened(s: AgentsState, caller: ChatCaller, content: string): Promise<string> {
+  return s.ctx.services.pii.screen(caller.domain.id, content);
+}
+
 /** Takes a generation slot, or refuses with TOO_MANY_GENERATIONS. */
 async function takeSlot(s: AgentsState, caller: ChatCaller): Promise<() => void> {
   const release = await s.limits.acquire(caller.user.id);
@@ -265,10 +274,11 @@ async function answer(
   // The person's own memories (docs/ARCHITECTURE.md#memory): never a visitor's or another's. Read
   // beside the tools' policy, not before it.
   const remembered = s.ctx.services.memory.forAnswer(caller);
-  const [ledger, tools, memory] = await Promise.all([
+  const [ledger, tools, memory, pii] = await Promise.all([
     ledgerEntry(s, caller, santito),
     toolsFor(s, caller, a.chatId, santito, remembered),
     remembered,
+    s.ctx.services.pii.filterFor(caller.domain.id),
   ]);
   const system = [systemPrompt(santito?.instructions, params), memory.instructions, knowledge?.prompt]
     .filter(Boolean)
@@ -293,6 +303,7 @@ async function answer(
     ...(knowledge?.citations.length ? { citations: knowledge.citations } : {}),
     ...(memory.used > 0 ? { usedMemory: true } : {}),
     params,
+    pii,
     release,
     ...(tools ? { tools, maxSteps: santito?.maxSteps ?? SantitoLimits.defaultMaxSteps } : {}),
     ...(resumed ? { resume: resumed } : {}),
@@ -306,6 +317,7 @@ async function answer(
 export async function send(s: AgentsState, caller: ChatCaller, frame: ChatSendFrame): Promise<void> {
   const since = Date.now();
   await countSend(s, caller);
+  const content = await screened(s, caller, frame.content);
   const chat = frame.chatId ? await s.chats.getChatForCaller(caller, frame.chatId) : undefined;
   if (chat) assertIdle(s, caller, chat.chatId);
   const agentId = chat ? chat.agentId : (frame.agentId ?? null);
@@ -316,7 +328,7 @@ export async function send(s: AgentsState, caller: ChatCaller, frame: ChatSendFr
   // The question's knowledge (an embeddings call, then retrieval) is found while the model is
   // resolved and the message prepared, not after: it was time added before the first token.
   const knowledge = readsKnowledgeFirst(santito)
-    ? knowledgeForAnswer(s.ctx, santito.domainId, santito.knowledge, frame.content)
+    ? knowledgeForAnswer(s.ctx, santito.domainId, santito.knowledge, content)
     : undefined;
   // Awaited in `answer`; a send refused before then must not leave it unhandled.
   knowledge?.catch(() => {});
@@ -325,7 +337,7 @@ export async function send(s: AgentsState, caller: ChatCaller, frame: ChatSendFr
   const resolved = await modelFor(s, caller, params, santito);
   // A new chat is stored with its first message, titled from it; an untitled one gets that
   // title, and new params, in the same statement.
-  const title = chat?.title ? undefined : titleFrom(frame.content) || undefined;
+  const title = chat?.title ? undefined : titleFrom(content) || undefined;
   const change: ExchangeChat = chat
     ? {
         kind: 'touch',
@@ -336,7 +348,7 @@ export async function send(s: AgentsState, caller: ChatCaller, frame: ChatSendFr
       }
     : s.chats.newChat(caller, { agentId, params: frame.params ?? {}, title: title ?? '' });
   const pending = await prepareQuestion(s, caller, change, frame.requestId, {
-    content: frame.content,
+    content,
     ...(frame.parentId !== undefined ? { parentId: frame.parentId } : {}),
     ...(frame.attachments ? { attachmentIds: frame.attachments } : {}),
   });
@@ -381,6 +393,7 @@ export async function edit(s: AgentsState, caller: ChatCaller, frame: ChatEditFr
   if (target.role !== 'user') throw invalidField('messageId', 'Only your own messages can be edited');
   assertIdle(s, caller, chat.chatId);
   await countSend(s, caller);
+  const content = await screened(s, caller, frame.content);
   const plan = await planOf(s, caller, chat);
   const pending = await prepareQuestion(
     s,
@@ -388,7 +401,7 @@ export async function edit(s: AgentsState, caller: ChatCaller, frame: ChatEditFr
     { kind: 'touch', owner: caller, id: chat.chatId },
     frame.requestId,
     {
-      content: frame.content,
+      content,
       parentId: target.parentId,
       attachmentIds: frame.attachments ?? (target.attachments ?? []).map((a) => a.attachmentId),
     },

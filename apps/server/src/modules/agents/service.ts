@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.ts';
 import { withState } from '../../lib/operations.ts';
+import { ATTACHMENTS_REMOVED } from '../chats/index.ts';
 import * as control from './control.ts';
 import * as sending from './send.ts';
 import { createAgentsState } from './state.ts';
@@ -17,6 +18,11 @@ export function createAgentsService(ctx: AppContext) {
   const s = createAgentsState(ctx);
   const unlisten = control.listen(s);
   const unmeasure = ctx.metrics.measure('streamingAnswers', () => s.registry.size);
+  // Texts read out of files that retention deleted go with them (docs/ARCHITECTURE.md#retention).
+  const unforget = ctx.bus.subscribe(ATTACHMENTS_REMOVED, (message) => {
+    const ids = (message as { ids?: unknown } | undefined)?.ids;
+    if (Array.isArray(ids)) s.registry.forgetFiles(ids.filter((id): id is string => typeof id === 'string'));
+  });
   return {
     hub: s.hub,
     registry: s.registry,
@@ -45,6 +51,7 @@ export function createAgentsService(ctx: AppContext) {
     async close(): Promise<void> {
       unlisten();
       unmeasure();
+      unforget();
       await s.registry.shutdown();
       await s.models.close();
       s.hub.close();

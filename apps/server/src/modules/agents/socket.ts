@@ -2,6 +2,7 @@ import {
   type ClientFrame,
   ClientFrameSchema,
   type ErrorCode,
+  type ErrorFrame,
   type ServerFrame,
   WsCloseCodes,
   WsLimits,
@@ -11,6 +12,7 @@ import type { AppContext } from '../../context.ts';
 import type { VisitorCaller } from '../../lib/caller.ts';
 import { AppError } from '../../lib/errors.ts';
 import { containsNul, NUL_MESSAGE } from '../../lib/nul.ts';
+import { blockedKinds } from '../../lib/pii-filter.ts';
 import type { ChatCaller } from '../chats/index.ts';
 import { socketAccountChanged } from './errors.ts';
 import type { HubClient } from './hub.ts';
@@ -24,14 +26,18 @@ const KNOWN_TYPES = new Set<string>(ClientFrameSchema.options.map((o) => o.shape
 type Phase = 'auth' | 'authenticating' | 'ready' | 'closed';
 
 /** The error frame's code and message for anything a handler threw; internals never leak. */
-function toErrorFrame(
-  err: unknown,
-  ctx: AppContext,
-): { code: ErrorCode; message: string; resetsAt?: string } {
+function toErrorFrame(err: unknown, ctx: AppContext): Omit<ErrorFrame, 'type' | 'requestId' | 'chatId'> {
   if (err instanceof AppError) {
     // A budget's refusal says when sending works again (docs/ARCHITECTURE.md#usage-prices-and-budgets).
     const resetsAt = (err.details as { resetsAt?: unknown } | undefined)?.resetsAt;
-    return { code: err.code, message: err.message, ...(typeof resetsAt === 'string' ? { resetsAt } : {}) };
+    // The PII filter's names the kinds it found, never the text (docs/ARCHITECTURE.md#pii-filter).
+    const kinds = blockedKinds(err);
+    return {
+      code: err.code,
+      message: err.message,
+      ...(typeof resetsAt === 'string' ? { resetsAt } : {}),
+      ...(kinds ? { kinds } : {}),
+    };
   }
   ctx.log.error({ err }, 'agents: frame handling failed');
   return { code: 'INTERNAL', message: 'Something went wrong; try again.' };
@@ -96,21 +102,8 @@ export class AgentSocket implements HubClient {
     this.sendRaw(JSON.stringify(frame));
   }
 
-  private error(
-    code: ErrorCode,
-    message: string,
-    requestId?: string,
-    chatId?: string,
-    resetsAt?: string,
-  ): void {
-    this.send({
-      type: 'error',
-      ...(requestId ? { requestId } : {}),
-      ...(chatId ? { chatId } : {}),
-      code,
-      message,
-      ...(resetsAt ? { resetsAt } : {}),
-    });
+  private error(code: ErrorCode, message: string, requestId?: string): void {
+    this.send({ type: 'error', ...(requestId ? { requestId } : {}), code, message });
   }
 
   close(code: number, reason: string): void {
@@ -330,8 +323,12 @@ export class AgentSocket implements HubClient {
           return assertNever(frame);
       }
     } catch (err) {
-      const { code, message, resetsAt } = toErrorFrame(err, this.ctx);
-      this.error(code, message, requestId, chatId, resetsAt);
+      this.send({
+        type: 'error',
+        ...(requestId ? { requestId } : {}),
+        ...(chatId ? { chatId } : {}),
+        ...toErrorFrame(err, this.ctx),
+      });
     }
   }
 }

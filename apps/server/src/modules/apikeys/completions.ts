@@ -10,6 +10,7 @@ import type { ModelMessage } from 'ai';
 import type { AppContext } from '../../context.ts';
 import type { ApiKeyCaller } from '../../lib/caller.ts';
 import { AppError, invalidField } from '../../lib/errors.ts';
+import type { PiiFilter } from '../../lib/pii-filter.ts';
 import { createAgentLimits } from '../agents/limits.ts';
 import type { ModelCall, ModelEvent, ModelStream, ModelTool, ModelUsage } from '../agents/model-calls.ts';
 import { systemPrompt } from '../agents/prompt.ts';
@@ -102,6 +103,46 @@ function textOf(content: ChatCompletionMessage['content']): string {
   if (content === null) return '';
   if (typeof content === 'string') return content;
   return content.map((p) => p.text).join('');
+}
+
+/**
+ * The request as the domain's PII filter lets it reach the model (docs/ARCHITECTURE.md#pii-filter):
+ * every message's text and every earlier tool call's arguments, whatever their role — the client
+ * wrote them all. Block mode refuses the whole request with PII_BLOCKED.
+ */
+function screenRequest(filter: PiiFilter, body: ChatCompletionRequest): ChatCompletionRequest {
+  if (filter.settings.mode === 'off') return body;
+  const content = (c: ChatCompletionMessage['content']): ChatCompletionMessage['content'] =>
+    c === null
+      ? c
+      : typeof c === 'string'
+        ? filter.text(c)
+        : c.map((p) => ({ ...p, text: filter.text(p.text) }));
+  // As JSON when it is: a number redacted in the text (`{"cpf": [CPF]}`) would no longer parse.
+  const args = (text: string): string => {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return filter.text(text);
+    }
+    return JSON.stringify(filter.json(value));
+  };
+  return {
+    ...body,
+    messages: body.messages.map((m) => ({
+      ...m,
+      content: content(m.content),
+      ...(m.tool_calls
+        ? {
+            tool_calls: m.tool_calls.map((c) => ({
+              ...c,
+              function: { ...c.function, arguments: args(c.function.arguments) },
+            })),
+          }
+        : {}),
+    })),
+  };
 }
 
 /** A tool call's arguments as the model call holds them (parsed); refused when they are not JSON. */
@@ -276,10 +317,12 @@ export function completionsService(ctx: AppContext) {
      * Checks a call and takes what it needs: the key's per-minute allowance, the model, and one of
      * the user's generation slots (taken last, with no await before the caller runs it).
      */
-    async prepare(caller: ApiKeyCaller, body: ChatCompletionRequest): Promise<PreparedCompletion> {
+    async prepare(caller: ApiKeyCaller, sent: ChatCompletionRequest): Promise<PreparedCompletion> {
       if (!(await perKey.allowSend(`key:${caller.key.id}`))) {
         throw tooManyKeyRequests(perKey.sendsPerMinute);
       }
+      // Before anything reads it: the knowledge search, the model, the usage estimate.
+      const body = screenRequest(await ctx.services.pii.filterFor(caller.domain.id), sent);
       const { resolved, santito } = await resolve(caller, body.model);
       const question = body.messages.findLast((m) => m.role === 'user');
       const knowledge =

@@ -6,10 +6,12 @@ import {
   type ApiKeyCreated,
   ApiKeyLimits,
   type ApiKeyListQuery,
+  RetentionLimits,
   spansDomains,
 } from '@assistente/contracts';
 import type { UserCaller } from '../../lib/caller.ts';
 import { invalidField } from '../../lib/errors.ts';
+import { PacedBatches } from '../../lib/paced-batches.ts';
 import type { Page } from '../../lib/paging.ts';
 import { type AuditMeta, recordAudit } from '../audit/index.ts';
 import { apiKeyNotFound, tooManyKeys } from './errors.ts';
@@ -130,4 +132,29 @@ export async function revoke(
 /** One call of the OpenAI-compatible API, counted in the user's usage. */
 export async function recordUsage(s: ApiKeysState, row: Omit<ApiUsageInsert, 'id'>): Promise<void> {
   await s.store.recordUsage({ id: randomUUID(), ...row });
+}
+
+/**
+ * Retention of the API's request log (docs/ARCHITECTURE.md#retention): deletes the domain's rows
+ * older than `before`, in statements of at most RetentionLimits.batchRows rows (sized to a few
+ * milliseconds) with `pause` between, except
+ * those of the people `keep` (on legal hold). The usage ledger is another module's and stays.
+ */
+export async function expireRequestLog(
+  s: ApiKeysState,
+  rule: { domainId: string; before: Date; keep: readonly string[] },
+  pause: () => Promise<void>,
+): Promise<number> {
+  let total = 0;
+  const paced = new PacedBatches(RetentionLimits.batchRows);
+  for (;;) {
+    let asked = 0;
+    const n = await paced.run((size) => {
+      asked = size;
+      return s.store.deleteRequestLog(rule.domainId, rule.before, rule.keep, size);
+    });
+    total += n;
+    if (n < asked) return total;
+    await pause();
+  }
 }

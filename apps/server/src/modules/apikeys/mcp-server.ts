@@ -108,7 +108,8 @@ function mcpServerFor(ctx: AppContext, caller: ApiKeyCaller): McpServer {
           ctx,
           caller.domain.id,
           usable.flatMap((s) => s.knowledge),
-          query,
+          // The query reaches an embeddings model: through the PII filter as any text sent (docs/ARCHITECTURE.md#pii-filter).
+          await ctx.services.pii.screen(caller.domain.id, query),
           SEARCH_PASSAGES,
         );
         if (found.passages.length === 0) return text('Nothing in the knowledge you may use matches this.');

@@ -138,7 +138,8 @@ export async function openAiRoutes(app: FastifyInstance, ctx: AppContext): Promi
           'As OpenAI’s Chat Completions. Streaming answers `text/event-stream`: `data: {chunk}` events ' +
           'and a final `data: [DONE]`; with `stream_options.include_usage` a last chunk carries `usage`.',
         body: ChatCompletionRequestSchema,
-        response: { 200: ChatCompletionSchema, ...failures },
+        // 422: the domain's PII filter blocks what was sent (docs/ARCHITECTURE.md#pii-filter).
+        response: { 200: ChatCompletionSchema, ...failures, ...errorResponses(422) },
       },
     },
     async (request, reply) => {

@@ -24,6 +24,7 @@ export function apiKeysService(ctx: AppContext) {
       list: keys.list,
       revoke: keys.revoke,
       recordUsage: keys.recordUsage,
+      expireRequestLog: keys.expireRequestLog,
       close: state.close,
     }),
   };

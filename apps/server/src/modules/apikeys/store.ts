@@ -1,4 +1,4 @@
-import { and, count, desc, eq, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, lt, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { apiKeys, apiUsage } from '../../db/schema/index.ts';
 import { type KeyedPage, keyedPage } from '../../lib/paging.ts';
@@ -78,6 +78,35 @@ export function apiKeysStore(db: Db | Tx) {
 
     async recordUsage(row: ApiUsageInsert): Promise<void> {
       await db.insert(apiUsage).values(row);
+    },
+
+    /** Deletes up to `limit` of the domain's request log rows made before `before`, not of `keep`. */
+    async deleteRequestLog(
+      domainId: string,
+      before: Date,
+      keep: readonly string[],
+      limit: number,
+    ): Promise<number> {
+      const gone = await db
+        .delete(apiUsage)
+        .where(
+          inArray(
+            apiUsage.id,
+            db
+              .select({ id: apiUsage.id })
+              .from(apiUsage)
+              .where(
+                and(
+                  eq(apiUsage.domainId, domainId),
+                  lt(apiUsage.createdAt, before),
+                  keep.length > 0 ? notInArray(apiUsage.userId, [...keep]) : undefined,
+                ),
+              )
+              .limit(limit),
+          ),
+        )
+        .returning({ id: apiUsage.id });
+      return gone.length;
     },
   };
 }

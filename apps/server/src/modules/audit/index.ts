@@ -10,6 +10,7 @@ export {
   changedFields,
   recordAudit,
   redactSecrets,
+  SYSTEM_ACTOR,
 } from './store.ts';
 
 declare module '../../context.ts' {

@@ -1,11 +1,11 @@
-import type { AuditEntry, AuditQuery } from '@assistente/contracts';
+import type { AuditAction, AuditEntry, AuditQuery } from '@assistente/contracts';
 import type { AppContext } from '../../context.ts';
 import type { UserCaller } from '../../lib/caller.ts';
 import { withState } from '../../lib/operations.ts';
 import { cursorsFor, type Page } from '../../lib/paging.ts';
 import { fromAfterTo } from './errors.ts';
 import { authorize, can } from './policy.ts';
-import { AUDIT_CURSOR_TAG, type AuditRow, listAudit } from './store.ts';
+import { AUDIT_CURSOR_TAG, type AuditRow, latestEntry, listAudit } from './store.ts';
 
 function toAuditEntry(row: AuditRow): AuditEntry {
   return {
@@ -49,7 +49,20 @@ export async function list(
   return cursorsFor(ctx.config).page(AUDIT_CURSOR_TAG, page, toAuditEntry);
 }
 
+/**
+ * What a job recorded for one domain since it started (`retention.run`'s counts): the run's own
+ * counts sum every domain, which one domain's Admins must not read.
+ */
+async function recordedFor(
+  ctx: AppContext,
+  domainId: string,
+  action: AuditAction,
+  since: Date,
+): Promise<Record<string, unknown> | null> {
+  return (await latestEntry(ctx.db, domainId, action, since))?.after ?? null;
+}
+
 /** The audit log's reading side; every module writes into it with `recordAudit` (store.ts). */
 export function auditService(ctx: AppContext) {
-  return withState(ctx, { list });
+  return withState(ctx, { list, recordedFor });
 }

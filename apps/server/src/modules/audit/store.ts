@@ -60,6 +60,12 @@ export function changedFields(
 }
 
 /**
+ * The actor of what the server does by itself (a retention run): no person, so no one's id. Its
+ * entries read `system` where others read an e-mail address.
+ */
+export const SYSTEM_ACTOR = { user: { id: 'system', email: 'system' } } as const;
+
+/**
  * Records changes made by `caller`. Pass the transaction that makes the change, so the entry and
  * the change commit (or roll back) together.
  */
@@ -144,6 +150,24 @@ export async function listAudit(
     (r) => [r.key, r.row.id],
     (r) => r.row,
   );
+}
+
+/** The newest entry of `action` in `domainId` at or after `since` (what a job recorded for one domain). */
+export async function latestEntry(
+  db: Executor,
+  domainId: string,
+  action: AuditAction,
+  since: Date,
+): Promise<AuditRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(auditEntries)
+    .where(
+      and(eq(auditEntries.domainId, domainId), eq(auditEntries.action, action), gte(auditEntries.at, since)),
+    )
+    .orderBy(desc(auditEntries.at), desc(auditEntries.id))
+    .limit(1);
+  return row;
 }
 
 /**

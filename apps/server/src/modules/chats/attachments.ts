@@ -118,7 +118,8 @@ export async function openAttachment(
 ): Promise<{ object: StoredObject; fileName: string }> {
   await ownChat(s, caller, chatId);
   const [row] = isId(attachmentId) ? await s.store.findAttachments(caller, chatId, [attachmentId]) : [];
-  if (!row) throw attachmentNotFound();
+  // Retention deleted its file: the row stays for the message, the bytes are gone.
+  if (!row || row.removedAt) throw attachmentNotFound();
   const object = await bucket(s).get(row.storageKey);
   return { object: { ...object, contentType: row.contentType }, fileName: row.name };
 }

@@ -8,6 +8,7 @@ import {
   type ChatImportReport,
 } from '@assistente/contracts';
 import type { UserCaller } from '../../lib/caller.ts';
+import type { PiiFilter } from '../../lib/pii-filter.ts';
 import { type AuditMeta, recordAudit } from '../audit/index.ts';
 import {
   importBadJson,
@@ -200,6 +201,7 @@ async function importAll(
   limits: ImportLimits,
 ): Promise<ChatImportReport> {
   const store = importStore(s.ctx.db);
+  const pii = await s.ctx.services.pii.filterFor(caller.domain.id);
   const items: ChatImportItem[] = [];
   for await (const { element } of elementsOf(documents, limits)) {
     const parsed: ParsedConversation = element.bytes
@@ -220,7 +222,7 @@ async function importAll(
       });
       continue;
     }
-    items.push(await storeConversation(store, caller, parsed.conversation));
+    items.push(await storeConversation(store, caller, redacted(pii, parsed.conversation)));
   }
   const imported = items.filter((i) => i.status === 'imported').length;
   const skipped = items.filter((i) => i.status === 'skipped').length;
@@ -246,6 +248,19 @@ function parseElement(format: ChatImportFormat, json: unknown, limits: ImportLim
     };
   }
   return parseConversation(format, json, limits.maxMessagesPerConversation);
+}
+
+/**
+ * What an import keeps with the domain's PII filter on (docs/ARCHITECTURE.md#pii-filter): every
+ * text redacted, in block mode too — a past conversation cannot be refused message by message.
+ */
+function redacted(pii: PiiFilter, c: ImportedConversation): ImportedConversation {
+  if (pii.settings.mode === 'off') return c;
+  return {
+    ...c,
+    title: pii.redact(c.title),
+    messages: c.messages.map((m) => ({ ...m, content: pii.redact(m.content) })),
+  };
 }
 
 const formatName = (format: ChatImportFormat) => (format === 'chatgpt' ? 'ChatGPT' : 'Claude');

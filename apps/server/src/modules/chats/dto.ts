@@ -36,6 +36,7 @@ export function toAttachment(row: AttachmentRow): Attachment {
     size: row.size,
     createdAt: row.createdAt.toISOString(),
     url: attachmentUrl(row.chatId, row.id),
+    ...(row.removedAt ? { removedAt: row.removedAt.toISOString() } : {}),
   };
 }
 

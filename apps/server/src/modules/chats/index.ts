@@ -22,6 +22,8 @@ const PURGE_EVERY_MS = 60_000;
  *   streaming answers' writes (chats/answers.ts), so agents names none of these tables
  */
 export { type ChatCaller, chatOwnerId, mayAttach } from './policy.ts';
+export { ATTACHMENTS_REMOVED } from './purge.ts';
+export type { ExpiryRule, Pause } from './retention.ts';
 export { type AttachmentForModel, type ChatsService, type ContextMessage, titleFrom } from './service.ts';
 export type { ExchangeChat } from './store.ts';
 

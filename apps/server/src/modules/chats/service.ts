@@ -6,7 +6,9 @@ import * as crud from './chat-crud.ts';
 import { importChats } from './chat-import.ts';
 import { exportChat } from './export.ts';
 import * as messages from './messages.ts';
+import * as ownerData from './owner-data.ts';
 import * as purge from './purge.ts';
+import * as retention from './retention.ts';
 import * as shares from './shares.ts';
 import { createChatsState } from './state.ts';
 
@@ -67,9 +69,17 @@ export function chatsService(ctx: AppContext) {
       shareOptions: shares.shareOptions,
       getSharingSettings: shares.getSharingSettings,
       putSharingSettings: shares.putSharingSettings,
+      // A person's chats as a whole, for governance (docs/ARCHITECTURE.md#export-and-erasure)
+      exportChatsOf: ownerData.exportChatsOf,
+      openOwnerFile: ownerData.openOwnerFile,
+      sharesOf: ownerData.sharesOf,
+      eraseChatsOf: ownerData.eraseChatsOf,
       // Jobs
       purgeDeleted: purge.purgeDeleted,
       purgeDrafts: purge.purgeDrafts,
+      // Retention (docs/ARCHITECTURE.md#retention)
+      expireChats: retention.expireChats,
+      expireFiles: retention.expireFiles,
     }),
   };
 }

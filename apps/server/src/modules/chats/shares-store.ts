@@ -110,13 +110,19 @@ export function sharesStore(db: Db) {
       );
     },
 
-    /** The chat's attachments among `ids` (files of a snapshot, read through its link). */
+    /** The chat's attachments among `ids` still stored (files of a snapshot, read through its link). */
     async chatAttachments(chatId: string, ids: readonly string[]): Promise<AttachmentRow[]> {
       if (ids.length === 0) return [];
       return db
         .select()
         .from(attachments)
-        .where(and(eq(attachments.chatId, chatId), inArray(attachments.id, [...ids])));
+        .where(
+          and(
+            eq(attachments.chatId, chatId),
+            inArray(attachments.id, [...ids]),
+            isNull(attachments.removedAt),
+          ),
+        );
     },
 
     /** Whether the domain allows public links (no row: it does not). */

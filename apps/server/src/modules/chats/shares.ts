@@ -40,7 +40,7 @@ export const publicLinksNotAllowed = () =>
 /** Answers that are over: an answer still being written, or waiting on a tool call, is not shared. */
 const finished = (m: Message) => m.status !== 'streaming' && m.status !== 'awaiting_approval';
 
-const shareUrl = (s: ChatsState, id: string) => `${s.ctx.config.publicUrl}/s/${id}`;
+export const shareUrl = (s: ChatsState, id: string) => `${s.ctx.config.publicUrl}/s/${id}`;
 const fileUrl = (shareId: string, attachmentId: string) => `/api/v1/shares/${shareId}/files/${attachmentId}`;
 const bucket = (s: ChatsState) => s.ctx.services.storage.bucket('chats');
 

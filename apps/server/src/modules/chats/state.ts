@@ -5,6 +5,7 @@ import { deleteStored } from '../storage/index.ts';
 import { type AnswersStore, answersStore } from './answers-store.ts';
 import { type MessageRow, toMessage } from './dto.ts';
 import { chatNotFound } from './errors.ts';
+import { type OwnerStore, ownerStore } from './owner-store.ts';
 import type { ChatCaller } from './policy.ts';
 import { type SharesStore, sharesStore } from './shares-store.ts';
 import { type ChatsStore, chatsStore } from './store.ts';
@@ -20,6 +21,8 @@ export interface ChatsState {
   readonly answers: AnswersStore;
   /** Share links and the domains' sharing settings (shares.ts). */
   readonly shares: SharesStore;
+  /** A person's chats as a whole, for their export and erasure (owner-data.ts). */
+  readonly owner: OwnerStore;
   readonly cursors: ReturnType<typeof cursorsFor>;
 }
 
@@ -29,6 +32,7 @@ export function createChatsState(ctx: AppContext): ChatsState {
     store: chatsStore(ctx.db),
     answers: answersStore(ctx.db),
     shares: sharesStore(ctx.db),
+    owner: ownerStore(ctx.db),
     cursors: cursorsFor(ctx.config),
   };
 }

@@ -354,7 +354,7 @@ export function chatsStore(db: Db) {
         );
     },
 
-    /** The caller's latest `max` attachments of a chat of theirs, newest first. */
+    /** The caller's latest `max` attachments of a chat of theirs still stored, newest first. */
     async latestAttachments(caller: ChatCaller, chatId: string, max: number): Promise<AttachmentRow[]> {
       return db
         .select()
@@ -363,6 +363,7 @@ export function chatsStore(db: Db) {
           and(
             eq(attachments.chatId, chatId),
             eq(attachments.userId, chatOwnerId(caller)),
+            isNull(attachments.removedAt),
             ownChat(caller, chatId),
           ),
         )
@@ -381,6 +382,8 @@ export function chatsStore(db: Db) {
           and(
             inArray(attachments.id, [...ids]),
             eq(attachments.userId, chatOwnerId(caller)),
+            // A file retention removed is gone for models and tools too.
+            isNull(attachments.removedAt),
             ownChats(caller),
           ),
         )

@@ -46,6 +46,11 @@ export async function listMemories(s: MemoryState, caller: UserCaller): Promise<
   };
 }
 
+/** Every memory of a person, newest first, for their export (docs/ARCHITECTURE.md#export-and-erasure). */
+export async function memoriesOf(s: MemoryState, userId: string): Promise<Memory[]> {
+  return (await s.store.list(userId)).map(toMemory);
+}
+
 /**
  * Saves a memory for `owner`: refused while their domain has memory off, and once they keep
  * MemoryLimits.perPerson. `source` says who wrote it: the person, or the model's `remember` tool.

@@ -1,7 +1,14 @@
 import type { AppContext } from '../../context.ts';
 import { withState } from '../../lib/operations.ts';
 import { forAnswer } from './answers.ts';
-import { createMemory, deleteMemory, listMemories, saveMemory, updateMemory } from './memories.ts';
+import {
+  createMemory,
+  deleteMemory,
+  listMemories,
+  memoriesOf,
+  saveMemory,
+  updateMemory,
+} from './memories.ts';
 import { getSettings, putSettings } from './settings.ts';
 import { close, createMemoryState, memoryOn } from './state.ts';
 
@@ -18,6 +25,8 @@ export function memoryService(ctx: AppContext) {
     remove: deleteMemory,
     /** A memory the model's `remember` tool saves for the chat's owner. */
     save: saveMemory,
+    /** A person's memories for their export. */
+    memoriesOf,
     forAnswer,
     close,
   });

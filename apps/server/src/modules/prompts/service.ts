@@ -294,10 +294,55 @@ export async function versions(s: PromptsState, caller: UserCaller, id: string):
   }));
 }
 
+/** A prompt as a person's export writes it: what they wrote, with its kept versions. */
+export interface AuthoredPrompt {
+  id: string;
+  title: string;
+  command: string;
+  content: string;
+  scope: PromptScope;
+  departmentId: string | null;
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+  versions: Array<{ version: number; title: string; command: string; content: string; createdAt: string }>;
+}
+
+/** The prompts a person wrote, any scope (docs/ARCHITECTURE.md#export-and-erasure). */
+export async function authoredBy(s: PromptsState, userId: string): Promise<AuthoredPrompt[]> {
+  return (await s.store.authoredBy(userId)).map(({ prompt: p, versions: vs }) => ({
+    id: p.id,
+    title: p.title,
+    command: p.command,
+    content: p.content,
+    scope: p.scope,
+    departmentId: p.departmentId,
+    version: p.version,
+    createdAt: p.createdAt.toISOString(),
+    updatedAt: p.updatedAt.toISOString(),
+    versions: vs.map((v) => ({
+      version: v.version,
+      title: v.title,
+      command: v.command,
+      content: v.content,
+      createdAt: v.createdAt.toISOString(),
+    })),
+  }));
+}
+
+/**
+ * An erased person's prompts (docs/ARCHITECTURE.md#export-and-erasure): private ones are theirs and
+ * go; department and domain ones are the organisation's, used by others, and pass to `heir` (the
+ * Admin who erased them) instead of vanishing with the user row's cascade.
+ */
+export function handOver(s: PromptsState, userId: string, heir: string) {
+  return s.ctx.db.transaction((tx) => promptsStore(tx).handOver(userId, heir));
+}
+
 /** The prompt library (docs/ARCHITECTURE.md#prompt-library), as the routes call it. */
 export function promptsService(ctx: AppContext) {
   const state: PromptsState = { ctx, store: promptsStore(ctx.db) };
-  return withState(state, { list, get, create, update, restore, remove, versions });
+  return withState(state, { list, get, create, update, restore, remove, versions, authoredBy, handOver });
 }
 
 export type PromptsService = ReturnType<typeof promptsService>;

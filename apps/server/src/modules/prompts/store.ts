@@ -1,5 +1,5 @@
 import type { PromptScope } from '@assistente/contracts';
-import { and, asc, count, desc, eq, lte, ne, or, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, lte, ne, or, type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
 import { FOLD_FROM, FOLD_TO, prompts, promptVersions } from '../../db/schema/index.ts';
 import { escapeLike, type KeyedPage, keyedPage } from '../../lib/paging.ts';
@@ -211,6 +211,46 @@ export function promptsStore(db: Db | Tx) {
         .where(and(eq(promptVersions.promptId, promptId), eq(promptVersions.version, version)))
         .limit(1);
       return row;
+    },
+
+    /** The prompts a person wrote, any scope, by title, with their kept versions (their export). */
+    async authoredBy(userId: string): Promise<Array<{ prompt: PromptRow; versions: PromptVersionRow[] }>> {
+      const rows = await db
+        .select()
+        .from(prompts)
+        .where(eq(prompts.userId, userId))
+        .orderBy(asc(prompts.title));
+      const versions = rows.length
+        ? await db
+            .select()
+            .from(promptVersions)
+            .where(
+              inArray(
+                promptVersions.promptId,
+                rows.map((r) => r.id),
+              ),
+            )
+            .orderBy(desc(promptVersions.version))
+        : [];
+      return rows.map((prompt) => ({ prompt, versions: versions.filter((v) => v.promptId === prompt.id) }));
+    },
+
+    /**
+     * An erased person's prompts: their private ones deleted, their department and domain ones
+     * handed to `heir`, and the versions they wrote left without an author.
+     */
+    async handOver(userId: string, heir: string): Promise<{ deleted: number; handedOver: number }> {
+      const deleted = await db
+        .delete(prompts)
+        .where(and(eq(prompts.userId, userId), eq(prompts.scope, 'private')))
+        .returning({ id: prompts.id });
+      const handed = await db
+        .update(prompts)
+        .set({ userId: heir })
+        .where(eq(prompts.userId, userId))
+        .returning({ id: prompts.id });
+      await db.update(promptVersions).set({ userId: '' }).where(eq(promptVersions.userId, userId));
+      return { deleted: deleted.length, handedOver: handed.length };
     },
   };
 }

@@ -109,18 +109,24 @@ export async function copyStored<T>(
   }
 }
 
-/** Deletes stored objects; a failure leaves an orphan behind (logged), never an error for the caller. */
+/**
+ * Deletes stored objects; a failure leaves an orphan behind (logged), never an error for the caller.
+ * Answers the keys it could not delete, for a caller that must not record them as gone.
+ */
 export async function deleteStored(
   ctx: AppContext,
   bucket: BucketName,
   keys: readonly string[],
-): Promise<void> {
+): Promise<string[]> {
   const store = ctx.services.storage.bucket(bucket);
+  const failed: string[] = [];
   await Promise.all(
     keys.map((key) =>
-      store
-        .delete(key)
-        .catch((err: unknown) => ctx.log.warn({ err, key, bucket }, 'could not delete a stored object')),
+      store.delete(key).catch((err: unknown) => {
+        failed.push(key);
+        ctx.log.warn({ err, key, bucket }, 'could not delete a stored object');
+      }),
     ),
   );
+  return failed;
 }

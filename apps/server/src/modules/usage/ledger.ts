@@ -2,6 +2,7 @@ import type { UsageSource } from '@assistente/contracts';
 import type { Tx } from '../../db/client.ts';
 import { randomBase62 } from '../../lib/random-id.ts';
 import { type CallTokens, costMicros, priceAt, pricesAll } from './costing.ts';
+import { erasedKey } from './reports.ts';
 import { dayIn, type UsageState, zoneOf } from './state.ts';
 import type { UsageEventInsert } from './store.ts';
 
@@ -74,4 +75,12 @@ export async function write(s: UsageState, prepared: PreparedEvent, tx: Tx): Pro
 export async function record(s: UsageState, entry: LedgerEntry): Promise<Settled> {
   const prepared = await prepare(s, entry);
   return s.ctx.db.transaction((tx) => write(s, prepared, tx));
+}
+
+/**
+ * Keeps an erased person's spending under a pseudonym (docs/ARCHITECTURE.md#export-and-erasure):
+ * their ledger rows stay, keyed `deleted:<alias>`, so every report keeps its totals.
+ */
+export function pseudonymise(s: UsageState, userId: string): Promise<{ events: number; days: number }> {
+  return s.store.pseudonymise(userId, erasedKey(userId));
 }

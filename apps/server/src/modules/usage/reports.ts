@@ -27,6 +27,10 @@ export function pseudonym(id: string): string {
   return createHash('sha256').update(`usage:${id}`).digest('hex').slice(0, 8);
 }
 
+/** What an erased person's ledger rows hold instead of their id (docs/ARCHITECTURE.md#export-and-erasure). */
+export const ERASED_PREFIX = 'deleted:';
+export const erasedKey = (id: string) => `${ERASED_PREFIX}${pseudonym(id)}`;
+
 /** The domain a report reads, once the caller may read its usage. */
 async function reportDomain(s: UsageState, caller: UserCaller, requested: string | undefined) {
   const domainId = await existingActingDomain(s.ctx.db, caller, requested);
@@ -75,7 +79,8 @@ async function labelled(
       const name = map.get(r.key);
       if (name !== undefined) return { ...r, label: name };
       if (groupBy === 'department') return { ...r, label: 'Deleted department' };
-      const alias = pseudonym(r.key);
+      // Pseudonymised when they were erased; an id without a person (a row older than erasure) is named here.
+      const alias = r.key.startsWith(ERASED_PREFIX) ? r.key.slice(ERASED_PREFIX.length) : pseudonym(r.key);
       return { ...r, key: `deleted:${alias}`, label: `Deleted user ${alias}` };
     });
   }

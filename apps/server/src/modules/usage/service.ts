@@ -18,6 +18,7 @@ export function usageService(ctx: AppContext) {
   return withState(s, {
     begin: calls.begin,
     record: ledger.record,
+    pseudonymise: ledger.pseudonymise,
     listBudgets: budgets.listBudgets,
     createBudget: budgets.createBudget,
     updateBudget: budgets.updateBudget,

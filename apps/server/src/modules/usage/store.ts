@@ -1,6 +1,6 @@
-import { asc, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.ts';
-import { modelPrices, usageDaily, usageEvents } from '../../db/schema/usage.ts';
+import { budgets, modelPrices, usageDaily, usageEvents } from '../../db/schema/usage.ts';
 
 export type UsageEventInsert = typeof usageEvents.$inferInsert;
 
@@ -49,6 +49,38 @@ export function usageStore(db: Db) {
             unpricedCalls: sql`${usageDaily.unpricedCalls} + excluded.unpriced_calls`,
           },
         });
+    },
+
+    /**
+     * Rewrites a person's ledger keys to `alias` (events and day roll-ups, a roll-up merged into one
+     * the alias already has) and drops their own budgets, in one transaction: totals stay whole.
+     */
+    async pseudonymise(userId: string, alias: string): Promise<{ events: number; days: number }> {
+      return db.transaction(async (tx) => {
+        const events = await tx
+          .update(usageEvents)
+          .set({ userId: alias })
+          .where(eq(usageEvents.userId, userId))
+          .returning({ id: usageEvents.id });
+        await tx.execute(sql`
+          insert into ${usageDaily} (day, domain_id, department_id, user_id, santito_id, source, model,
+            calls, input_tokens, output_tokens, cost_micros, unpriced_calls)
+          select day, domain_id, department_id, ${alias}, santito_id, source, model,
+            calls, input_tokens, output_tokens, cost_micros, unpriced_calls
+            from ${usageDaily} where user_id = ${userId}
+          on conflict (domain_id, day, department_id, user_id, santito_id, source, model) do update set
+            calls = ${usageDaily.calls} + excluded.calls,
+            input_tokens = ${usageDaily.inputTokens} + excluded.input_tokens,
+            output_tokens = ${usageDaily.outputTokens} + excluded.output_tokens,
+            cost_micros = ${usageDaily.costMicros} + excluded.cost_micros,
+            unpriced_calls = ${usageDaily.unpricedCalls} + excluded.unpriced_calls`);
+        const gone = await tx
+          .delete(usageDaily)
+          .where(eq(usageDaily.userId, userId))
+          .returning({ day: usageDaily.day });
+        await tx.delete(budgets).where(and(eq(budgets.scopeKind, 'user'), eq(budgets.scopeId, userId)));
+        return { events: events.length, days: gone.length };
+      });
     },
   };
 }

@@ -2,6 +2,7 @@ import { type Department, spansDomains, type User } from '@assistente/contracts'
 import { Badge, Button, Group, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import {
+  IconDatabaseExport,
   IconPencil,
   IconPlayerPause,
   IconPlayerPlay,
@@ -19,6 +20,7 @@ import { useIsMobile } from '../../ui/hooks/useIsMobile.ts';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { usePopup } from '../../ui/popup/usePopup.ts';
 import { useAccountSession } from '../auth/index.ts';
+import { ExportDataDialog, type ExportSubject } from '../data-export/index.ts';
 import { DomainSelect } from '../domains/index.ts';
 import { DepartmentDialog } from './components/DepartmentDialog.tsx';
 import { useDeleteDepartment, useDepartmentList, useUpdateDepartment } from './hooks/useDepartments.ts';
@@ -45,6 +47,7 @@ function Departments({ caller }: { caller: User }) {
 
   const [dialog, setDialog] = useState<{ department: Department | null } | null>(null);
   const confirm = useConfirm<Confirm>();
+  const [exporting, setExporting] = useState<ExportSubject | null>(null);
   const update = useUpdateDepartment();
   const remove = useDeleteDepartment();
   const targetDomain = superAdmin ? domain : caller.domain;
@@ -122,6 +125,13 @@ function Departments({ caller }: { caller: User }) {
               icon: <IconPlayerPlay size={16} />,
               onClick: () => reactivate(department),
             },
+        {
+          key: 'exportData',
+          label: t('dataExport.admin.menu_department'),
+          icon: <IconDatabaseExport size={16} />,
+          onClick: () =>
+            setExporting({ kind: 'department', id: department._id, name: department.displayName }),
+        },
         {
           key: 'remove',
           label: t('common.delete'),
@@ -215,6 +225,7 @@ function Departments({ caller }: { caller: User }) {
           });
         }}
       />
+      <ExportDataDialog subject={exporting} onClose={() => setExporting(null)} />
       <ConfirmDialog
         opened={pending !== null}
         title={pending ? t(`departments.confirm.${pending.kind}.title`) : ''}

@@ -1,14 +1,17 @@
-import { isAdmin, type User } from '@assistente/contracts';
+import { isAdmin, spansDomains, type User } from '@assistente/contracts';
 import { Badge, Group, Tabs } from '@mantine/core';
 import {
   IconApi,
   IconBrain,
   IconBuilding,
   IconChartBar,
+  IconClockPlay,
+  IconDatabaseExport,
   IconDevices,
   IconFileCertificate,
   IconFileImport,
   IconHistory,
+  IconHourglassLow,
   IconKey,
   IconLink,
   IconSparkles,
@@ -24,10 +27,13 @@ import { TabStrip } from '../../ui/TabStrip.tsx';
 import { ApiKeysTab } from '../apikeys/index.ts';
 import { useAccountSession } from '../auth/index.ts';
 import { ChatImportTab } from '../chat-import/index.ts';
+import { MyDataTab } from '../data-export/index.ts';
+import { JobsTab } from '../jobs/index.ts';
 import { MyToolsTab } from '../mcp/index.ts';
 import { MemoryTab } from '../memory/index.ts';
 import { PromptsTab } from '../prompts/index.ts';
 import { ProvidersSettings } from '../providers/index.ts';
+import { RetentionTab } from '../retention/index.ts';
 import { ShareLinksTab } from '../shares/index.ts';
 import { MyUsage } from '../usage/index.ts';
 import { AuditTab } from './components/AuditTab.tsx';
@@ -47,11 +53,14 @@ export const SETTINGS_TABS = [
   'shares',
   'memory',
   'import',
+  'data',
   'usage',
   'terms',
   'audit',
   'domain',
+  'retention',
   'providers',
+  'jobs',
 ] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
 
@@ -65,17 +74,26 @@ const ICONS: Record<SettingsTab, ComponentType<{ size?: number; stroke?: number 
   shares: IconLink,
   memory: IconBrain,
   import: IconFileImport,
+  data: IconDatabaseExport,
   usage: IconChartBar,
   terms: IconFileCertificate,
   audit: IconHistory,
   domain: IconBuilding,
+  retention: IconHourglassLow,
   providers: IconSparkles,
+  jobs: IconClockPlay,
 };
 
-/** The tabs a role sees: everyone their own settings; Admins also the audit log, domain settings and AI providers. */
+const ADMIN_TABS: ReadonlySet<SettingsTab> = new Set(['audit', 'domain', 'retention', 'providers']);
+
+/**
+ * The tabs a role sees: everyone their own settings; Admins also the audit log, domain settings,
+ * retention and AI providers; a SuperAdmin also the cluster's background jobs.
+ */
 export function settingsTabs(user: Pick<User, 'role'>): SettingsTab[] {
   const admin = isAdmin(user);
-  return SETTINGS_TABS.filter((tab) => admin || (tab !== 'audit' && tab !== 'domain' && tab !== 'providers'));
+  const superAdmin = spansDomains(user);
+  return SETTINGS_TABS.filter((tab) => (tab === 'jobs' ? superAdmin : admin || !ADMIN_TABS.has(tab)));
 }
 
 /** `/settings`: profile, password, sessions, API keys, tools, usage, terms; for Admins the audit log, domain settings and AI providers. */
@@ -114,7 +132,11 @@ function Settings({ user }: { user: User }) {
                         ? 'prompts.tab'
                         : name === 'shares'
                           ? 'shares.tab'
-                          : `settings.tabs.${name}`,
+                          : name === 'retention' || name === 'jobs'
+                            ? `${name}.tab`
+                            : name === 'data'
+                              ? 'dataExport.tab'
+                              : `settings.tabs.${name}`,
                   )}
                 </Group>
               </Tabs.Tab>
@@ -148,6 +170,9 @@ function Settings({ user }: { user: User }) {
         <Tabs.Panel value="import">
           <ChatImportTab />
         </Tabs.Panel>
+        <Tabs.Panel value="data">
+          <MyDataTab />
+        </Tabs.Panel>
         <Tabs.Panel value="usage">
           <MyUsage />
         </Tabs.Panel>
@@ -164,9 +189,19 @@ function Settings({ user }: { user: User }) {
             <DomainTab caller={user} />
           </Tabs.Panel>
         ) : null}
+        {tabs.includes('retention') ? (
+          <Tabs.Panel value="retention">
+            <RetentionTab caller={user} />
+          </Tabs.Panel>
+        ) : null}
         {tabs.includes('providers') ? (
           <Tabs.Panel value="providers">
             <ProvidersSettings />
+          </Tabs.Panel>
+        ) : null}
+        {tabs.includes('jobs') ? (
+          <Tabs.Panel value="jobs">
+            <JobsTab />
           </Tabs.Panel>
         ) : null}
       </Tabs>

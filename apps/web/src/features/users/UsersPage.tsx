@@ -11,6 +11,7 @@ import { useIsMobile } from '../../ui/hooks/useIsMobile.ts';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { usePopup } from '../../ui/popup/usePopup.ts';
 import { useAccountSession } from '../auth/index.ts';
+import { ExportDataDialog, type ExportSubject } from '../data-export/index.ts';
 import { useDepartmentNames } from '../departments/index.ts';
 import { EditUserDialog } from './components/EditUserDialog.tsx';
 import { InviteUserDialog } from './components/InviteUserDialog.tsx';
@@ -21,12 +22,19 @@ import {
   useDeleteUser,
   useResendInvitation,
   useRevokeUserSessions,
+  useSetLegalHold,
   useUpdateUser,
   useUserList,
 } from './hooks/useUsers.ts';
 import { assignableRoles, editableRoles, userActions } from './permissions.ts';
 
-type Confirm = { kind: 'deactivate' | 'remove' | 'revokeSessions'; user: User };
+type Confirm = { kind: 'deactivate' | 'remove' | 'revokeSessions' | 'holdOn' | 'holdOff'; user: User };
+
+/** Where a confirmation's texts are: legal hold's with retention's, the others with the users'. */
+const confirmKeys = (kind: Confirm['kind']) =>
+  kind === 'holdOn' || kind === 'holdOff'
+    ? `retention.legal_hold.${kind === 'holdOn' ? 'on' : 'off'}`
+    : `users.confirm.${kind}`;
 
 const SEARCH_DEBOUNCE_MS = 300;
 
@@ -70,11 +78,13 @@ function Users({ caller }: { caller: User }) {
 
   const [inviting, setInviting] = useState(false);
   const [editing, setEditing] = useState<User | null>(null);
+  const [exporting, setExporting] = useState<ExportSubject | null>(null);
   const confirm = useConfirm<Confirm>();
   const update = useUpdateUser();
   const remove = useDeleteUser();
   const resend = useResendInvitation();
   const revoke = useRevokeUserSessions();
+  const hold = useSetLegalHold();
 
   const fail = (title: string, error: unknown) =>
     void popup.show({ status: 'error', title, description: apiErrorText(t, error) });
@@ -93,9 +103,14 @@ function Users({ caller }: { caller: User }) {
       case 'edit':
         setEditing(user);
         return;
+      case 'exportData':
+        setExporting({ kind: 'user', id: user._id, name: user.displayName || user.email, email: user.email });
+        return;
       case 'deactivate':
       case 'remove':
       case 'revokeSessions':
+      case 'holdOn':
+      case 'holdOff':
         confirm.ask({ kind: action, user });
         return;
       case 'reactivate':
@@ -128,6 +143,11 @@ function Users({ caller }: { caller: User }) {
         } else if (kind === 'remove') {
           await remove.mutateAsync(user);
           succeed(t('users.deleted', { name: user.displayName }));
+        } else if (kind === 'holdOn' || kind === 'holdOff') {
+          await hold.mutateAsync({ user, hold: kind === 'holdOn' });
+          succeed(
+            t(`retention.legal_hold.${kind === 'holdOn' ? 'on' : 'off'}.done`, { name: user.displayName }),
+          );
         } else {
           const result = await revoke.mutateAsync(user);
           succeed(t('users.sessions_revoked', { count: result.revoked }));
@@ -208,20 +228,22 @@ function Users({ caller }: { caller: User }) {
           changeActive: editingAllow?.changeActive ?? false,
         }}
       />
+      <ExportDataDialog subject={exporting} onClose={() => setExporting(null)} />
       <ConfirmDialog
         opened={pending !== null}
-        title={pending ? t(`users.confirm.${pending.kind}.title`) : ''}
+        title={pending ? t(`${confirmKeys(pending.kind)}.title`) : ''}
         message={
           pending
-            ? t(`users.confirm.${pending.kind}.message`, {
+            ? t(`${confirmKeys(pending.kind)}.message`, {
                 name: pending.user.displayName,
                 email: pending.user.email,
               })
             : ''
         }
-        confirmLabel={pending ? t(`users.confirm.${pending.kind}.confirm`) : ''}
+        confirmLabel={pending ? t(`${confirmKeys(pending.kind)}.confirm`) : ''}
         cancelLabel={t('common.cancel')}
-        loading={update.isPending || remove.isPending || revoke.isPending}
+        danger={pending?.kind !== 'holdOn'}
+        loading={update.isPending || remove.isPending || revoke.isPending || hold.isPending}
         error={confirm.error}
         onConfirm={() => void runConfirm()}
         onClose={confirm.close}

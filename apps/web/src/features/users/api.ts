@@ -1,6 +1,8 @@
 import {
   type InvitationSent,
   InvitationSentSchema,
+  type LegalHold,
+  LegalHoldSchema,
   type Role,
   type SessionsRevoked,
   SessionsRevokedSchema,
@@ -67,5 +69,8 @@ export function createUsersApi(client: ApiClient) {
       ),
     revokeSessions: (id: string): Promise<SessionsRevoked> =>
       parsed(SessionsRevokedSchema, client.POST('/api/v1/user/{id}/sessions/revoke-all', byId(id))),
+    /** Legal hold (docs/ARCHITECTURE.md#governance): while on, nothing of the person is deleted. */
+    setLegalHold: (id: string, hold: boolean): Promise<LegalHold> =>
+      parsed(LegalHoldSchema, client.PUT('/api/v1/user/{id}/legal_hold', { ...byId(id), body: { hold } })),
   };
 }

@@ -1,4 +1,9 @@
-import { managesUser as managesRule, userActions as rulesFor, type User } from '@assistente/contracts';
+import {
+  administersDomain,
+  managesUser as managesRule,
+  userActions as rulesFor,
+  type User,
+} from '@assistente/contracts';
 import { describe, expect, it } from 'vitest';
 import { user } from '../../test/fixtures.ts';
 import { assignableRoles, editableRoles, managesUser, userActions } from './permissions.ts';
@@ -54,6 +59,14 @@ describe('user permissions', () => {
     expect(editableRoles(admin, editorAdmin)).toEqual(['Viewer', 'Editor', 'Admin']);
   });
 
+  it('an Admin exports the data of anyone of their domain, a SuperAdmin anyone’s; others nobody’s', () => {
+    expect(userActions(admin, superAdmin).exportData).toBe(true);
+    expect(userActions(admin, admin).exportData).toBe(true);
+    expect(userActions(admin, otherDomain).exportData).toBe(false);
+    expect(userActions(superAdmin, otherDomain).exportData).toBe(true);
+    expect(userActions(viewer, viewer).exportData).toBe(false);
+  });
+
   it('does not offer a new invitation to a deactivated user', () => {
     expect(userActions(admin, make({ ...viewer, active: false })).invite).toBe(false);
   });
@@ -81,6 +94,8 @@ describe('the grid’s permissions are the server’s rules', () => {
         remove: rules.remove,
         invite: rules.invite && target.active && target.invitePending === true,
         revokeSessions: rules.revokeSessions,
+        legalHold: rules.changeActive,
+        exportData: administersDomain(actor(caller), target.domain),
       });
       expect(managesUser(caller, target)).toBe(managesRule(actor(caller), actor(target)));
     },

@@ -1,5 +1,6 @@
 import {
   type Actor,
+  administersDomain,
   assignableRoles,
   editableRoles as editableRolesFor,
   managesUser as managesUserRule,
@@ -37,6 +38,10 @@ export function userActions(caller: Person, target: Person & Pick<User, 'active'
      */
     invite: allowed.invite && target.active && target.invitePending === true,
     revokeSessions: allowed.revokeSessions,
+    /** Legal hold: an Admin (or SuperAdmin) over someone they manage, themselves excepted. */
+    legalHold: allowed.changeActive,
+    /** Export their data (a data-subject request): an Admin of their domain, a SuperAdmin anyone's. */
+    exportData: administersDomain(actorOf(caller), target.domain),
   };
 }
 

@@ -28,7 +28,7 @@ export function authorizedRequestFor(
 }
 
 /** The file name of a `Content-Disposition` header (RFC 6266 `filename*` first). */
-function dispositionFileName(header: string | null, fallback: string): string {
+export function dispositionFileName(header: string | null, fallback: string): string {
   if (!header) return fallback;
   const star = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
   if (star?.[1]) {

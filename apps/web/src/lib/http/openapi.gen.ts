@@ -2039,7 +2039,7 @@ export interface paths {
                     from?: string;
                     limit?: number;
                     targetId?: string;
-                    targetType?: "user" | "domain" | "department" | "provider" | "apiKey" | "virtual_account" | "knowledge" | "ssoProvider" | "santito" | "budget" | "price" | "mcpServer" | "tool" | "share" | "prompt";
+                    targetType?: "user" | "domain" | "department" | "provider" | "apiKey" | "virtual_account" | "knowledge" | "ssoProvider" | "santito" | "budget" | "price" | "mcpServer" | "tool" | "share" | "prompt" | "job";
                     to?: string;
                 };
                 header?: never;
@@ -2075,7 +2075,7 @@ export interface paths {
                             target: {
                                 id: string;
                                 /** @enum {string} */
-                                type: "user" | "domain" | "department" | "provider" | "apiKey" | "virtual_account" | "knowledge" | "ssoProvider" | "santito" | "budget" | "price" | "mcpServer" | "tool" | "share" | "prompt";
+                                type: "user" | "domain" | "department" | "provider" | "apiKey" | "virtual_account" | "knowledge" | "ssoProvider" | "santito" | "budget" | "price" | "mcpServer" | "tool" | "share" | "prompt" | "job";
                             };
                         }[];
                     };
@@ -3007,6 +3007,8 @@ export interface paths {
                             /** Format: date-time */
                             createdAt: string;
                             name: string;
+                            /** Format: date-time */
+                            removedAt?: string;
                             size: number;
                             url: string;
                         };
@@ -3586,6 +3588,8 @@ export interface paths {
                                     /** Format: date-time */
                                     createdAt: string;
                                     name: string;
+                                    /** Format: date-time */
+                                    removedAt?: string;
                                     size: number;
                                     url: string;
                                 }[];
@@ -3625,6 +3629,8 @@ export interface paths {
                                         /** Format: date-time */
                                         createdAt: string;
                                         name: string;
+                                        /** Format: date-time */
+                                        removedAt?: string;
                                         size: number;
                                         url: string;
                                     }[];
@@ -3809,6 +3815,8 @@ export interface paths {
                                 /** Format: date-time */
                                 createdAt: string;
                                 name: string;
+                                /** Format: date-time */
+                                removedAt?: string;
                                 size: number;
                                 url: string;
                             }[];
@@ -3848,6 +3856,8 @@ export interface paths {
                                     /** Format: date-time */
                                     createdAt: string;
                                     name: string;
+                                    /** Format: date-time */
+                                    removedAt?: string;
                                     size: number;
                                     url: string;
                                 }[];
@@ -6590,6 +6600,345 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export a person’s or a department’s data (a data-subject request)
+         * @description An Admin of their domain, a SuperAdmin any; recorded in the audit log (`export.create`). Downloaded at `downloadUrl` by whoever asked.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        userId: string;
+                    } | {
+                        departmentId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            downloadUrl: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                            exportId: string;
+                            /** @enum {string} */
+                            scope: "me" | "user" | "department";
+                            subjectId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/export/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an export you asked for
+         * @description A ZIP written as it is sent: per chat `chats/<date> <title> <id>.json` (every message) and `.md`, `files/…` (the attachments still stored), `prompts.json`, `memories.json`, `shares.json` and `manifest.json` (counts); a department’s has a folder a person. Only whoever asked for it, until `expiresAt`; otherwise 404.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    locale?: string;
+                    timeZone?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The file’s bytes, with its own content type */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -11945,6 +12294,653 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The background jobs of the cluster, with their last run and when the schedule next runs them */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            everyMs: number;
+                            lastRun: {
+                                by: string | null;
+                                counts: {
+                                    [key: string]: number;
+                                };
+                                error: string | null;
+                                finishedAt: string | null;
+                                id: string;
+                                job: string;
+                                /** Format: date-time */
+                                startedAt: string;
+                                /** @enum {string} */
+                                status: "running" | "ok" | "failed";
+                                /** @enum {string} */
+                                trigger: "schedule" | "manual";
+                            } | null;
+                            name: string;
+                            nextRunAt: string | null;
+                        }[];
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/jobs/{name}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a job now, on a process that runs it, whatever its schedule
+         * @description Answers the run as it starts (202); `GET /api/v1/jobs` shows how it ended. 409 while a run of the job is in progress anywhere in the cluster.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            by: string | null;
+                            counts: {
+                                [key: string]: number;
+                            };
+                            error: string | null;
+                            finishedAt: string | null;
+                            id: string;
+                            job: string;
+                            /** Format: date-time */
+                            startedAt: string;
+                            /** @enum {string} */
+                            status: "running" | "ok" | "failed";
+                            /** @enum {string} */
+                            trigger: "schedule" | "manual";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a ZIP of everything you have
+         * @description Download it at `downloadUrl` with your credentials, within the hours ExportLimits allows.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            createdAt: string;
+                            downloadUrl: string;
+                            /** Format: date-time */
+                            expiresAt: string;
+                            exportId: string;
+                            /** @enum {string} */
+                            scope: "me" | "user" | "department";
+                            subjectId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/export/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download your export
+         * @description A ZIP written as it is sent: per chat `chats/<date> <title> <id>.json` (every message) and `.md`, `files/…` (the attachments still stored), `prompts.json`, `memories.json`, `shares.json` and `manifest.json` (counts); a department’s has a folder a person. Only whoever asked for it, until `expiresAt`; otherwise 404.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    locale?: string;
+                    timeZone?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The file’s bytes, with its own content type */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": unknown;
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me/memories": {
         parameters: {
             query?: never;
@@ -12576,6 +13572,114 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How long your chats and files are kept (your department’s rule when stricter) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            chatsDays: number | null;
+                            exemptPinned: boolean;
+                            filesDays: number | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -15508,6 +16612,325 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/settings/pii": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The domain’s PII and credential filter (no setting: off, every kind) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The domain a SuperAdmin acts on; anyone else may name only their own */
+                    domain?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            kinds: ("credential" | "jwt" | "email" | "phone" | "card" | "iban" | "cpf" | "cnpj")[];
+                            /** @enum {string} */
+                            mode: "off" | "redact" | "block";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Set the domain’s PII and credential filter
+         * @description Applied to what people send (chats, embeds, the editor, /v1), tool arguments and attachment text before a model or the database sees them: `redact` replaces each match with its kind (`[CPF]`), `block` refuses with PII_BLOCKED naming the kinds.
+         */
+        put: {
+            parameters: {
+                query?: {
+                    /** @description The domain a SuperAdmin acts on; anyone else may name only their own */
+                    domain?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        kinds: ("credential" | "jwt" | "email" | "phone" | "card" | "iban" | "cpf" | "cnpj")[];
+                        /** @enum {string} */
+                        mode: "off" | "redact" | "block";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            kinds: ("credential" | "jwt" | "email" | "phone" | "card" | "iban" | "cpf" | "cnpj")[];
+                            /** @enum {string} */
+                            mode: "off" | "redact" | "block";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/settings/profile": {
         parameters: {
             query?: never;
@@ -16691,6 +18114,384 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/settings/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The domain’s retention rule (none: everything is kept), with the daily run’s last and next run */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The domain a SuperAdmin acts on; anyone else may name only their own */
+                    domain?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            lastRun: {
+                                by: string | null;
+                                counts: {
+                                    [key: string]: number;
+                                };
+                                error: string | null;
+                                finishedAt: string | null;
+                                id: string;
+                                job: string;
+                                /** Format: date-time */
+                                startedAt: string;
+                                /** @enum {string} */
+                                status: "running" | "ok" | "failed";
+                                /** @enum {string} */
+                                trigger: "schedule" | "manual";
+                            } | null;
+                            nextRunAt: string | null;
+                            settings: {
+                                apiLogsDays: number | null;
+                                chatsDays: number | null;
+                                departments: {
+                                    [key: string]: {
+                                        chatsDays: number;
+                                    };
+                                };
+                                exemptPinned: boolean;
+                                filesDays: number | null;
+                                visitorChatsDays: number | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        /**
+         * Set how long the domain keeps chats, files, visitors’ chats and the API’s request log
+         * @description Null keeps for ever. A department’s `chatsDays` may only be stricter than the domain’s. The daily run deletes what is older; the usage ledger is never deleted.
+         */
+        put: {
+            parameters: {
+                query?: {
+                    /** @description The domain a SuperAdmin acts on; anyone else may name only their own */
+                    domain?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        apiLogsDays: number | null;
+                        chatsDays: number | null;
+                        departments: {
+                            [key: string]: {
+                                chatsDays: number;
+                            };
+                        };
+                        exemptPinned: boolean;
+                        filesDays: number | null;
+                        visitorChatsDays: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            lastRun: {
+                                by: string | null;
+                                counts: {
+                                    [key: string]: number;
+                                };
+                                error: string | null;
+                                finishedAt: string | null;
+                                id: string;
+                                job: string;
+                                /** Format: date-time */
+                                startedAt: string;
+                                /** @enum {string} */
+                                status: "running" | "ok" | "failed";
+                                /** @enum {string} */
+                                trigger: "schedule" | "manual";
+                            } | null;
+                            nextRunAt: string | null;
+                            settings: {
+                                apiLogsDays: number | null;
+                                chatsDays: number | null;
+                                departments: {
+                                    [key: string]: {
+                                        chatsDays: number;
+                                    };
+                                };
+                                exemptPinned: boolean;
+                                filesDays: number | null;
+                                visitorChatsDays: number | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -18000,6 +19801,8 @@ export interface paths {
                                     /** Format: date-time */
                                     createdAt: string;
                                     name: string;
+                                    /** Format: date-time */
+                                    removedAt?: string;
                                     size: number;
                                     url: string;
                                 }[];
@@ -18039,6 +19842,8 @@ export interface paths {
                                         /** Format: date-time */
                                         createdAt: string;
                                         name: string;
+                                        /** Format: date-time */
+                                        removedAt?: string;
                                         size: number;
                                         url: string;
                                     }[];
@@ -20574,6 +22379,7 @@ export interface paths {
                                 version: string;
                             };
                             invitePending?: boolean;
+                            legalHold?: boolean;
                             /** @enum {string} */
                             role: "Viewer" | "Editor" | "Admin" | "SuperAdmin";
                             type: string;
@@ -20739,6 +22545,7 @@ export interface paths {
                             };
                             invitationSent: boolean;
                             invitePending?: boolean;
+                            legalHold?: boolean;
                             /** @enum {string} */
                             role: "Viewer" | "Editor" | "Admin" | "SuperAdmin";
                             type: string;
@@ -21244,6 +23051,7 @@ export interface paths {
                                 version: string;
                             };
                             invitePending?: boolean;
+                            legalHold?: boolean;
                             /** @enum {string} */
                             role: "Viewer" | "Editor" | "Admin" | "SuperAdmin";
                             type: string;
@@ -21389,6 +23197,7 @@ export interface paths {
                             version?: string;
                         };
                         invitePending?: boolean;
+                        legalHold?: boolean;
                         /** @enum {string} */
                         role: "Viewer" | "Editor" | "Admin" | "SuperAdmin";
                         type: string;
@@ -21425,6 +23234,7 @@ export interface paths {
                                 version: string;
                             };
                             invitePending?: boolean;
+                            legalHold?: boolean;
                             /** @enum {string} */
                             role: "Viewer" | "Editor" | "Admin" | "SuperAdmin";
                             type: string;
@@ -21974,6 +23784,189 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/{id}/legal_hold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Suspend (or let go on) the deletion of a person’s data: retention and erasure skip them */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        hold: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            hold: boolean;
+                            userId: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                /** @enum {string} */
+                                code: "BAD_REQUEST" | "VALIDATION_FAILED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "USER_NOT_FOUND" | "DOMAIN_NOT_FOUND" | "DEPARTMENT_NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INVALID_GRANT" | "INTERNAL" | "UNAVAILABLE" | "NO_PROVIDER" | "MODEL_UNAVAILABLE" | "MODEL_NOT_ALLOWED" | "PROVIDER_ERROR" | "PROVIDER_TIMEOUT" | "TOO_MANY_GENERATIONS" | "BAD_FRAME" | "ORIGIN_NOT_ALLOWED" | "INVALID_VISITOR_SIGNATURE" | "STORAGE_UNAVAILABLE" | "BUDGET_EXCEEDED" | "PRICE_MISSING" | "PII_BLOCKED" | "LEGAL_HOLD";
+                                details?: unknown;
+                                message: string;
+                                status: number;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -26206,6 +28199,22 @@ export interface paths {
                 };
                 /** @description Default Response */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: {
+                                code: string | null;
+                                message: string;
+                                param: string | null;
+                                type: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Default Response */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -1,6 +1,6 @@
 import type { Attachment } from '@assistente/contracts';
 import { Group } from '@mantine/core';
-import { IconFile } from '@tabler/icons-react';
+import { IconFile, IconFileOff } from '@tabler/icons-react';
 import { createContext, useContext } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
 import { formatSize } from '../../../ui/format.ts';
@@ -19,8 +19,33 @@ export const attachmentPath = (a: Attachment) =>
  */
 export const FilePathContext = createContext<(a: Attachment) => string>(attachmentPath);
 
+/** A file retention deleted: its name stays, said to be gone; nothing to download. */
+function RemovedChip({ attachment: a }: { attachment: Attachment }) {
+  const { t } = useTranslation();
+  const removed = t('retention.server.file_removed');
+  return (
+    <span
+      className={`${classes.attachment} ${classes.attachmentRemoved}`}
+      title={removed}
+      data-testid="attachment-removed"
+    >
+      <IconFileOff size={15} stroke={1.6} aria-hidden />
+      <span className={classes.attachmentName}>{a.name}</span>
+      <span className={classes.attachmentSize}>{removed}</span>
+    </span>
+  );
+}
+
 /** A file of the chat as a chip, its name and size (a thumbnail for an image): a click downloads it. */
-export function AttachmentChip({ attachment: a }: { attachment: Attachment }) {
+export function AttachmentChip({ attachment }: { attachment: Attachment }) {
+  return attachment.removedAt ? (
+    <RemovedChip attachment={attachment} />
+  ) : (
+    <StoredChip attachment={attachment} />
+  );
+}
+
+function StoredChip({ attachment: a }: { attachment: Attachment }) {
   const { t, i18n } = useTranslation();
   const path = useContext(FilePathContext)(a);
   const thumbnail = useFetchedImage(hasThumbnail(a.contentType) ? path : null, 'chats');

@@ -396,6 +396,7 @@ export function ChatView({
                 code={error.code}
                 message={error.message}
                 resetsAt={error.resetsAt}
+                kinds={error.kinds}
                 onClose={() => {
                   setRequestError(null);
                   if (effectiveId) agents.store.dispatch({ type: 'dismiss-error', chatId: effectiveId });

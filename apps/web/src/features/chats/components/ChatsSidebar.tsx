@@ -14,6 +14,7 @@ import { useTranslation } from '../../../lib/i18n/index.ts';
 import { Tooltip } from '../../../ui/DeferredFloating.tsx';
 import { useLocalePath } from '../../../ui/hooks/useLocalePath.ts';
 import { setUi } from '../../../ui/uiStore.ts';
+import { RetentionNotice } from '../../retention/index.ts';
 import { useChatsList, useDeleteChat, usePinChat, useRenameChat } from '../hooks/useChatsList.ts';
 import { useFixedVirtual } from '../hooks/useFixedVirtual.ts';
 import { ChatListItem } from './ChatListItem.tsx';
@@ -185,6 +186,7 @@ export function ChatsSidebar({
           </div>
         )}
       </nav>
+      <RetentionNotice />
     </Stack>
   );
 }

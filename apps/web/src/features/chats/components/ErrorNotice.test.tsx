@@ -93,6 +93,37 @@ describe('ErrorNotice', () => {
     expect(screen.getByTestId('chat-error-detail').textContent).toMatch(/^10\.0\.0\.5 recusou a conexão/);
   });
 
+  it('names what the organisation’s PII filter found, in the reader’s language, never the server’s line', async () => {
+    installFakeServices();
+    signInSession();
+    const blocked = 'Your organisation does not allow sending this: it contains email, cpf.';
+    const router = createMemoryRouter([
+      { path: '/', element: <ErrorNotice code="PII_BLOCKED" message={blocked} kinds={['email', 'cpf']} /> },
+    ]);
+    const view = renderWithProviders(<RouterProvider router={router} />);
+    expect(screen.getByRole('alert').textContent).toContain(
+      'Esta mensagem contém e-mail e CPF, que a organização não permite enviar.',
+    );
+    expect(screen.getByRole('alert').textContent).not.toContain(blocked);
+    view.unmount();
+    await loadTestTexts('en');
+    try {
+      renderWithProviders(<RouterProvider router={router} />);
+      expect(screen.getByRole('alert').textContent).toContain('This message contains e-mail and CPF,');
+    } finally {
+      await loadTestTexts();
+    }
+  });
+
+  it('says the generic PII text when a refusal names no kinds (an answer stored refused)', () => {
+    installFakeServices();
+    signInSession();
+    show('PII_BLOCKED', 'Your organisation does not allow sending this: it contains cpf.');
+    expect(screen.getByRole('alert').textContent).toContain(
+      'Esta mensagem contém dados que a organização não permite enviar.',
+    );
+  });
+
   it('shows no English line for an older answer stored without a reason', () => {
     installFakeServices();
     signInSession({ role: 'Admin' });

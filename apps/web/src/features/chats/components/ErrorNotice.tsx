@@ -1,4 +1,4 @@
-import { ErrorCodes, isAdmin, type ProviderFailure } from '@assistente/contracts';
+import { ErrorCodes, isAdmin, type PiiKind, type ProviderFailure } from '@assistente/contracts';
 import { Alert, Anchor, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { Link } from 'react-router';
@@ -6,6 +6,7 @@ import { useTranslation } from '../../../lib/i18n/index.ts';
 import { formatDateTime } from '../../../ui/format.ts';
 import { useLocalePath } from '../../../ui/hooks/useLocalePath.ts';
 import { useAccountSession } from '../../auth/index.ts';
+import { piiKindsText } from '../../pii/index.ts';
 import { failureText } from '../../providers/index.ts';
 import { isProviderCode, isTranslatedCode, showsServerDetail } from '../lib/errors.ts';
 
@@ -15,6 +16,7 @@ export function ErrorNotice({
   message,
   reason,
   resetsAt,
+  kinds,
   onClose,
   compact = false,
 }: {
@@ -24,6 +26,8 @@ export function ErrorNotice({
   reason?: ProviderFailure | undefined;
   /** When a budget that refused the send resets: said in the reader's language and time. */
   resetsAt?: string | undefined;
+  /** What the organisation's PII filter found in a refused message: named in the reader's language. */
+  kinds?: readonly PiiKind[] | undefined;
   onClose?: () => void;
   compact?: boolean;
 }) {
@@ -50,7 +54,13 @@ export function ErrorNotice({
       data-code={code}
     >
       <Text size="sm">
-        {translated ? t(`chats.errors.${code}`) : apiCode ? t(`errors.codes.${code}`) : message}
+        {code === 'PII_BLOCKED' && kinds?.length
+          ? t('pii.blocked', { kinds: piiKindsText(t, i18n.language, kinds) })
+          : translated
+            ? t(`chats.errors.${code}`)
+            : apiCode
+              ? t(`errors.codes.${code}`)
+              : message}
       </Text>
       {resetsAt ? (
         <Text size="sm" mt={4} data-testid="chat-error-resets">

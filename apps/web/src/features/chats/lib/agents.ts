@@ -11,6 +11,7 @@ import {
   createChatStore,
   createDeltaBatcher,
   type RequestError,
+  requestErrorOf,
   streamingIds,
 } from './chatStore.ts';
 
@@ -228,11 +229,7 @@ export class AgentsController {
         break;
       case 'error':
         if (frame.code === 'BUDGET_EXCEEDED') this.listEvents?.usageChanged();
-        this.settleSend(frame.requestId, {
-          code: frame.code,
-          message: frame.message,
-          ...(frame.resetsAt ? { resetsAt: frame.resetsAt } : {}),
-        });
+        this.settleSend(frame.requestId, requestErrorOf(frame));
         break;
       case 'chat.subscribed': {
         // Answers we think are generating but the server no longer is: they ended while we were away.

@@ -1,8 +1,27 @@
-import type { Message, MessagePart, ServerFrame, ToolCallFrame, ToolPart } from '@assistente/contracts';
+import type {
+  ErrorFrame,
+  Message,
+  MessagePart,
+  PiiKind,
+  ServerFrame,
+  ToolCallFrame,
+  ToolPart,
+} from '@assistente/contracts';
 import type { MessagesById } from './thread.ts';
 
-/** A refused request, as the `error` frame said it; `resetsAt` with BUDGET_EXCEEDED. */
-export type RequestError = { code: string; message: string; resetsAt?: string };
+/**
+ * A refused request, as the `error` frame said it; `resetsAt` with BUDGET_EXCEEDED, `kinds` (what
+ * the organisation's filter found) with PII_BLOCKED.
+ */
+export type RequestError = { code: string; message: string; resetsAt?: string; kinds?: PiiKind[] };
+
+/** What the person is told of an `error` frame. */
+export const requestErrorOf = (frame: ErrorFrame): RequestError => ({
+  code: frame.code,
+  message: frame.message,
+  ...(frame.resetsAt ? { resetsAt: frame.resetsAt } : {}),
+  ...(frame.kinds ? { kinds: frame.kinds } : {}),
+});
 
 /** What the client knows of one open chat. Objects are replaced, never mutated (memoised rendering). */
 export interface ThreadState extends MessagesById {
@@ -224,11 +243,7 @@ function applyFrame(state: ChatsState, frame: ServerFrame): ChatsState {
         ...state,
         [thread.chatId]: {
           ...thread,
-          lastError: {
-            code: frame.code,
-            message: frame.message,
-            ...(frame.resetsAt ? { resetsAt: frame.resetsAt } : {}),
-          },
+          lastError: requestErrorOf(frame),
         },
       };
     }

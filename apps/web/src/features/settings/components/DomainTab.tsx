@@ -10,6 +10,7 @@ import { ConfirmDialog } from '../../../ui/ConfirmDialog.tsx';
 import { ListSkeleton, LoadError } from '../../../ui/LoadState.tsx';
 import { usePopup } from '../../../ui/popup/usePopup.ts';
 import { DomainSelect } from '../../domains/index.ts';
+import { PiiSetting } from '../../pii/index.ts';
 import { PublicLinksSetting } from '../../shares/index.ts';
 import { useDomainSettings, useUpdateDomainSettings } from '../hooks/useSettings.ts';
 import { DomainTimeZone } from './DomainTimeZone.tsx';
@@ -113,6 +114,8 @@ export function DomainTab({ caller }: { caller: User }) {
             <DomainTimeZone key={settings.data.domain} settings={settings.data} />
             <Divider />
             <PublicLinksSetting domain={settings.data.domain} />
+            <Divider />
+            <PiiSetting domain={settings.data.domain} />
           </>
         )}
       </Stack>

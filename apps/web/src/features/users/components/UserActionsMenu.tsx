@@ -1,5 +1,7 @@
 import type { User } from '@assistente/contracts';
 import {
+  IconDatabaseExport,
+  IconGavel,
   IconLogout,
   IconMailForward,
   IconPencil,
@@ -12,7 +14,16 @@ import { useTranslation } from '../../../lib/i18n/index.ts';
 import { RowActions } from '../../../ui/DataList.tsx';
 import type { userActions } from '../permissions.ts';
 
-export type UserAction = 'edit' | 'invite' | 'revokeSessions' | 'deactivate' | 'reactivate' | 'remove';
+export type UserAction =
+  | 'edit'
+  | 'invite'
+  | 'revokeSessions'
+  | 'deactivate'
+  | 'reactivate'
+  | 'holdOn'
+  | 'holdOff'
+  | 'exportData'
+  | 'remove';
 
 /** The actions of one user row, as far as the caller may take them. */
 export function UserActionsMenu({
@@ -46,6 +57,12 @@ export function UserActionsMenu({
           (user.active
             ? action('deactivate', t('users.actions.deactivate'), <IconPlayerPause size={16} />)
             : action('reactivate', t('users.actions.reactivate'), <IconPlayerPlay size={16} />)),
+        allowed.legalHold &&
+          (user.legalHold
+            ? action('holdOff', t('retention.legal_hold.menu_off'), <IconGavel size={16} />)
+            : action('holdOn', t('retention.legal_hold.menu_on'), <IconGavel size={16} />)),
+        allowed.exportData &&
+          action('exportData', t('dataExport.admin.menu_user'), <IconDatabaseExport size={16} />),
         allowed.remove && action('remove', t('common.delete'), <IconTrash size={16} />, true),
       ]}
     />

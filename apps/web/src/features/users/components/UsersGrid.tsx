@@ -1,5 +1,5 @@
 import type { SortOrder, User, UserSortField } from '@assistente/contracts';
-import { Badge, Text } from '@mantine/core';
+import { Badge, Group, Text } from '@mantine/core';
 import { IconUsers } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from '../../../lib/i18n/index.ts';
@@ -35,6 +35,17 @@ function StatusBadge({ user }: { user: User }) {
   return (
     <Badge variant="light" color={user.active ? 'green' : 'neutral'} radius="sm">
       {t(user.active ? 'common.active' : 'common.inactive')}
+    </Badge>
+  );
+}
+
+/** Shown while the person is under legal hold: nothing of theirs is deleted. */
+function LegalHoldBadge({ user }: { user: User }) {
+  const { t } = useTranslation();
+  if (!user.legalHold) return null;
+  return (
+    <Badge variant="light" color="grape" radius="sm" data-testid="legal-hold-badge">
+      {t('retention.legal_hold.badge')}
     </Badge>
   );
 }
@@ -96,7 +107,16 @@ export function UsersGrid(props: UsersGridProps) {
           },
         ]
       : []),
-    { key: 'status', title: t('users.fields.status'), cell: (user) => <StatusBadge user={user} /> },
+    {
+      key: 'status',
+      title: t('users.fields.status'),
+      cell: (user) => (
+        <Group gap={4} wrap="wrap">
+          <StatusBadge user={user} />
+          <LegalHoldBadge user={user} />
+        </Group>
+      ),
+    },
   ];
 
   return (
@@ -116,6 +136,7 @@ export function UsersGrid(props: UsersGridProps) {
           <>
             <RoleBadge user={user} />
             <StatusBadge user={user} />
+            <LegalHoldBadge user={user} />
             <Badge variant="outline" color="neutral.6" radius="sm" tt="none">
               {department(user)}
             </Badge>

@@ -83,6 +83,15 @@ export function useResendInvitation() {
   });
 }
 
+/** Puts a person under legal hold or releases them: their row's badge shows it at once. */
+export function useSetLegalHold() {
+  const replace = useReplaceUser();
+  return useMutation({
+    mutationFn: ({ user, hold }: { user: User; hold: boolean }) => usersApi().setLegalHold(user._id, hold),
+    onSuccess: (result, { user }) => replace({ ...user, legalHold: result.hold }),
+  });
+}
+
 export function useRevokeUserSessions() {
   return useMutation({ mutationFn: (user: Pick<User, '_id'>) => usersApi().revokeSessions(user._id) });
 }
