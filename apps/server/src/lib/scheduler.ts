@@ -129,6 +129,14 @@ export function createScheduler(deps: {
   const running = new Set<Promise<unknown>>();
   /** The timer's try of each job, while it runs. */
   const inFlight = new Map<string, Promise<boolean>>();
+  /** When each job's timer here started, and its interval: when it next tries. */
+  const ticking = new Map<string, { since: number; everyMs: number }>();
+  /** The first try of `name` by this process's timer at or after `after`; undefined if not ticking here. */
+  const nextTick = (name: string, after: number): Date | undefined => {
+    const t = ticking.get(name);
+    if (!t) return undefined;
+    return new Date(t.since + Math.max(1, Math.ceil((after - t.since) / t.everyMs)) * t.everyMs);
+  };
   let closed = false;
 
   const until = (ms: number) => sql`now() + ${ms} * interval '1 millisecond'`;
@@ -268,6 +276,7 @@ export function createScheduler(deps: {
       const timer = setInterval(tick, tickMs);
       timer.unref();
       timers.add(timer);
+      ticking.set(job.name, { since: Date.now(), everyMs: tickMs });
       // Housekeeping waits its period: every start (and every test app) need not purge at once.
       // A start-up try begins now, not on a later turn: a runNow right after `add` then waits for
       // it instead of racing it for the lease (the job itself runs only once the lease is taken).
@@ -276,6 +285,7 @@ export function createScheduler(deps: {
         clearInterval(timer);
         timers.delete(timer);
         jobs.delete(job.name);
+        ticking.delete(job.name);
       };
     },
 
@@ -321,14 +331,19 @@ export function createScheduler(deps: {
           .where(inArray(jobLeases.name, names)),
       ]);
       const lastRuns = new Map(runs.map((r) => [r.job, r]));
-      const next = new Map(leases.map((l) => [l.name, l.until]));
+      const leased = new Map(leases.map((l) => [l.name, l.until]));
+      const now = Date.now();
       return names.map((name) => {
         const last = lastRuns.get(name);
+        // The schedule runs it at the first try once its lease has ended (never run: the first
+        // try). A job of another role's processes: the lease's end, when there is one.
+        const until = leased.get(name);
+        const next = nextTick(name, Math.max(now, until?.getTime() ?? now)) ?? until;
         return {
           name,
           everyMs: known.get(name) ?? 0,
           lastRun: last ? toJobRun(last) : null,
-          nextRunAt: next.get(name)?.toISOString() ?? null,
+          nextRunAt: next?.toISOString() ?? null,
         };
       });
     },
