@@ -1,6 +1,7 @@
 import { managesPiiFilter, type PiiSettings } from '@assistente/contracts';
 import type { AppContext } from '../../context.ts';
 import type { UserCaller } from '../../lib/caller.ts';
+import { type DomainCache, domainCache } from '../../lib/domain-cache.ts';
 import { PII_OFF, type PiiFilter, piiFilter } from '../../lib/pii-filter.ts';
 import { actor, definePolicy } from '../../lib/policy.ts';
 import { existingActingDomain } from '../accounts/index.ts';
@@ -15,37 +16,27 @@ import { type PiiStore, piiStore } from './pii-store.ts';
 export interface PiiState {
   ctx: AppContext;
   store: PiiStore;
-  filters: Map<string, { filter: PiiFilter; at: number }>;
-  unsubscribe: () => void;
+  filters: DomainCache<PiiFilter>;
 }
-
-/** Bus channel: a domain's PII settings changed (`{ domain }`): every replica drops its copy. */
-const PII_CHANGED = 'pii.changed';
-/** How long a domain's filter is reused without asking the database. */
-const FILTER_TTL_MS = 30_000;
 
 const policy = definePolicy({
   manage: (caller, domainId: string) => managesPiiFilter(actor(caller), domainId),
 });
 
 export function createPiiState(ctx: AppContext): PiiState {
-  const filters: PiiState['filters'] = new Map();
-  const unsubscribe = ctx.bus.subscribe(PII_CHANGED, (msg) => {
-    const domain = (msg as { domain?: unknown } | undefined)?.domain;
-    if (typeof domain === 'string') filters.delete(domain);
+  const store = piiStore(ctx.db);
+  const filters = domainCache({
+    bus: ctx.bus,
+    log: ctx.log,
+    channel: 'pii.changed',
+    ttlMs: 30_000,
+    load: async (domainId) => piiFilter((await store.read(domainId)) ?? PII_OFF),
   });
-  return { ctx, store: piiStore(ctx.db), filters, unsubscribe };
+  return { ctx, store, filters };
 }
 
-/** The domain's filter: from the cache, else one read of its settings (none: off). */
-export async function filterFor(s: PiiState, domainId: string): Promise<PiiFilter> {
-  const hit = s.filters.get(domainId);
-  if (hit && Date.now() - hit.at < FILTER_TTL_MS) return hit.filter;
-  const filter = piiFilter((await s.store.read(domainId)) ?? PII_OFF);
-  if (s.filters.size > 10_000) s.filters.clear();
-  s.filters.set(domainId, { filter, at: Date.now() });
-  return filter;
-}
+/** The domain's filter (a domain that never set one: off). */
+export const filterFor = (s: PiiState, domainId: string): Promise<PiiFilter> => s.filters.get(domainId);
 
 /** What a person of the domain sent, as it may reach a model and the database (PII_BLOCKED in block mode). */
 export async function screen(s: PiiState, domainId: string, text: string): Promise<string> {
@@ -91,13 +82,10 @@ export async function putSettings(
       },
     };
   });
-  s.filters.delete(domainId);
-  await s.ctx.bus.publish(PII_CHANGED, { domain: domainId }).catch((err: unknown) => {
-    s.ctx.log.warn({ err }, 'could not publish a PII settings change');
-  });
+  await s.filters.changed(domainId);
   return body;
 }
 
 export function close(s: PiiState): void {
-  s.unsubscribe();
+  s.filters.close();
 }
