@@ -1,22 +1,22 @@
 #!/usr/bin/env node
 // Compiles the server to apps/server/dist (plain JavaScript, no TypeScript loader at run time) when
-// its sources changed. Entries: the server, the admin command and the two worker threads; our own
-// code (server and contracts) and the pure-JavaScript packages every start loads are bundled.
-import { cpSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+// its sources changed. Entries: the server, the admin command and the worker threads; how they are
+// bundled is scripts/server-bundle.mjs.
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fingerprint, root } from './fingerprint.mjs';
+import { fingerprint } from './fingerprint.mjs';
+import { bundleServer, serverDir } from './server-bundle.mjs';
 
-const server = path.join(root, 'apps/server');
-const dist = path.join(server, 'dist');
+const dist = path.join(serverDir, 'dist');
 const stamp = path.join(dist, '.fingerprint');
-const INPUTS = ['apps/server/src', 'apps/server/package.json', 'packages/contracts/src', 'package-lock.json'];
-const ENTRIES = {
-  main: 'src/main.ts',
-  admin: 'src/cli/admin.ts',
-  'model-worker': 'src/modules/agents/model-worker.ts',
-  'pglite-worker': 'src/db/pglite-worker.ts',
-  'extract-worker': 'src/modules/knowledge/extract-worker.ts',
-};
+const INPUTS = [
+  'apps/server/src',
+  'apps/server/package.json',
+  'packages/contracts/src',
+  'package-lock.json',
+  // How it is bundled: a changed option must rebuild what a start runs.
+  'scripts/server-bundle.mjs',
+];
 
 const id = fingerprint(INPUTS);
 const built = existsSync(stamp) ? readFileSync(stamp, 'utf8').trim() : '';
@@ -42,54 +42,13 @@ try {
   process.exit(1);
 }
 
-// Resolving and reading ~1,400 package files cost a start more than the rest of the server did, so
-// packages are bundled, except: native addons and packages that read files beside themselves
-// (PGlite's WebAssembly, argon2, the API reference page's assets), optional native peers, and the
-// clients only some deployments load (PostgreSQL, S3, some model providers), which stay exactly what
-// their tests ran.
-const external = [
-  '@electric-sql/pglite',
-  // pgvector's bundle for PGlite (vector.tar.gz), found beside its module.
-  '@electric-sql/pglite-pgvector',
-  '@node-rs/argon2',
-  '@fastify/swagger-ui',
-  'pg',
-  'pg-native',
-  '@aws-sdk/client-s3',
-  '@ai-sdk/anthropic',
-  '@ai-sdk/google',
-  'ollama-ai-provider-v2',
-  // PDF.js loads its own worker module from beside itself.
-  'pdfjs-dist',
-  'bufferutil',
-  'utf-8-validate',
-];
 const started = Date.now();
 const out = `${dist}.${process.pid}.tmp`;
 rmSync(out, { recursive: true, force: true });
-await esbuild.build({
-  absWorkingDir: server,
-  entryPoints: ENTRIES,
+await bundleServer(esbuild, {
+  entries: { main: path.join(serverDir, 'src/main.ts'), admin: path.join(serverDir, 'src/cli/admin.ts') },
   outdir: out,
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20.19',
-  // Everything from npm stays in node_modules (native addons, wasm files found beside their package).
-  external: external.flatMap((d) => [d, `${d}/*`]),
-  sourcemap: true,
-  // Stack traces need only the mappings; the sources are on disk. Kept, they were ~20 MiB of every
-  // server's memory under --enable-source-maps.
-  sourcesContent: false,
-  logLevel: 'warning',
-  // Bundled CommonJS dependencies call `require`.
-  banner: {
-    js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-  },
 });
-// The migrator reads its SQL next to the code that runs it (db/client.ts).
-cpSync(path.join(server, 'src/db/migrations'), path.join(out, 'migrations'), { recursive: true });
 writeFileSync(path.join(out, '.fingerprint'), `${id}\n`);
 // Swap the new build in; a server still running keeps the modules it loaded. Two builds racing
 // (parallel test set-ups) made the same files: the loser drops its copy.

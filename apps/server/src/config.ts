@@ -203,7 +203,9 @@ export type Config = z.infer<typeof ConfigSchema> & {
 
 /** Reads and validates the environment; throws one clear message naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = ConfigSchema.safeParse(env);
+  // Read once: zod's compiled fast path for an object schema cost more to generate than this one
+  // parse (≈ 0.1 s of a start, docs/ARCHITECTURE.md#build-and-run).
+  const parsed = ConfigSchema.safeParse(env, { jitless: true });
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);

@@ -3,12 +3,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import pg from 'pg';
+import type pg from 'pg';
 import { type DataDirLock, type LockHolder, lockDataDir } from './data-dir-lock.ts';
 import { PGliteThread } from './pglite-thread.ts';
 import * as schema from './schema/index.ts';
@@ -91,7 +89,11 @@ function retryLostConnections(pool: pg.Pool, size: number): void {
  * for it for ever. Here the connection is taken and given back around drizzle's transaction on
  * that one client — destroyed instead of reused when it died.
  */
-function releasingTransactions(db: Db, pool: pg.Pool): void {
+function releasingTransactions(
+  db: Db,
+  pool: pg.Pool,
+  drizzlePg: typeof import('drizzle-orm/node-postgres').drizzle,
+): void {
   /** A drizzle per pooled client (the pool keeps its clients, so this stays as small as the pool). */
   const onClient = new WeakMap<pg.PoolClient, Db>();
   const transaction: Db['transaction'] = async (run, config) => {
@@ -124,6 +126,13 @@ export async function openDatabase(opts: {
   holder?: LockHolder['by'];
 }): Promise<Database> {
   if (opts.url) {
+    // Loaded only here: a server on the embedded database never loads the PostgreSQL client
+    // (docs/ARCHITECTURE.md#build-and-run).
+    const [{ default: pg }, { drizzle: drizzlePg }, { migrate: migratePg }] = await Promise.all([
+      import('pg'),
+      import('drizzle-orm/node-postgres'),
+      import('drizzle-orm/node-postgres/migrator'),
+    ]);
     const size = opts.poolSize ?? 10;
     const pool = new pg.Pool({
       connectionString: opts.url,
@@ -146,7 +155,7 @@ export async function openDatabase(opts: {
       client.on('error', (err) => process.emitWarning(`PostgreSQL connection error: ${err.message}`)),
     );
     const db = drizzlePg(pool, { schema }) as unknown as Db;
-    releasingTransactions(db, pool);
+    releasingTransactions(db, pool, drizzlePg);
     const lockClient = await pool.connect();
     try {
       await lockClient.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);

@@ -95,7 +95,7 @@ describe('PGlite on its own thread', () => {
     await expect(other.query('select 1')).rejects.toThrow(/embedded database stopped/);
   });
 
-  it("keeps 32 MB of shared buffers on disk without rewriting the data dir's postgresql.conf", async () => {
+  it("keeps its memory settings on disk without rewriting the data dir's postgresql.conf", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'assistente-pglite-'));
     try {
       const first = await PGliteThread.open(dir);
@@ -104,7 +104,10 @@ describe('PGlite on its own thread', () => {
       const again = await PGliteThread.open(dir);
       try {
         expect((await again.query<{ shared_buffers: string }>('show shared_buffers')).rows[0]).toEqual({
-          shared_buffers: '32MB',
+          shared_buffers: '16MB',
+        });
+        expect((await again.query<{ max_connections: string }>('show max_connections')).rows[0]).toEqual({
+          max_connections: '8',
         });
       } finally {
         await again.close();

@@ -1,3 +1,4 @@
+import { setFlagsFromString } from 'node:v8';
 import type { Worker } from 'node:worker_threads';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
 import { spawnTsWorker } from '../lib/ts-worker.ts';
@@ -71,6 +72,22 @@ export interface PGliteTx extends PGliteLike {
  */
 const TIMESTAMPTZ = 1184;
 
+/**
+ * V8 recompiles a WebAssembly function with its optimising compiler once it has run about 1.8 MB of
+ * code; PostgreSQL's start-up alone crosses that in hundreds of functions it never runs again, and
+ * their recompiling took ≈ 0.6 s of CPU during a start, on the cores the server was loading its code
+ * on. Ten times the budget: functions that stay hot (the queries' own) are still optimised, a little
+ * later. Process-wide, and PGlite is the only WebAssembly the server runs. See
+ * docs/ARCHITECTURE.md#build-and-run.
+ */
+const WASM_TIERING_BUDGET = 18_000_000;
+let tieringSet = false;
+function lateWasmTierUp(): void {
+  if (tieringSet) return;
+  tieringSet = true;
+  setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
+}
+
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /**
@@ -105,6 +122,7 @@ export class PGliteThread implements PGliteLike {
 
   /** Starts the thread and opens the database in `dataDir` (in memory without one). */
   static async open(dataDir?: string): Promise<PGliteThread> {
+    lateWasmTierUp();
     const worker = spawnTsWorker(new URL('./pglite-worker.ts', import.meta.url), {
       ...(dataDir ? { dataDir } : {}),
     } satisfies DbWorkerData);

@@ -70,10 +70,11 @@ function answer(id: number, work: () => Promise<Omit<DbReply & { type: 'result' 
 /**
  * PostgreSQL's default 128 MB of shared buffers was most of an idle server's memory (≈ 115 MiB more
  * resident than 32 MB) and slowed its start; the embedded database's files are read through the
- * operating system's page cache anyway. A start parameter, not `postgresqlconf`: that option
- * rewrites the data directory's postgresql.conf.
+ * operating system's page cache anyway. 16 MB (2,048 pages) and room for 8 connections (PGlite is
+ * one) took another ≈ 25 MiB off an idle server (docs/ARCHITECTURE.md#build-and-run). Start
+ * parameters, not `postgresqlconf`: that option rewrites the data directory's postgresql.conf.
  */
-const START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
+const START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB', '-c', 'max_connections=8'];
 
 async function main(): Promise<void> {
   // pgvector, for knowledge retrieval's HNSW index (see db/vectors.ts): created by the database

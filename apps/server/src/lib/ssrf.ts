@@ -1,8 +1,20 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, isIPv4 } from 'node:net';
 import type { AddressProblem, UrlBlockedDetail } from '@assistente/contracts';
-import { Agent, type Dispatcher, request, fetch as undiciFetch } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import { AppError } from './errors.ts';
+
+/**
+ * undici, loaded by the first outbound request: most of a start's code was libraries only a later
+ * request needs (docs/ARCHITECTURE.md#build-and-run).
+ */
+let undiciModule: Promise<typeof import('undici')> | undefined;
+const loadUndici = () => {
+  // The CommonJS module itself is the namespace's `default`, bundled or not: a bundle's dynamic
+  // import of a CommonJS package has no named exports.
+  undiciModule ??= import('undici').then((m) => (m as unknown as { default?: typeof m }).default ?? m);
+  return undiciModule;
+};
 
 /**
  * The SSRF rule of docs/ARCHITECTURE.md#model-providers: a provider URL set by a domain Admin must resolve to a public
@@ -331,8 +343,8 @@ export interface HttpRequest {
 export type RequestFn = (url: string, init: HttpRequest) => Promise<Dispatcher.ResponseData>;
 
 /** `request` without the SSRF rule, for the instance-wide providers the environment sets (trusted). */
-export const trustedRequest: RequestFn = (url, init) =>
-  request(url, {
+export const trustedRequest: RequestFn = async (url, init) =>
+  (await loadUndici()).request(url, {
     method: init.method as Dispatcher.HttpMethod,
     headers: init.headers,
     ...(init.body !== undefined ? { body: init.body } : {}),
@@ -384,10 +396,18 @@ export function createGuardedHttp(opts: GuardOptions): {
   close: () => Promise<void>;
 } {
   const maxRedirects = opts.maxRedirects ?? 5;
-  const guarded = new Agent({ connect: { lookup: guardedLookup(opts.lookup ?? dnsLookup) as never } });
-  const open = new Agent();
+  /** The two agents, made on the first request (with undici). */
+  let agents: Promise<{ guarded: Agent; open: Agent }> | undefined;
+  const agentsMade = () => {
+    agents ??= loadUndici().then(({ Agent }) => ({
+      guarded: new Agent({ connect: { lookup: guardedLookup(opts.lookup ?? dnsLookup) as never } }),
+      open: new Agent(),
+    }));
+    return agents;
+  };
   const dispatcherFor = async (url: string) => {
     await assertUrlAllowed(url, opts, false);
+    const { guarded, open } = await agentsMade();
     return matchesAllowlist(new URL(url), opts.allowlist) ? open : guarded;
   };
 
@@ -426,8 +446,8 @@ export function createGuardedHttp(opts: GuardOptions): {
       url,
       init?.method ?? (input instanceof Request ? input.method : 'GET'),
       headers,
-      (hop) =>
-        undiciFetch(hop.url, {
+      async (hop) =>
+        (await loadUndici()).fetch(hop.url, {
           method: hop.method,
           headers: headers as never,
           body: (hop.withBody ? (init?.body ?? undefined) : undefined) as never,
@@ -449,8 +469,8 @@ export function createGuardedHttp(opts: GuardOptions): {
       url,
       init.method,
       headers,
-      (hop) =>
-        request(hop.url, {
+      async (hop) =>
+        (await loadUndici()).request(hop.url, {
           method: hop.method as Dispatcher.HttpMethod,
           headers: plain(headers),
           ...(hop.withBody && init.body !== undefined ? { body: init.body } : {}),
@@ -469,6 +489,8 @@ export function createGuardedHttp(opts: GuardOptions): {
     fetch: guardedFetch as FetchLike,
     request: guardedRequest,
     close: async () => {
+      if (!agents) return;
+      const { guarded, open } = await agents;
       await Promise.allSettled([guarded.close(), open.close()]);
     },
   };

@@ -14,7 +14,8 @@ import { createGuardedHttp, trustedRequest } from '../../lib/ssrf.ts';
 import { workerSide } from '../../lib/ts-worker.ts';
 import { openChatCompletion, readChatCompletion } from '../providers/chat-completions.ts';
 import { describeProviderError, isTransportError, providerFailureOf } from '../providers/errors.ts';
-import { languageModel, type ModelTarget } from '../providers/factory.ts';
+import type { ModelTarget } from '../providers/factory.ts';
+import { languageModel } from '../providers/sdk.ts';
 import type { ModelCall, ModelEvent, ToWorker, WorkerData } from './model-calls.ts';
 import { usageOf } from './model-usage.ts';
 

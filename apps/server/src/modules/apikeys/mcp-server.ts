@@ -1,5 +1,4 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -33,11 +32,32 @@ async function asToolResult(run: () => Promise<CallToolResult>): Promise<CallToo
   }
 }
 
+/** The SDK's server side, loaded by the first MCP request (docs/ARCHITECTURE.md#build-and-run). */
+let serverSdk:
+  | Promise<
+      [
+        typeof import('@modelcontextprotocol/sdk/server/mcp.js'),
+        typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+      ]
+    >
+  | undefined;
+const loadServerSdk = () => {
+  serverSdk ??= Promise.all([
+    import('@modelcontextprotocol/sdk/server/mcp.js'),
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+  ]);
+  return serverSdk;
+};
+
 /**
  * The MCP server one request talks to, acting as the key's user: every tool goes through the same
  * services, rights, per-key limits and budgets as `/v1` (docs/ARCHITECTURE.md#assistente-as-an-mcp-server).
  */
-function mcpServerFor(ctx: AppContext, caller: ApiKeyCaller): McpServer {
+function mcpServerFor(
+  ctx: AppContext,
+  caller: ApiKeyCaller,
+  { McpServer }: typeof import('@modelcontextprotocol/sdk/server/mcp.js'),
+): McpServer {
   const { completions, santitos } = ctx.services;
   const server = new McpServer({ name: 'assistente', version: '1.0.0' });
 
@@ -156,7 +176,8 @@ export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<
       },
     },
     async (request, reply) => {
-      const server = mcpServerFor(ctx, request.caller);
+      const [mcp, { StreamableHTTPServerTransport }] = await loadServerSdk();
+      const server = mcpServerFor(ctx, request.caller, mcp);
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,

@@ -1,7 +1,6 @@
 import type { EmbeddingModelV3 } from '@ai-sdk/provider';
 import { embedMany } from 'ai';
 import type { AppContext } from '../../context.ts';
-import { sdkOf } from '../providers/factory.ts';
 import type { EmbeddingTarget } from '../providers/index.ts';
 import { estimateTokens } from '../usage/index.ts';
 
@@ -9,8 +8,10 @@ import { estimateTokens } from '../usage/index.ts';
 const BATCH = 64;
 
 /** The AI SDK embedding model of a target (through its guarded fetch for Admin-set URLs). */
-function embeddingModelOf(target: EmbeddingTarget): EmbeddingModelV3 {
+async function embeddingModelOf(target: EmbeddingTarget): Promise<EmbeddingModelV3> {
   const { spec, name } = target;
+  // On first use: a start loads no provider SDK (docs/ARCHITECTURE.md#build-and-run).
+  const { sdkOf } = await import('../providers/sdk.ts');
   switch (spec.kind) {
     case 'openai':
       return sdkOf.openai(spec).embedding(name);
@@ -51,7 +52,7 @@ export async function embedWithUsage(
   signal?: AbortSignal,
 ): Promise<{ vectors: number[][]; tokens: number | undefined }> {
   if (texts.length === 0) return { vectors: [], tokens: 0 };
-  const model = embeddingModelOf(target);
+  const model = await embeddingModelOf(target);
   const out: number[][] = [];
   let tokens: number | undefined = 0;
   for (let i = 0; i < texts.length; i += BATCH) {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Config } from '../../config.ts';
 import type { Mailer, MailMessage } from './types.ts';
 
@@ -14,6 +14,9 @@ const LINK_RE = /https?:\/\/[^\s<>"')\]]+/;
 export function firstLink(text: string): string | undefined {
   return LINK_RE.exec(text)?.[0];
 }
+
+/** nodemailer, loaded by the first mail (docs/ARCHITECTURE.md#build-and-run). */
+const loadNodemailer = async () => (await import('nodemailer')).default;
 
 /** Transactional mail never asks for auto-replies (RFC 3834). */
 const COMMON_HEADERS = { 'Auto-Submitted': 'auto-generated' };
@@ -30,31 +33,37 @@ export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
 function createSmtpMailer(url: string, from: string): Mailer {
   // Short timeouts: an unreachable server should fail a send in seconds, not minutes.
   // Query parameters of SMTP_URL (e.g. ?pool=true&socketTimeout=60000) still win.
-  const transport = nodemailer.createTransport({
-    url,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
-  });
+  let transport: Promise<Transporter> | undefined;
   return {
     async send(message: MailMessage) {
-      await transport.sendMail({ from, headers: COMMON_HEADERS, ...message });
+      transport ??= loadNodemailer().then((nodemailer) =>
+        nodemailer.createTransport({
+          url,
+          connectionTimeout: 10_000,
+          greetingTimeout: 10_000,
+          socketTimeout: 30_000,
+        }),
+      );
+      await (await transport).sendMail({ from, headers: COMMON_HEADERS, ...message });
     },
     async close() {
-      transport.close();
+      (await transport?.catch(() => undefined))?.close();
     },
   };
 }
 
 function createOutboxMailer(dir: string, from: string, log: FastifyBaseLogger): Mailer {
   // Builds the same RFC 822 message SMTP would carry, without sending it anywhere.
-  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  let composer: Promise<Transporter> | undefined;
   let ready: Promise<unknown> | undefined;
   return {
     async send(message: MailMessage) {
       ready ??= mkdir(dir, { recursive: true, mode: 0o700 });
       await ready;
-      const info = await composer.sendMail({ from, headers: COMMON_HEADERS, ...message });
+      composer ??= loadNodemailer().then((nodemailer) =>
+        nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' }),
+      );
+      const info = await (await composer).sendMail({ from, headers: COMMON_HEADERS, ...message });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const file = path.join(dir, `${stamp}-${randomBytes(4).toString('hex')}.eml`);
       // Mails carry set-password links: readable by the server's user only.
@@ -68,7 +77,7 @@ function createOutboxMailer(dir: string, from: string, log: FastifyBaseLogger): 
       );
     },
     async close() {
-      composer.close();
+      (await composer?.catch(() => undefined))?.close();
     },
   };
 }

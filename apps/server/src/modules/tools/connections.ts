@@ -1,9 +1,9 @@
 import { type Attachment, type Citation, TOOL_OUTPUT_MAX_CHARS } from '@assistente/contracts';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { createGuardedHttp } from '../../lib/ssrf.ts';
+import { mcpSdk } from './mcp-sdk.ts';
 
 /** Where a tool call goes: the server's address and the headers its requests carry. */
 export interface McpTarget {
@@ -72,7 +72,8 @@ export class McpConnections {
     return this.open.size;
   }
 
-  private connect(target: McpTarget, signal: AbortSignal): Promise<Client> {
+  private async connect(target: McpTarget, signal: AbortSignal): Promise<Client> {
+    const { Client, StreamableHTTPClientTransport } = await mcpSdk();
     const client = new Client({ name: 'assistente', version: '1.0.0' });
     const transport = new StreamableHTTPClientTransport(new URL(target.url), {
       requestInit: { headers: target.headers },

@@ -1,12 +1,7 @@
 import { type McpDiscoveryFailure, McpLimits, type McpTool } from '@assistente/contracts';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  StreamableHTTPClientTransport,
-  StreamableHTTPError,
-} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { addressProblemOf, BlockedUrlError } from '../../lib/ssrf.ts';
+import { type McpSdk, mcpSdk } from './mcp-sdk.ts';
 import type { ToolsState } from './state.ts';
 
 /** What a discovery found: the server's tools, or why it could not list them. */
@@ -15,7 +10,8 @@ export type Discovery =
   | { ok: false; reason: McpDiscoveryFailure; message: string };
 
 /** Why a connection or a listing failed, in the words the web translates, and the detail as it came. */
-function failureOf(err: unknown): { reason: McpDiscoveryFailure; message: string } {
+function failureOf(sdk: McpSdk, err: unknown): { reason: McpDiscoveryFailure; message: string } {
+  const { StreamableHTTPError, McpError, ErrorCode } = sdk;
   const message = err instanceof Error ? err.message : String(err);
   for (let e = err, depth = 0; e && depth < 6; depth++) {
     if (e instanceof BlockedUrlError) return { reason: 'blocked', message };
@@ -43,6 +39,8 @@ export async function discoverTools(
   s: ToolsState,
   target: { url: string; headers: Record<string, string>; authProvider?: OAuthClientProvider },
 ): Promise<Discovery> {
+  const sdk = await mcpSdk();
+  const { Client, StreamableHTTPClientTransport } = sdk;
   const client = new Client({ name: 'assistente', version: '1.0.0' });
   const transport = new StreamableHTTPClientTransport(new URL(target.url), {
     requestInit: { headers: target.headers },
@@ -77,7 +75,7 @@ export async function discoverTools(
         message: `No answer within ${McpLimits.discoverTimeoutMs / 1000} s`,
       };
     }
-    return { ok: false, ...failureOf(err) };
+    return { ok: false, ...failureOf(sdk, err) };
   } finally {
     await client.close().catch(() => {});
   }

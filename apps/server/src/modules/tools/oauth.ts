@@ -1,19 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { McpConnect, McpConnectOutcomes } from '@assistente/contracts';
-import {
-  auth,
-  extractWWWAuthenticateParams,
-  type OAuthClientProvider,
-} from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type {
   OAuthClientInformationMixed,
   OAuthClientMetadata,
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { mcpServers, mcpTokens, users } from '../../db/schema/index.ts';
 import { AppError, invalidField } from '../../lib/errors.ts';
+import { mcpSdk } from './mcp-sdk.ts';
 import type { ToolsState } from './state.ts';
 import type { McpServerRow } from './store.ts';
 
@@ -183,6 +179,7 @@ async function challengeOf(
   s: ToolsState,
   url: string,
 ): Promise<{ resourceMetadataUrl?: URL; scope?: string }> {
+  const { LATEST_PROTOCOL_VERSION, extractWWWAuthenticateParams } = await mcpSdk();
   const headers = {
     'content-type': 'application/json',
     accept: 'application/json, text/event-stream',
@@ -219,6 +216,7 @@ async function challengeOf(
 async function runAuth(s: ToolsState, provider: StoredOAuth, server: McpServerRow, code?: string) {
   try {
     const challenge = await challengeOf(s, server.url);
+    const { auth } = await mcpSdk();
     return await auth(provider, {
       serverUrl: server.url,
       fetchFn: s.guard.fetch,

@@ -2,7 +2,6 @@ import type { Attachment } from '@assistente/contracts';
 import { generateImage } from 'ai';
 import type { AppContext } from '../../../context.ts';
 import { AppError } from '../../../lib/errors.ts';
-import { imageModelOf } from '../../providers/factory.ts';
 import type { ToolOutput } from '../connections.ts';
 import type { ToolFiles } from './code-interpreter.ts';
 
@@ -46,7 +45,10 @@ export async function drawImage(
   signal: AbortSignal,
 ): Promise<ToolOutput> {
   const target = await ctx.services.providers.imageModel(who.domainId);
-  const model = target ? imageModelOf(target.spec, target.name) : undefined;
+  // On first use: a start loads no provider SDK (docs/ARCHITECTURE.md#build-and-run).
+  const model = target
+    ? (await import('../../providers/sdk.ts')).imageModelOf(target.spec, target.name)
+    : undefined;
   if (!target || !model) return { text: 'No image model is set up for this organisation.', isError: true };
   const call = await ctx.services.usage.begin({
     entry: { ...who, source: 'image', model: target.modelId },
