@@ -1,12 +1,9 @@
-import { createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
-import { AppError, invalidField } from '../../lib/errors.ts';
-import { malformedMultipart, notMultipart, oneFilePerRequest } from '../storage/errors.ts';
-import { UploadGate } from '../storage/index.ts';
+import { notMultipart } from '../storage/errors.ts';
+import { spoolSingleUpload, UploadGate } from '../storage/index.ts';
 import type { ImportUpload } from './chat-import.ts';
 import { importTooLarge } from './errors.ts';
 
@@ -37,20 +34,7 @@ export async function withUploadedFile<T>(
   const dir = await mkdtemp(path.join(tmpdir(), 'assistente-import-'));
   try {
     const file = path.join(dir, 'upload');
-    let fileName: string;
-    try {
-      const part = await request.file({ limits: { fileSize: maxBytes, files: 1 } });
-      if (!part) throw invalidField('file', 'No file in the request');
-      fileName = part.filename;
-      await pipeline(part.file, createWriteStream(file, { flags: 'wx' }));
-      if (part.file.truncated) throw tooLarge(maxBytes);
-    } catch (err) {
-      const code = (err as { code?: unknown } | undefined)?.code;
-      if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(maxBytes);
-      if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') throw oneFilePerRequest();
-      if (err instanceof AppError) throw err;
-      throw malformedMultipart();
-    }
+    const { fileName } = await spoolSingleUpload(request, file, maxBytes, () => tooLarge(maxBytes));
     return await use({ path: file, fileName });
   } finally {
     await rm(dir, { recursive: true, force: true });

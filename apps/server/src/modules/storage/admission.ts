@@ -1,12 +1,13 @@
+import { rm } from 'node:fs/promises';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { tooLarge } from './errors.ts';
 import { assertRoomLeft } from './quota.ts';
-import { type ReadUpload, readSingleUpload } from './upload.ts';
+import { type SpooledUpload, spoolSingleUpload } from './upload.ts';
 
 /**
- * Uploads whose bodies one process reads (and holds until stored) at once. More wait their turn
- * unread: their bytes stay in the sockets, not in this process's memory.
+ * Uploads whose bodies one process reads (streaming them to disk) at once. More wait their turn
+ * unread: their bytes stay in the sockets, and the process's open files and disk writes stay few.
  */
 export const UPLOADS_AT_ONCE = 8;
 
@@ -43,19 +44,29 @@ export class UploadGate {
 /**
  * Admits an upload before its body is read (docs/ARCHITECTURE.md#uploads-and-stored-files): a
  * declared Content-Length past `maxBytes` is 413, and one the domain has no room for is 402, both
- * at once; then the body is read in one of the process's upload slots, held until `use` (which
- * stores it) is done. Without a Content-Length the limits still hold while reading.
+ * at once; then, in one of the process's upload slots, the body streams to a spool file on disk
+ * (never whole in memory) for `use` to store (`storeUpload` moves or streams it into its bucket).
+ * The spool file is removed whatever happened: a refused, failed or abandoned upload leaves
+ * nothing behind. Without a Content-Length the limits still hold while reading.
  */
 export async function receiveUpload<T>(
   ctx: AppContext,
   request: FastifyRequest,
   opts: { domainId: string; maxBytes: number },
-  use: (file: ReadUpload) => Promise<T>,
+  use: (file: SpooledUpload) => Promise<T>,
 ): Promise<T> {
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > 0) {
     if (declared > opts.maxBytes + FRAMING_BYTES) throw tooLarge(opts.maxBytes);
     await assertRoomLeft(ctx, opts.domainId, Math.max(0, declared - FRAMING_BYTES));
   }
-  return ctx.services.storage.uploads.run(async () => use(await readSingleUpload(request, opts.maxBytes)));
+  const { storage } = ctx.services;
+  return storage.uploads.run(async () => {
+    const spool = await storage.spoolPath();
+    try {
+      return await use(await spoolSingleUpload(request, spool, opts.maxBytes));
+    } finally {
+      await rm(spool, { force: true });
+    }
+  });
 }

@@ -22,7 +22,7 @@ export {
   storeUpload,
 } from './store-upload.ts';
 export type { BucketName, ObjectMeta, Storage, StoredObject } from './types.ts';
-export { type ReadUpload, readSingleUpload } from './upload.ts';
+export { type ReadUpload, type SpooledUpload, spoolSingleUpload } from './upload.ts';
 
 declare module '../../context.ts' {
   interface Services {

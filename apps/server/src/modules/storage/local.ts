@@ -46,22 +46,40 @@ export function localStorage(root: string): Storage {
     }
   }
 
+  async function put(key: string, body: Readable | Buffer, meta: ObjectMeta): Promise<void> {
+    const file = fileOf(key);
+    await mkdir(path.dirname(file), { recursive: true });
+    const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+    const seen = { n: 0 };
+    try {
+      const source = Buffer.isBuffer(body) ? Readable.from([body]) : body;
+      await pipeline(source, limitBytes(meta.size, seen), createWriteStream(tmp, { flags: 'wx' }));
+      if (seen.n !== meta.size) throw new Error(`Stored ${seen.n} bytes, expected ${meta.size}`);
+      await writeFile(`${file}.meta.json`, JSON.stringify({ contentType: meta.contentType }));
+      await rename(tmp, file);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+  }
+
   return {
     kind: 'local',
 
-    async put(key, body, meta) {
+    put,
+
+    async putFile(key, source, meta) {
       const file = fileOf(key);
       await mkdir(path.dirname(file), { recursive: true });
-      const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-      const seen = { n: 0 };
+      const { size } = await stat(source);
+      if (size !== meta.size) throw new Error(`The file holds ${size} bytes, expected ${meta.size}`);
+      await writeFile(`${file}.meta.json`, JSON.stringify({ contentType: meta.contentType }));
       try {
-        const source = Buffer.isBuffer(body) ? Readable.from([body]) : body;
-        await pipeline(source, limitBytes(meta.size, seen), createWriteStream(tmp, { flags: 'wx' }));
-        if (seen.n !== meta.size) throw new Error(`Stored ${seen.n} bytes, expected ${meta.size}`);
-        await writeFile(`${file}.meta.json`, JSON.stringify({ contentType: meta.contentType }));
-        await rename(tmp, file);
+        await rename(source, file);
       } catch (err) {
-        await rm(tmp, { force: true });
+        await rm(`${file}.meta.json`, { force: true });
+        // Another disk (a spool outside the store's root): copied instead.
+        if ((err as NodeJS.ErrnoException).code === 'EXDEV') return put(key, createReadStream(source), meta);
         throw err;
       }
     },

@@ -1,4 +1,6 @@
+import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -8,48 +10,13 @@ import {
   S3Client,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
+import { AppError } from '../../lib/errors.ts';
 import { objectNotFound, storageForbidden, storageUnauthenticated, storageUnavailable } from './errors.ts';
 import { assertValidKey } from './keys.ts';
+import type { S3Location } from './s3-url.ts';
 import type { ObjectMeta, Storage, StoredObject } from './types.ts';
 
-/** What `STORAGE_URL=s3://bucket/prefix?endpoint=…&region=…&forcePathStyle=true` says. */
-export interface S3Location {
-  bucket: string;
-  /** Prepended to every key (from the URL's path), e.g. `assistente/`. */
-  prefix: string;
-  endpoint?: string;
-  region: string;
-  forcePathStyle: boolean;
-}
-
-/** Parses an `s3://` STORAGE_URL; throws a clear message for anything else. */
-export function parseS3Url(raw: string): S3Location {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new Error('STORAGE_URL is not a valid URL');
-  }
-  if (url.protocol !== 's3:') throw new Error('STORAGE_URL must start with s3://');
-  if (!url.hostname) throw new Error('STORAGE_URL must name a bucket: s3://bucket?endpoint=…');
-  if (url.username || url.password) {
-    throw new Error('STORAGE_URL must not carry credentials: set AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY');
-  }
-  const endpoint = url.searchParams.get('endpoint') ?? undefined;
-  if (endpoint !== undefined && !/^https?:\/\//.test(endpoint)) {
-    throw new Error('STORAGE_URL endpoint must be an http(s) URL');
-  }
-  const path = decodeURIComponent(url.pathname).replace(/^\/+|\/+$/g, '');
-  const style = url.searchParams.get('forcePathStyle');
-  return {
-    bucket: decodeURIComponent(url.hostname),
-    prefix: path ? `${path}/` : '',
-    ...(endpoint ? { endpoint } : {}),
-    region: url.searchParams.get('region') ?? process.env.AWS_REGION ?? 'us-east-1',
-    // Self-hosted stores (MinIO, Garage, SeaweedFS…) usually want path-style addressing.
-    forcePathStyle: style === null ? endpoint !== undefined : style === 'true' || style === '1',
-  };
-}
+export { parseS3Url, type S3Location } from './s3-url.ts';
 
 interface SdkError {
   name?: string;
@@ -89,6 +56,9 @@ function mapError(err: unknown): unknown {
   return err;
 }
 
+/** Tries of a `putFile`, as the SDK's own retries (`maxAttempts`) give a buffer. */
+const FILE_PUT_ATTEMPTS = 3;
+
 /**
  * Any S3-compatible store through the AWS SDK. Credentials come from the SDK's default chain
  * (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY in the environment), never from the URL.
@@ -105,22 +75,55 @@ export function s3Storage(
     return `${location.prefix}${bucketPrefix}${key}`;
   };
 
+  async function put(
+    key: string,
+    body: Readable | Buffer,
+    meta: ObjectMeta,
+    abortSignal?: AbortSignal,
+  ): Promise<void> {
+    try {
+      await client.send(
+        new PutObjectCommand({
+          Bucket: location.bucket,
+          Key: keyOf(key),
+          Body: body,
+          ContentType: meta.contentType,
+          ContentLength: meta.size,
+        }),
+        abortSignal ? { abortSignal } : {},
+      );
+    } catch (err) {
+      throw mapError(err);
+    }
+  }
+
   return {
     kind: 's3',
 
-    async put(key, body, meta) {
-      try {
-        await client.send(
-          new PutObjectCommand({
-            Bucket: location.bucket,
-            Key: keyOf(key),
-            Body: body,
-            ContentType: meta.contentType,
-            ContentLength: meta.size,
-          }),
-        );
-      } catch (err) {
-        throw mapError(err);
+    put,
+
+    async putFile(key, file, meta) {
+      // The SDK does not retry a stream it has begun to send; a fresh read of the file can be.
+      for (let attempt = 1; ; attempt++) {
+        const body = createReadStream(file);
+        // The SDK pipes the body without watching it: a failed read must end the request here,
+        // not hang it or go uncaught.
+        const abort = new AbortController();
+        let readFailed: unknown;
+        body.once('error', (err) => {
+          readFailed = err;
+          abort.abort(err);
+        });
+        try {
+          return await put(key, body, meta, abort.signal);
+        } catch (err) {
+          // A store that refused the connection never read it: its file handle is closed here.
+          body.destroy();
+          if (readFailed) throw readFailed;
+          const transient = err instanceof AppError && err.code === 'STORAGE_UNAVAILABLE';
+          if (!transient || attempt >= FILE_PUT_ATTEMPTS) throw err;
+          await sleep(100 * attempt);
+        }
       }
     },
 
@@ -159,6 +162,8 @@ export function s3Storage(
   };
 }
 
+const quietLogger = { trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+
 export function createS3Client(location: S3Location, extra: Partial<S3ClientConfig> = {}): S3Client {
   return new S3Client({
     region: location.region,
@@ -168,6 +173,9 @@ export function createS3Client(location: S3Location, extra: Partial<S3ClientConf
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
     maxAttempts: 3,
+    // Silent, as the SDK is by default, but without its one fallback to the console (a failed
+    // streaming upload, which putFile retries itself).
+    logger: quietLogger,
     ...extra,
   });
 }

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -69,6 +69,21 @@ describe('local storage', () => {
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
+  it('putFile moves a file of the declared size into place, and refuses another size keeping nothing', async () => {
+    const store = localStorage(path.join(root, 'moved'));
+    const spooled = path.join(root, 'spooled');
+    writeFileSync(spooled, TINY_PNG);
+    const key = newObjectKey('d.example');
+    await expect(
+      store.putFile(key, spooled, { contentType: 'image/png', size: TINY_PNG.length + 1 }),
+    ).rejects.toThrow();
+    expect(await store.stat(key)).toBeUndefined();
+    await store.putFile(key, spooled, { contentType: 'image/png', size: TINY_PNG.length });
+    expect(existsSync(spooled)).toBe(false);
+    expect(await store.stat(key)).toEqual({ contentType: 'image/png', size: TINY_PNG.length });
+    expect((await buffer((await store.get(key)).body)).equals(TINY_PNG)).toBe(true);
+  });
+
   it('never lets a key leave the bucket', async () => {
     const store = localStorage(path.join(root, 'safe'));
     for (const key of ['../x', 'a/../../x', '/etc/passwd', 'a//b', '.hidden', 'a/./b', 'a\\b', '', 'a b']) {
@@ -124,6 +139,57 @@ describe('S3 storage against a local S3-protocol server', () => {
     await exerciseStorage(store);
     const put = fake.requests.find((r) => r.method === 'PUT');
     expect(put?.url).toMatch(/^\/assistente\/tenant-a\/chats\/acme\.com\.br\/[0-9a-f-]{36}/);
+  });
+
+  it('putFile streams a file to the store', async () => {
+    const store = s3Storage(parseS3Url(`s3://b?endpoint=${fake.endpoint}`), 'chats/', { credentials });
+    const dir = mkdtempSync(path.join(tmpdir(), 'assistente-s3-file-'));
+    try {
+      const file = path.join(dir, 'upload');
+      writeFileSync(file, TINY_PNG);
+      const key = newObjectKey('d.example');
+      await store.putFile(key, file, { contentType: 'image/png', size: TINY_PNG.length });
+      const got = await store.get(key);
+      expect(got).toMatchObject({ contentType: 'image/png', size: TINY_PNG.length });
+      expect((await buffer(got.body)).equals(TINY_PNG)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('putFile of a file that cannot be read fails, neither hanging nor storing anything', async () => {
+    const store = s3Storage(parseS3Url(`s3://b?endpoint=${fake.endpoint}`), 'chats/', { credentials });
+    const key = newObjectKey('d.example');
+    const missing = path.join(tmpdir(), 'assistente-no-such-upload');
+    await expect(store.putFile(key, missing, { contentType: 'image/png', size: 10 })).rejects.toMatchObject({
+      code: 'ENOENT',
+    });
+    expect(await store.stat(key)).toBeUndefined();
+  });
+
+  it('putFile tries a store that is down again with a fresh read of the file, then answers 503', async () => {
+    const down = await startS3Standin();
+    await down.stop();
+    const store = s3Storage(parseS3Url(`s3://b?endpoint=${down.endpoint}`), 'chats/', { credentials });
+    const dir = mkdtempSync(path.join(tmpdir(), 'assistente-s3-file-'));
+    try {
+      const file = path.join(dir, 'upload');
+      writeFileSync(file, TINY_PNG);
+      const key = newObjectKey('d.example');
+      const put = store.putFile(key, file, { contentType: 'image/png', size: TINY_PNG.length });
+      // Back between the first try and the last: the upload still lands, whole.
+      setTimeout(() => void down.restart(), 50);
+      await put;
+      const got = await store.get(key);
+      expect((await buffer(got.body)).equals(TINY_PNG)).toBe(true);
+      await down.stop();
+      await expect(
+        store.putFile(newObjectKey('d.example'), file, { contentType: 'image/png', size: TINY_PNG.length }),
+      ).rejects.toMatchObject({ status: 503, code: 'STORAGE_UNAVAILABLE' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await down.close();
+    }
   });
 
   it('maps the store’s 403 to FORBIDDEN and its 404 to NOT_FOUND', async () => {

@@ -6,7 +6,7 @@ import { tooLarge } from './errors.ts';
 import { newObjectKey } from './keys.ts';
 import { assertRoomLeft, withinQuota } from './quota.ts';
 import type { BucketName } from './types.ts';
-import type { ReadUpload } from './upload.ts';
+import { type ReadUpload, uploadSize } from './upload.ts';
 
 /** What was stored of an upload, for the row that accounts for it. */
 export interface StoredUpload {
@@ -31,22 +31,26 @@ export interface StoreUploadOptions<T> {
 }
 
 /**
- * The one upload sequence (attachments, avatars, …): refuse what is too large, empty or of a type
- * not allowed; store the bytes under a generated key; then record the row within the domain's
- * quota. When the quota (402) or the row fails, the stored bytes are deleted again, so a refused
- * upload leaves nothing behind.
+ * The one upload sequence (attachments, avatars, knowledge documents, a tool's file): refuse what
+ * is too large, empty or of a type not allowed; store the bytes under a generated key (a spooled
+ * upload streams or moves from its file, never read into memory); then record the row within the
+ * domain's quota. When the quota (402) or the row fails, the stored bytes are deleted again, so a
+ * refused upload leaves nothing behind.
  */
 export async function storeUpload<T>(ctx: AppContext, opts: StoreUploadOptions<T>): Promise<T> {
   const { file } = opts;
-  const size = file.data.length;
+  const size = uploadSize(file);
   if (size > opts.maxBytes) throw tooLarge(opts.maxBytes);
   if (size === 0) throw invalidField('file', 'The file is empty');
-  const contentType = resolveUploadType(file.declaredType, file.fileName, file.data, opts.types);
+  const content = 'data' in file ? file.data : file.sniff;
+  const contentType = resolveUploadType(file.declaredType, file.fileName, content, opts.types);
   // Cheap refusal before writing anything; withinQuota below is the exact, locked check.
   await assertRoomLeft(ctx, opts.domainId);
   const bucket = ctx.services.storage.bucket(opts.bucket);
   const key = newObjectKey(opts.domainId);
-  await bucket.put(key, file.data, { contentType, size });
+  const meta = { contentType, size };
+  if ('data' in file) await bucket.put(key, file.data, meta);
+  else await bucket.putFile(key, file.path, meta);
   try {
     return await withinQuota(ctx, opts.domainId, size, (tx) => opts.record(tx, { key, contentType, size }));
   } catch (err) {

@@ -18,6 +18,12 @@ export interface Storage {
   readonly kind: 'local' | 's3';
   /** Stores `body`, which must be exactly `meta.size` bytes; replaces an object with the same key. */
   put(key: string, body: Readable | Buffer, meta: ObjectMeta): Promise<void>;
+  /**
+   * Stores the file at path `file` (exactly `meta.size` bytes), streamed, or moved into place when
+   * it is on the store's own disk: the file is the store's to take, and the caller removes what
+   * is left of it.
+   */
+  putFile(key: string, file: string, meta: ObjectMeta): Promise<void>;
   /** Throws AppError NOT_FOUND (404) when there is no such object. */
   get(key: string): Promise<StoredObject>;
   /** Undefined when there is no such object. */
