@@ -34,17 +34,22 @@ export class IndexError extends Error {
   }
 }
 
+/** A document's chunks, embedded and ready to be written (`writeDocuments`). */
+export interface PreparedDocument {
+  target: IndexTarget;
+  rows: ChunkInsert[];
+}
+
 /**
- * Chunks a document's text, embeds the chunks through the domain's embedding model and replaces the
- * document's chunks in one transaction: a failure leaves what was indexed before untouched.
- * Answers the number of chunks.
+ * Chunks a document's text and embeds the chunks through the domain's embedding model (one
+ * request per 64 chunks), writing nothing yet.
  */
-export async function indexText(
+export async function prepareText(
   ctx: AppContext,
   doc: IndexTarget,
   text: string,
   signal?: AbortSignal,
-): Promise<number> {
+): Promise<PreparedDocument> {
   const chunks = chunkText(text);
   if (chunks.length > MAX_CHUNKS)
     throw new IndexError(
@@ -84,28 +89,85 @@ export async function indexText(
     embedding: vectors[ord] ?? [],
     embeddingModel: vectors[ord] && target ? target.modelId : '',
   }));
+  return { target: doc, rows };
+}
+
+/**
+ * Replaces the chunks of several documents and marks them ready, in one transaction: a failure
+ * leaves what was indexed before untouched. A few statements for the whole batch, where a
+ * transaction per document spent most of a sync's database time on its own statements.
+ */
+export async function writeDocuments(ctx: AppContext, docs: readonly PreparedDocument[]): Promise<void> {
+  if (docs.length === 0) return;
   // The nearest-neighbour index of these vectors' dimension count exists before they are written
   // (once per process): built over rows already there, it would hold the database that long.
-  const dims = vectors[0]?.length;
+  const dims = docs.flatMap((d) => d.rows).find((r) => r.embedding.length > 0)?.embedding.length;
   if (dims && (await hasVectors(ctx.db))) await ensureVectorIndex(ctx.db, dims);
   await ctx.db.transaction(async (tx) => {
-    const s = knowledgeStore(tx);
-    await s.replaceChunks(doc.domainId, doc.documentId, rows);
-    await s.updateDocument(doc.domainId, doc.documentId, {
+    await knowledgeStore(tx).replaceChunksOf(
+      docs.map((d) => ({ domainId: d.target.domainId, documentId: d.target.documentId, rows: d.rows })),
+    );
+  });
+  for (const d of docs) {
+    publishDocument(ctx, {
+      id: d.target.documentId,
+      domainId: d.target.domainId,
+      sourceId: d.target.sourceId,
       status: 'ready',
-      error: null,
-      errorReason: null,
-      chunks: rows.length,
+      chunks: d.rows.length,
     });
-  });
-  publishDocument(ctx, {
-    id: doc.documentId,
-    domainId: doc.domainId,
-    sourceId: doc.sourceId,
-    status: 'ready',
-    chunks: rows.length,
-  });
-  return rows.length;
+  }
+}
+
+/**
+ * Chunks a document's text, embeds the chunks and replaces the document's chunks in one
+ * transaction: a failure leaves what was indexed before untouched. Answers the number of chunks.
+ */
+export async function indexText(
+  ctx: AppContext,
+  doc: IndexTarget,
+  text: string,
+  signal?: AbortSignal,
+): Promise<number> {
+  const prepared = await prepareText(ctx, doc, text, signal);
+  await writeDocuments(ctx, [prepared]);
+  return prepared.rows.length;
+}
+
+/** Documents written in one transaction at most by `chunkWriter`. */
+const WRITE_BATCH = 32;
+
+/**
+ * Writes prepared documents as they come, in batches: while one batch's transaction runs, the
+ * documents prepared meanwhile wait for the next. `write` resolves once its document is written.
+ */
+export function chunkWriter(ctx: AppContext) {
+  const queue: Array<{ doc: PreparedDocument; resolve: () => void; reject: (err: unknown) => void }> = [];
+  let draining = false;
+  async function drain(): Promise<void> {
+    draining = true;
+    while (queue.length > 0) {
+      const batch = queue.splice(0, WRITE_BATCH);
+      try {
+        await writeDocuments(
+          ctx,
+          batch.map((b) => b.doc),
+        );
+        for (const b of batch) b.resolve();
+      } catch (err) {
+        for (const b of batch) b.reject(err);
+      }
+    }
+    draining = false;
+  }
+  return {
+    write(doc: PreparedDocument): Promise<void> {
+      return new Promise<void>((resolve, reject) => {
+        queue.push({ doc, resolve, reject });
+        if (!draining) void drain();
+      });
+    },
+  };
 }
 
 /**

@@ -141,6 +141,9 @@ async function best(
   candidates: number,
 ): Promise<Row[]> {
   const order = (r: SQL | SQL.Aliased) => (direction === 'desc' ? desc(r) : r);
+  // Ordered by the output column, not the expression written again: PostgreSQL then evaluates it
+  // once per row, and a query vector is parsed once (float parsing is slow in PGlite's WebAssembly).
+  // HNSW still serves `order by rank`, which names the same target expression.
   const c = db
     .select({
       chunkId: knowledgeChunks.id,
@@ -152,7 +155,7 @@ async function best(
     })
     .from(knowledgeChunks)
     .where(where)
-    .orderBy(order(rank), knowledgeChunks.id)
+    .orderBy(order(sql`"rank"`), knowledgeChunks.id)
     .limit(candidates)
     .as('c');
   return db

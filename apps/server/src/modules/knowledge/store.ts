@@ -264,6 +264,27 @@ export function knowledgeStore(db: Db | Tx) {
       return row;
     },
 
+    /**
+     * Confluence pages' documents, new or known (by source and page id), in one statement: a
+     * known one takes the new title, link and version; both are left at `status`.
+     */
+    async upsertPages(values: DocumentInsert[]): Promise<void> {
+      if (values.length === 0) return;
+      await db
+        .insert(knowledgeDocuments)
+        .values(values)
+        .onConflictDoUpdate({
+          target: [knowledgeDocuments.sourceId, knowledgeDocuments.externalId],
+          set: {
+            title: sql`excluded.title`,
+            url: sql`excluded.url`,
+            version: sql`excluded.version`,
+            status: sql`excluded.status`,
+            updatedAt: new Date(),
+          },
+        });
+    },
+
     async updateDocument(
       domainId: string,
       id: string,
@@ -313,6 +334,36 @@ export function knowledgeStore(db: Db | Tx) {
         .set({ status: 'pending' })
         .where(and(eq(knowledgeDocuments.status, 'indexing'), lte(knowledgeDocuments.updatedAt, before)))
         .returning(documentState);
+    },
+
+    /**
+     * Replaces several documents' chunks and marks the documents ready with their counts: one
+     * delete, multi-row inserts and one update for them all (run it in a transaction).
+     */
+    async replaceChunksOf(
+      docs: ReadonlyArray<{ domainId: string; documentId: string; rows: ChunkInsert[] }>,
+    ): Promise<void> {
+      if (docs.length === 0) return;
+      const byDomain = new Map<string, string[]>();
+      for (const d of docs) byDomain.set(d.domainId, [...(byDomain.get(d.domainId) ?? []), d.documentId]);
+      for (const [domainId, ids] of byDomain) {
+        await db
+          .delete(knowledgeChunks)
+          .where(and(eq(knowledgeChunks.domainId, domainId), inArray(knowledgeChunks.documentId, ids)));
+      }
+      const rows = docs.flatMap((d) => d.rows);
+      // Bounded batches: one statement's parameters stay far below PostgreSQL's 65,535.
+      for (let i = 0; i < rows.length; i += 500) {
+        await db.insert(knowledgeChunks).values(rows.slice(i, i + 500));
+      }
+      const counts = sql.join(
+        docs.map((d) => sql`(${d.domainId}, ${d.documentId}, ${d.rows.length}::int)`),
+        sql`, `,
+      );
+      await db.execute(sql`update ${knowledgeDocuments} set status = 'ready', error = null, error_reason = null,
+        chunks = v.n, updated_at = now()
+        from (values ${counts}) as v(domain_id, id, n)
+        where ${knowledgeDocuments.domainId} = v.domain_id and ${knowledgeDocuments.id} = v.id`);
     },
 
     /** Replaces a document's chunks (a re-index never leaves old and new side by side). */
