@@ -24,6 +24,7 @@ import {
   type ModelUsage,
   type ModelWorkers,
   messageUsage,
+  modelInputParts,
 } from './model-calls.ts';
 import { type ExtractedText, MAX_INLINE_CHARS, modelMessages, needsExtraction } from './prompt.ts';
 import {
@@ -96,7 +97,7 @@ export interface GenerationInput {
 interface Step {
   stream: ModelStream;
   call: LedgerCall;
-  inputText: () => string;
+  inputText: () => string | readonly string[];
 }
 
 type EndReason = 'stop' | 'shutdown';
@@ -326,23 +327,8 @@ export class GenerationRegistry {
       await call
         ?.release()
         .catch((e: unknown) => this.log.warn({ err: e }, 'agents: releasing a call failed'));
-      // The answer's row went in beside the context's read (or was taken up again): end it with
-      // the refusal (a budget's, a context that failed) rather than leave it streaming until the
-      // sweep finds it.
-      const orphan = input.resume ?? (await committing?.catch(() => undefined));
-      if (orphan) {
-        const error =
-          err instanceof AppError
-            ? { code: err.code, message: err.message }
-            : { code: 'INTERNAL' as const, message: 'The answer could not start.' };
-        await this.chats
-          .finishAssistantMessage(orphan.messageId, {
-            status: 'error',
-            error,
-            ...(orphan.parts ? { parts: orphan.parts } : {}),
-          })
-          .catch((e: unknown) => this.log.warn({ err: e }, 'agents: ending a refused answer failed'));
-      }
+      // The answer's row went in beside the context's read (or was taken up again).
+      await this.endUnstarted(input.resume ?? committing, err);
       throw err;
     }
     const gen = new Generation(
@@ -377,8 +363,28 @@ export class GenerationRegistry {
     return gen;
   }
 
-  private inputTextOf(call: ModelCall): () => string {
-    return () => JSON.stringify([call.system ?? '', call.messages]);
+  /**
+   * Ends an answer whose row was stored (or taken up again) but that could not start, with why (a
+   * budget's refusal, a context that failed), rather than leave it streaming until the sweep finds it.
+   */
+  async endUnstarted(answer: Message | Promise<Message> | undefined, err: unknown): Promise<void> {
+    const orphan = await Promise.resolve(answer).catch(() => undefined);
+    if (!orphan) return;
+    const error =
+      err instanceof AppError
+        ? { code: err.code, message: err.message }
+        : { code: 'INTERNAL' as const, message: 'The answer could not start.' };
+    await this.chats
+      .finishAssistantMessage(orphan.messageId, {
+        status: 'error',
+        error,
+        ...(orphan.parts ? { parts: orphan.parts } : {}),
+      })
+      .catch((e: unknown) => this.log.warn({ err: e }, 'agents: ending a refused answer failed'));
+  }
+
+  private inputTextOf(call: ModelCall): () => readonly string[] {
+    return () => modelInputParts(call);
   }
 
   private callFor(input: GenerationInput, messages: ModelMessage[]): ModelCall {
@@ -518,6 +524,7 @@ export class GenerationRegistry {
     calls: ReadonlyArray<{ toolCallId: string; toolName: string; input: string }>,
   ): Promise<void> {
     const runtime = input.tools;
+    const allowed = runtime ? await runtime.allowed() : new Set<string>();
     const textBefore = gen.content.slice(partsTextLength(gen.parts));
     if (textBefore) gen.parts.push({ type: 'text', text: textBefore });
     let first = true;
@@ -527,7 +534,7 @@ export class GenerationRegistry {
       const { input: args, blocked } = screenToolInput(input.pii, parseInput(c.input) ?? c.input);
       const decision = !tool
         ? 'deny'
-        : runtime?.allowed.has(tool.ref)
+        : allowed.has(tool.ref)
           ? 'allow'
           : tool.decision === 'ask' && runtime?.askIsDeny
             ? 'deny'
@@ -572,6 +579,7 @@ export class GenerationRegistry {
   /** Runs the parts marked `running` (allowed, not run yet), in order; Stop cancels the one running. */
   private async runAllowed(gen: Generation, input: GenerationInput): Promise<void> {
     const runtime = input.tools;
+    const allowed = runtime ? await runtime.allowed() : new Set<string>();
     for (const part of gen.parts) {
       if (part.type !== 'tool' || part.status !== 'running' || part.output !== undefined) continue;
       const tool = runtime?.tools.find((t) => t.ref === part.tool);
@@ -605,12 +613,7 @@ export class GenerationRegistry {
       }
       this.toolResult(gen, part);
       // A call that ran though the policy asks was allowed by the person (now, or for the chat).
-      this.audit(
-        gen,
-        input,
-        part,
-        tool?.decision === 'ask' || runtime?.allowed.has(part.tool) ? 'allowed' : 'allow',
-      );
+      this.audit(gen, input, part, tool?.decision === 'ask' || allowed.has(part.tool) ? 'allowed' : 'allow');
     }
   }
 
@@ -807,7 +810,7 @@ export class GenerationRegistry {
     gen: Generation,
     call: LedgerCall,
     usage: ModelUsage | undefined,
-    inputText: () => string,
+    inputText: () => string | readonly string[],
     output: string,
     succeeded: boolean,
   ): Promise<void> {

@@ -19,6 +19,20 @@ export interface ModelCall {
   toolChoice?: LanguageModelV3ToolChoice;
 }
 
+/**
+ * What a call's model reads, a part per message, for the token estimate of budgets: a part counted
+ * before (a conversation's earlier messages) is counted once (usage's estimateTokens).
+ */
+export function modelInputParts(call: ModelCall): readonly string[] {
+  return [
+    call.system ?? '',
+    ...call.messages.map(
+      (m) => `${m.role}\n${typeof m.content === 'string' ? m.content : JSON.stringify(m.content)}`,
+    ),
+    call.tools ? JSON.stringify(call.tools) : '',
+  ];
+}
+
 /** A function offered to the model: its name, what it is for, and its input as JSON Schema. */
 export interface ModelTool {
   name: string;

@@ -199,26 +199,32 @@ async function toolsFor(
   const { remember } = await memory;
   if (santito && santito.tools.length === 0 && !remember) return undefined;
   const service = s.ctx.services.tools;
-  const [tools, allowed] = await Promise.all([
-    service.answerTools(caller, santito ? santito.tools : 'defaults', {
-      domainId: santito?.domainId ?? caller.domain.id,
-      knowledge: santito?.knowledge ?? [],
-      userId: caller.user.id,
-      chatId,
-      files: s.chats.toolFiles(caller, chatId),
-      ledger: payerOf(caller, santito),
-      // Only `forAnswer` decides this, and only ever for a signed-in person's own chat.
-      ...(remember ? { remember: { userId: caller.user.id, domainId: caller.domain.id } } : {}),
-    }),
-    s.chats.allowedTools(chatId),
-  ]);
+  const tools = await service.answerTools(caller, santito ? santito.tools : 'defaults', {
+    domainId: santito?.domainId ?? caller.domain.id,
+    knowledge: santito?.knowledge ?? [],
+    userId: caller.user.id,
+    chatId,
+    files: s.chats.toolFiles(caller, chatId),
+    ledger: payerOf(caller, santito),
+    // Only `forAnswer` decides this, and only ever for a signed-in person's own chat.
+    ...(remember ? { remember: { userId: caller.user.id, domainId: caller.domain.id } } : {}),
+  });
   if (tools.length === 0) return undefined;
   return {
     tools,
-    allowed: new Set(allowed),
+    allowed: memo(async () => new Set(await s.chats.allowedTools(chatId))),
     askIsDeny: caller.kind === 'visitor',
     run: (tool, input, signal, cited) => service.runTool(tool, input, signal, cited),
     audit: (call) => service.auditCall(caller, { ...call, chatId }),
+  };
+}
+
+/** `load` once, on first use. */
+function memo<T>(load: () => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | undefined;
+  return () => {
+    value ??= load();
+    return value;
   };
 }
 
@@ -237,10 +243,12 @@ async function planOf(s: AgentsState, caller: ChatCaller, chat: Chat): Promise<A
 }
 
 /**
- * Starts the answer once everything it needs is checked. Only then is the user's generation slot
- * taken: a send refused by its checks never held one (several failing at once used to refuse a
- * valid send beside them). No await separates taking it from handing it to the generation, which
- * frees it when it ends (or fails to start), so sends racing each other still respect the limit.
+ * Starts the answer once the send's checks passed. Only then is the user's generation slot taken: a
+ * send refused by its checks never held one (several failing at once used to refuse a valid send
+ * beside them). With the slot held, the question and its answer's row are stored while the answer's
+ * reads (ledger, tools, memories, knowledge) run; one of those failing frees the slot and ends the
+ * stored answer with why, and the generation frees it when it ends, so sends racing each other
+ * still respect the limit.
  */
 async function answer(
   s: AgentsState,
@@ -261,42 +269,57 @@ async function answer(
   },
 ): Promise<Generation> {
   const { santito, params, resolved } = a.plan;
-  const knowledge = readsKnowledgeFirst(santito)
-    ? await (a.knowledge ??
+  // The knowledge is found beside the rest of the answer's set-up (ledger, tools, memories), not
+  // before it: the first token waits for the longest of them, not for their sum.
+  const found = readsKnowledgeFirst(santito)
+    ? (a.knowledge ??
+      (async () =>
         knowledgeForAnswer(
           s.ctx,
           santito.domainId,
           santito.knowledge,
           a.pending?.message.content ??
             (await s.chats.getMessageForCaller(caller, a.chatId, a.parentId)).content,
-        ))
+        ))())
     : undefined;
+  // Awaited below with the rest; one of the others failing first must not leave it unhandled.
+  found?.catch(() => {});
   // The person's own memories (docs/ARCHITECTURE.md#memory): never a visitor's or another's. Read
   // beside the tools' policy, not before it.
   const remembered = s.ctx.services.memory.forAnswer(caller);
-  const [ledger, tools, memory, pii] = await Promise.all([
+  const reads = Promise.all([
     ledgerEntry(s, caller, santito),
     toolsFor(s, caller, a.chatId, santito, remembered),
     remembered,
     s.ctx.services.pii.filterFor(caller.domain.id),
+    found,
   ]);
-  const system = [systemPrompt(santito?.instructions, params), memory.instructions, knowledge?.prompt]
-    .filter(Boolean)
-    .join('\n\n');
+  // Awaited below, once the slot is held; a refused slot must not leave it unhandled.
+  reads.catch(() => {});
   const release = await takeSlot(s, caller);
+  // The question and its answer's row are stored while the answer's reads run, not after them.
+  const committing = a.pending?.commit(resolved.modelId);
+  committing?.catch(() => {});
   let resumed: Message | undefined;
+  let read: Awaited<typeof reads>;
   try {
+    read = await reads;
     resumed = await a.resume?.();
   } catch (err) {
     release();
+    await s.registry.endUnstarted(resumed ?? committing, err);
     throw err;
   }
+  const [ledger, tools, memory, pii, knowledge] = read;
+  const system = [systemPrompt(santito?.instructions, params), memory.instructions, knowledge?.prompt]
+    .filter(Boolean)
+    .join('\n\n');
   const gen = await s.registry.start({
     ledger,
     caller,
     chatId: a.chatId,
     parentId: a.parentId,
-    ...(a.pending ? { pending: a.pending } : {}),
+    ...(a.pending && committing ? { pending: { ...a.pending, commit: () => committing } } : {}),
     ...(a.requestId ? { requestId: a.requestId } : {}),
     resolved,
     ...(system ? { system } : {}),
@@ -313,28 +336,21 @@ async function answer(
   return gen;
 }
 
-/** `chat.send`: the user message is committed and announced before the answer starts. */
+/**
+ * `chat.send`: the user message is committed and announced before the answer starts. Reads that do
+ * not depend on each other run together (docs/ARCHITECTURE.md#chat-message-data-path): each is a
+ * database round trip before the model is called.
+ */
 export async function send(s: AgentsState, caller: ChatCaller, frame: ChatSendFrame): Promise<void> {
   const since = Date.now();
   await countSend(s, caller);
-  const content = await screened(s, caller, frame.content);
-  const chat = frame.chatId ? await s.chats.getChatForCaller(caller, frame.chatId) : undefined;
+  const [content, chat] = await Promise.all([
+    screened(s, caller, frame.content),
+    frame.chatId ? s.chats.getChatForCaller(caller, frame.chatId) : undefined,
+  ]);
   if (chat) assertIdle(s, caller, chat.chatId);
   const agentId = chat ? chat.agentId : (frame.agentId ?? null);
-  const santito = await santitoOf(s, caller, agentId);
-  if (!chat && agentId && !santito) {
-    throw santitoNotAvailable();
-  }
-  // The question's knowledge (an embeddings call, then retrieval) is found while the model is
-  // resolved and the message prepared, not after: it was time added before the first token.
-  const knowledge = readsKnowledgeFirst(santito)
-    ? knowledgeForAnswer(s.ctx, santito.domainId, santito.knowledge, content)
-    : undefined;
-  // Awaited in `answer`; a send refused before then must not leave it unhandled.
-  knowledge?.catch(() => {});
   const params = frame.params ?? chat?.params ?? {};
-  // Before anything is stored: with no model, the send changes nothing.
-  const resolved = await modelFor(s, caller, params, santito);
   // A new chat is stored with its first message, titled from it; an untitled one gets that
   // title, and new params, in the same statement.
   const title = chat?.title ? undefined : titleFrom(content) || undefined;
@@ -347,11 +363,30 @@ export async function send(s: AgentsState, caller: ChatCaller, frame: ChatSendFr
         ...(title ? { title } : {}),
       }
     : s.chats.newChat(caller, { agentId, params: frame.params ?? {}, title: title ?? '' });
-  const pending = await prepareQuestion(s, caller, change, frame.requestId, {
-    content,
-    ...(frame.parentId !== undefined ? { parentId: frame.parentId } : {}),
-    ...(frame.attachments ? { attachmentIds: frame.attachments } : {}),
-  });
+  // The santito and the model it picks, beside the question's branch (which needs neither).
+  const planned = (async () => {
+    const santito = await santitoOf(s, caller, agentId);
+    if (!chat && agentId && !santito) {
+      throw santitoNotAvailable();
+    }
+    // The question's knowledge (an embeddings call, then retrieval) is found while the model is
+    // resolved and the message prepared, not after: it was time added before the first token.
+    const knowledge = readsKnowledgeFirst(santito)
+      ? knowledgeForAnswer(s.ctx, santito.domainId, santito.knowledge, content)
+      : undefined;
+    // Awaited in `answer`; a send refused before then must not leave it unhandled.
+    knowledge?.catch(() => {});
+    // Before anything is stored: with no model, the send changes nothing.
+    return { santito, knowledge, resolved: await modelFor(s, caller, params, santito) };
+  })();
+  const [{ santito, knowledge, resolved }, pending] = await Promise.all([
+    planned,
+    prepareQuestion(s, caller, change, frame.requestId, {
+      content,
+      ...(frame.parentId !== undefined ? { parentId: frame.parentId } : {}),
+      ...(frame.attachments ? { attachmentIds: frame.attachments } : {}),
+    }),
+  ]);
   await answer(s, caller, {
     chatId: change.id,
     parentId: pending.message.messageId,

@@ -12,8 +12,11 @@ import type { ModelTool } from './model-calls.ts';
 /** How an answer's tool calls run: the tools it may call, and the seams the loop calls through. */
 export interface ToolRuntime {
   tools: AnswerTool[];
-  /** Tools the person allowed for the rest of the chat. */
-  allowed: ReadonlySet<string>;
+  /**
+   * Tools the person allowed for the rest of the chat, read when the model first calls a tool: an
+   * answer that calls none never waits for it before its first token.
+   */
+  allowed(): Promise<ReadonlySet<string>>;
   /** Nobody can answer an approval (a visitor): `ask` counts as deny. */
   askIsDeny: boolean;
   /** `cited`: the answer's sources so far, after which the call numbers those it adds. */

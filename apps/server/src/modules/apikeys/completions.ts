@@ -12,7 +12,14 @@ import type { ApiKeyCaller } from '../../lib/caller.ts';
 import { AppError, invalidField } from '../../lib/errors.ts';
 import type { PiiFilter } from '../../lib/pii-filter.ts';
 import { createAgentLimits } from '../agents/limits.ts';
-import type { ModelCall, ModelEvent, ModelStream, ModelTool, ModelUsage } from '../agents/model-calls.ts';
+import {
+  type ModelCall,
+  type ModelEvent,
+  type ModelStream,
+  type ModelTool,
+  type ModelUsage,
+  modelInputParts,
+} from '../agents/model-calls.ts';
 import { systemPrompt } from '../agents/prompt.ts';
 import { knowledgeForAnswer } from '../knowledge/index.ts';
 import type { ResolvedModel } from '../providers/index.ts';
@@ -96,7 +103,6 @@ async function collect(stream: ModelStream): Promise<CompletionResult> {
 }
 
 /** What the model reads of a call, for a token estimate. */
-const inputOf = (call: ModelCall): string => JSON.stringify([call.system ?? '', call.messages]);
 
 /** The text of a message's content; OpenAI's text parts are joined as one text. */
 function textOf(content: ChatCompletionMessage['content']): string {
@@ -343,7 +349,7 @@ export function completionsService(ctx: AppContext) {
           model: resolved.modelId,
         },
         estimate: {
-          input: () => inputOf(call),
+          input: () => modelInputParts(call),
           maxOutputTokens: call.maxOutputTokens ?? ctx.config.DEFAULT_MAX_OUTPUT_TOKENS,
         },
       });
@@ -444,7 +450,7 @@ export function completionsService(ctx: AppContext) {
       if (end.status === 'error' && !end.usage && !end.text) await prepared.ledger.release();
       else
         await prepared.ledger.settle(
-          await tokensOf(end.usage, { input: () => inputOf(prepared.call), output: end.text }),
+          await tokensOf(end.usage, { input: () => modelInputParts(prepared.call), output: end.text }),
         );
     },
   };

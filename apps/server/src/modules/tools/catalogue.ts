@@ -24,7 +24,7 @@ import { StoredOAuth } from './oauth.ts';
 import { headersOf } from './servers.ts';
 import type { ToolsState } from './state.ts';
 import type { McpServerRow } from './store.ts';
-import { decide, policyOf } from './tool-policy.ts';
+import { decide } from './tool-policy.ts';
 
 interface AnswerToolBase {
   /** `mcp:{serverId}:{name}` or `builtin:{name}`: what policy rules, santitos and message parts name. */
@@ -73,10 +73,7 @@ export function visibleTo(row: McpServerRow, caller: ChatCaller | UserCaller): b
 
 /** The enabled servers of the caller's domain they may use, and the domain's policy. */
 async function usableServers(s: ToolsState, caller: ChatCaller | UserCaller) {
-  const [servers, policy] = await Promise.all([
-    visibleServers(s, caller),
-    policyOf(s.ctx.db, caller.domain.id),
-  ]);
+  const [servers, policy] = await Promise.all([visibleServers(s, caller), s.policies.get(caller.domain.id)]);
   return { servers, policy };
 }
 
@@ -105,7 +102,7 @@ export async function answerTools(
   const remember = !!context.remember;
   if (asked !== 'defaults' && asked.length === 0 && !remember) return [];
   // Every chat without a santito comes here: with no default tools, the policy row is all it reads.
-  const policy = await policyOf(s.ctx.db, caller.domain.id);
+  const policy = await s.policies.get(caller.domain.id);
   const refs = asked === 'defaults' ? policy.defaultTools : asked;
   if (refs.length === 0 && !remember) return [];
   const servers = refs.some((r) => r.startsWith('mcp:')) ? await visibleServers(s, caller) : [];
@@ -169,7 +166,7 @@ export function runTool(
   const timeoutMs = s.ctx.config.TOOL_TIMEOUT_MS;
   const bounded = AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]);
   if (tool.kind === 'builtin') {
-    const policy = () => policyOf(s.ctx.db, tool.context.domainId);
+    const policy = () => s.policies.get(tool.context.domainId);
     return runBuiltin(s, tool.name, tool.context, input, bounded, cited, policy);
   }
   return s.connections.call(tool.connection, tool.target, tool.name, input, { signal: bounded, timeoutMs });

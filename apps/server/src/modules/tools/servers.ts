@@ -18,7 +18,6 @@ import { connectedServers, StoredOAuth } from './oauth.ts';
 import { can } from './policy.ts';
 import { adminDomain, type ToolsState } from './state.ts';
 import { type McpServerPatch, type McpServerRow, mcpServersStore } from './store.ts';
-import { policyOf } from './tool-policy.ts';
 
 const newServerId = () => `mcp${randomBytes(6).toString('hex')}`;
 const NO_ONE_NAMED: McpVisibility = { roles: [], departments: [] };
@@ -167,7 +166,7 @@ async function assertRoom(s: ToolsState, caller: UserCaller, domainId: string, s
     if ((await s.store.count(domainId)) >= McpLimits.perDomain) throw tooManyMcpServers();
     return;
   }
-  if (!(await policyOf(s.ctx.db, caller.domain.id)).userServers) {
+  if (!(await s.policies.get(caller.domain.id)).userServers) {
     throw forbidden('Your organisation does not let people add their own MCP servers');
   }
   const own = (await s.store.list(caller.domain.id)).filter((r) => r.ownerId === caller.user.id);

@@ -1,5 +1,6 @@
 import { type AppContext, Channels } from '../../context.ts';
 import type { AuthInvalidateMessage, UserCaller } from '../../lib/caller.ts';
+import { type DomainCache, domainCache } from '../../lib/domain-cache.ts';
 import { type SecretBox, secretBoxFor } from '../../lib/secrets.ts';
 import { createGuardedHttp } from '../../lib/ssrf.ts';
 import { existingActingDomain } from '../accounts/index.ts';
@@ -7,6 +8,7 @@ import { McpConnections } from './connections.ts';
 import { dropInactiveTokens } from './oauth.ts';
 import { authorize } from './policy.ts';
 import { type McpServersStore, mcpServersStore } from './store.ts';
+import { policyOf, type StoredPolicy } from './tool-policy.ts';
 
 /**
  * What every tools operation shares (docs/ARCHITECTURE.md#service-style): built once per app, it
@@ -19,6 +21,8 @@ export interface ToolsState {
   guard: ReturnType<typeof createGuardedHttp>;
   /** The tool calls' connections, one per user and server. */
   connections: McpConnections;
+  /** Each domain's tool policy, read by every answer: cached, dropped on every replica on change. */
+  policies: DomainCache<StoredPolicy>;
   /** Stops listening for people who lost access (whose OAuth tokens are dropped). */
   unlisten: () => void;
 }
@@ -32,6 +36,13 @@ export function createToolsState(ctx: AppContext): ToolsState {
     box: secretBoxFor(ctx.config),
     guard,
     connections: new McpConnections(guard, ctx.config.MCP_IDLE_MS),
+    policies: domainCache({
+      bus: ctx.bus,
+      log: ctx.log,
+      channel: 'tools.policy.changed',
+      ttlMs: 30_000,
+      load: (domainId) => policyOf(ctx.db, domainId),
+    }),
     unlisten: () => {},
   };
   // A person deactivated (or their organisation) keeps no access to their MCP accounts.
@@ -53,6 +64,7 @@ export async function adminDomain(s: ToolsState, caller: UserCaller, requested?:
 
 export async function close(s: ToolsState): Promise<void> {
   s.unlisten();
+  s.policies.close();
   await s.connections.close();
   await s.guard.close();
 }

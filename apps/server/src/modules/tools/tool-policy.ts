@@ -192,5 +192,6 @@ export async function putPolicy(
       };
     },
   );
+  await s.policies.changed(domainId);
   return shownPolicy(domainId, after);
 }

@@ -10,8 +10,11 @@ const SETTLE_ATTEMPTS = 3;
 export interface CallStart {
   entry: Omit<LedgerEntry, 'tokens' | 'at'>;
   estimate: {
-    /** The text the model will read (asked for only when a budget needs the estimate). */
-    input: () => string;
+    /**
+     * The text the model will read (asked for only when a budget needs the estimate), whole or in
+     * parts: parts that come back call after call (a conversation's messages) are counted once.
+     */
+    input: () => string | readonly string[];
     /** The most the model may write: the call's output cap. */
     maxOutputTokens: number;
     /** Images the call will make (an image model's). */

@@ -7,7 +7,7 @@ import { estimateTokens } from './tokens.ts';
  */
 export async function tokensOf(
   reported: CallTokens | undefined,
-  texts: { input: () => string; output: string },
+  texts: { input: () => string | readonly string[]; output: string },
 ): Promise<CallTokens> {
   if (reported) return reported;
   const [inputTokens, outputTokens] = await Promise.all([
