@@ -7,7 +7,9 @@ import { launchChromium, startPageServer, waitReady } from './browser.ts';
 const root = path.resolve(import.meta.dirname, '..');
 
 /** The issue's bar: `/chats` loads at most this much gzipped JavaScript before the first message shows. */
-const CHATS_MAX_GZIP_JS_KB = 250;
+const CHATS_MAX_GZIP_JS_KB = 200;
+/** …and at most this much in all, once the network is idle (the first message's JS and what comes after). */
+const CHATS_MAX_GZIP_JS_AT_IDLE_KB = 250;
 
 export interface ChatsPageWeight {
   /** Gzipped JavaScript received before the first message of the chat was visible. */
@@ -20,13 +22,13 @@ export interface ChatsPageWeight {
   /** For comparison: the signed-in home page `/` (the shell every signed-in page shares), gzipped. */
   homeGzipJsKB: number;
   files: Array<{ url: string; gzipKB: number }>;
-  budget: { maxGzipJsKB: number; ok: boolean };
+  budget: { maxGzipJsKB: number; maxGzipJsAtIdleKB: number; ok: boolean };
 }
 
-const EMAIL = 'bench-chats@bench.test';
-const PASSWORD = 'bench-password-Q9x!';
+export const EMAIL = 'bench-chats@bench.test';
+export const PASSWORD = 'bench-password-Q9x!';
 
-async function signIn(page: Page, base: string): Promise<void> {
+export async function signIn(page: Page, base: string): Promise<void> {
   await page.goto(`${base}/auth/login`);
   await page.getByLabel('E-mail').fill(EMAIL);
   await page.getByLabel('Senha', { exact: true }).fill(PASSWORD);
@@ -41,7 +43,7 @@ async function signIn(page: Page, base: string): Promise<void> {
 }
 
 /** Makes the user's one chat through the UI (a question and its streamed answer); returns its path. */
-async function makeChat(page: Page, base: string): Promise<string> {
+export async function makeChat(page: Page, base: string): Promise<string> {
   await page.goto(`${base}/chats`);
   const input = page.getByTestId('composer-input');
   await input.waitFor();
@@ -57,8 +59,8 @@ async function makeChat(page: Page, base: string): Promise<string> {
   return new URL(page.url()).pathname;
 }
 
-type Script = { url: string; gzipKB: number };
-const sum = (files: Script[]) => files.reduce((n, f) => n + f.gzipKB, 0);
+export type Script = { url: string; gzipKB: number };
+export const sum = (files: Script[]) => files.reduce((n, f) => n + f.gzipKB, 0);
 
 /**
  * Records, in the page's own clock, the first animation frame in which `selector` matches a
@@ -85,7 +87,7 @@ function shownAtScript(selector: string): string {
 }
 
 /** Loads `url` (cache disabled) and splits the scripts received before and after `selector` showed. */
-async function loadScripts(
+export async function loadScripts(
   page: Page,
   url: string,
   selector: string,
@@ -133,7 +135,7 @@ async function loadScripts(
 /**
  * Serves the built app with an OpenAI-compatible fixture behind it, signs a user in, makes one
  * chat, then reloads that chat with the cache disabled and 4× CPU throttling: the gzipped
- * JavaScript received before the first message is visible, against the 250 KB budget.
+ * JavaScript received before the first message is visible (≤ 200 KB) and by network idle (≤ 250 KB).
  */
 export async function measureChatsPage(): Promise<ChatsPageWeight> {
   const fixture = await startLlmFixture({
@@ -174,7 +176,11 @@ export async function measureChatsPage(): Promise<ChatsPageWeight> {
         laterGzipJsKB: sum(chats.later),
         homeGzipJsKB: sum(home.early),
         files: early,
-        budget: { maxGzipJsKB: CHATS_MAX_GZIP_JS_KB, ok: gzipJsKB <= CHATS_MAX_GZIP_JS_KB },
+        budget: {
+          maxGzipJsKB: CHATS_MAX_GZIP_JS_KB,
+          maxGzipJsAtIdleKB: CHATS_MAX_GZIP_JS_AT_IDLE_KB,
+          ok: gzipJsKB <= CHATS_MAX_GZIP_JS_KB && gzipJsKB + sum(chats.later) <= CHATS_MAX_GZIP_JS_AT_IDLE_KB,
+        },
       };
     } finally {
       await browser.close();

@@ -6,23 +6,16 @@ import type { ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { EmbeddedSessionSchema, type ServerFrame } from '@assistente/contracts';
-import autocannon from 'autocannon';
 import WebSocket from 'ws';
-import { startChild, stats } from './stream.ts';
+import { startChild } from './child.ts';
+import { describeGenerator, type RatioRounds, ratioRounds } from './http-ratio.ts';
+import { describeSpread, verdict } from './rounds.ts';
+
+/** The bar: a session costs the app at most so much more than a bare route's answer. */
+const MIN_SESSION_RATIO_PERCENT = 55;
 
 export interface EmbeddedBenchResult {
-  sessions: {
-    appRequestsPerSec: number;
-    bareRequestsPerSec: number;
-    ratio: number;
-    /** The server's CPU time per request, each route's (µs): its own cost, whatever the load generator's speed. */
-    appCpuMicrosPerRequest: number;
-    bareCpuMicrosPerRequest: number;
-    /** bare ÷ app CPU per request, as a percentage: what `ratio` would be on a machine whose client never waits. */
-    cpuRatio: number;
-    rounds: number;
-    non2xx: number;
-  };
+  sessions: RatioRounds;
   visitors: {
     count: number;
     concurrency: number;
@@ -33,7 +26,7 @@ export interface EmbeddedBenchResult {
     firstTokenP50Ms: number;
     firstTokenP99Ms: number;
   };
-  budget: { sessionRatio: number; ok: boolean };
+  budget: { minSessionRatioPercent: number; ok: boolean };
   machine: { loadAverage: number[]; cpus: number };
 }
 
@@ -42,49 +35,8 @@ const pct = (xs: number[], p: number): number => {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] ?? Number.NaN;
 };
 const round = (n: number) => Math.round(n * 100) / 100;
-/** Rounds of one window per route; each window lasts WINDOW seconds. */
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
-const WINDOW = 2;
-
 /** 10.x.y.z addresses, one per visitor. */
 const addressOf = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
-
-/** The server's CPU time so far (all its threads, µs). */
-const cpuOf = async (child: ChildProcess) => {
-  const { cpu } = await stats(child);
-  return cpu.user + cpu.system;
-};
-
-async function rate(server: ChildProcess, url: string, headers: Record<string, string>, forwarded: boolean) {
-  let i = 0;
-  const cpuBefore = await cpuOf(server);
-  const r = await autocannon({
-    url,
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: '{}',
-    connections: 20,
-    duration: WINDOW,
-    // Distinct visitors: the session route's per-IP counters see a crowd, not one client.
-    ...(forwarded
-      ? {
-          setupClient: (client: { setHeaders: (h: Record<string, string>) => void }) => {
-            client.setHeaders({
-              'content-type': 'application/json',
-              ...headers,
-              'x-forwarded-for': addressOf(++i),
-            });
-          },
-        }
-      : {}),
-  });
-  const cpuMicros = (await cpuOf(server)) - cpuBefore;
-  return {
-    requestsPerSec: r.requests.average,
-    cpuMicrosPerRequest: cpuMicros / Math.max(1, r.requests.total),
-    non2xx: r.non2xx,
-  };
-}
 
 /** One visitor: a session, the socket, a first message; milliseconds to the session and to the first token. */
 async function visitor(
@@ -152,26 +104,22 @@ export async function benchEmbedded(): Promise<EmbeddedBenchResult> {
     };
     const base = `http://127.0.0.1:${port}`;
 
-    // Alternating windows, so a machine whose load changes during the run weighs on both sides,
-    // after one unmeasured window of each: the first requests of a route run before the JIT has
-    // compiled its path, which weighed on the app's first window only.
-    const bareUrl = `http://127.0.0.1:${barePort}/session`;
-    const appUrl = `${base}/api/v1/embedded/${embedId}/session`;
-    const appHeaders = { origin: embedOrigin };
-    await rate(server.child, bareUrl, {}, false);
-    await rate(server.child, appUrl, appHeaders, true);
-    const bare = { requestsPerSec: 0, cpu: 0 };
-    const app = { requestsPerSec: 0, cpu: 0, non2xx: 0 };
-    for (let r = 0; r < ROUNDS; r++) {
-      const b = await rate(server.child, bareUrl, {}, false);
-      const a = await rate(server.child, appUrl, appHeaders, true);
-      bare.requestsPerSec += b.requestsPerSec / ROUNDS;
-      bare.cpu += b.cpuMicrosPerRequest / ROUNDS;
-      app.requestsPerSec += a.requestsPerSec / ROUNDS;
-      app.cpu += a.cpuMicrosPerRequest / ROUNDS;
-      app.non2xx += a.non2xx;
-    }
-    const ratio = round((app.requestsPerSec / bare.requestsPerSec) * 100);
+    const sessions = await ratioRounds(
+      {
+        url: `http://127.0.0.1:${barePort}/session`,
+        method: 'POST',
+        body: '{}',
+        headers: { 'content-type': 'application/json' },
+      },
+      {
+        url: `${base}/api/v1/embedded/${embedId}/session`,
+        method: 'POST',
+        body: '{}',
+        headers: { 'content-type': 'application/json', origin: embedOrigin },
+        // Distinct visitors: the session route's per-IP counters see a crowd, not one client.
+        perClient: (i) => ({ 'x-forwarded-for': addressOf(i) }),
+      },
+    );
 
     const sessionMs: number[] = [];
     const firstTokenMs: number[] = [];
@@ -195,16 +143,7 @@ export async function benchEmbedded(): Promise<EmbeddedBenchResult> {
     );
     const wallSeconds = (performance.now() - started) / 1000;
     return {
-      sessions: {
-        appRequestsPerSec: round(app.requestsPerSec),
-        bareRequestsPerSec: round(bare.requestsPerSec),
-        ratio,
-        appCpuMicrosPerRequest: round(app.cpu),
-        bareCpuMicrosPerRequest: round(bare.cpu),
-        cpuRatio: round((bare.cpu / app.cpu) * 100),
-        rounds: ROUNDS,
-        non2xx: app.non2xx,
-      },
+      sessions,
       visitors: {
         count,
         concurrency,
@@ -215,7 +154,14 @@ export async function benchEmbedded(): Promise<EmbeddedBenchResult> {
         firstTokenP50Ms: round(pct(firstTokenMs, 50)),
         firstTokenP99Ms: round(pct(firstTokenMs, 99)),
       },
-      budget: { sessionRatio: 40, ok: ratio >= 40 && failed === 0 && app.non2xx === 0 },
+      budget: {
+        minSessionRatioPercent: MIN_SESSION_RATIO_PERCENT,
+        ok:
+          sessions.ratioPercent.median >= MIN_SESSION_RATIO_PERCENT &&
+          sessions.saturatedRounds === 0 &&
+          failed === 0 &&
+          sessions.non2xx === 0,
+      },
       machine: { loadAverage: os.loadavg().map(round), cpus: os.cpus().length },
     };
   } finally {
@@ -223,6 +169,13 @@ export async function benchEmbedded(): Promise<EmbeddedBenchResult> {
   }
 }
 
+export function describeEmbedded(r: EmbeddedBenchResult): string {
+  const v = r.visitors;
+  return `Embedded chat: session creation ${describeSpread(r.sessions.ratioPercent, ' %')} of a bare route's requests a second (budget ≥ ${r.budget.minSessionRatioPercent} %), ${r.sessions.appRequestsPerSec.median.toFixed(0)} vs ${r.sessions.bareRequestsPerSec.median.toFixed(0)} req/s; ${describeGenerator(r.sessions)}; ${v.count} anonymous visitors, ${v.concurrency} at a time: ${v.failed} failed, ${v.perSecond}/s, session p50 ${v.sessionP50Ms} ms, first token p50 ${v.firstTokenP50Ms} ms, p99 ${v.firstTokenP99Ms} ms ${verdict(r.budget.ok)}`;
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  process.stdout.write(`${JSON.stringify(await benchEmbedded(), null, 2)}\n`);
+  const r = await benchEmbedded();
+  process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
+  console.log(describeEmbedded(r));
 }

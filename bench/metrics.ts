@@ -5,7 +5,8 @@
 // streams on this machine, client and server sharing its cores), the median over the rounds.
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import { BenchSocket, startChild } from './stream.ts';
+import { startChild } from './child.ts';
+import { BenchSocket } from './stream-clients.ts';
 
 export interface MetricsBenchResult {
   config: { streams: number; rounds: number; tokenIntervalMs: number; database: 'pglite' | 'postgres' };

@@ -7,7 +7,8 @@
 import type { ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { epochNow } from '../apps/server/src/test/llm-fixture.ts';
-import { BenchSocket, startChild } from './stream.ts';
+import { startChild } from './child.ts';
+import { BenchSocket } from './stream-clients.ts';
 
 export interface RetentionBenchResult {
   config: {

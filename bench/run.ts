@@ -1,183 +1,256 @@
 // npm run bench: every figure is measured in this one run, so ratios compare like with like.
+// `npm run bench -- --only stream,knowledge` runs those parts alone (names: `--list`).
 import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { measureChatsPage } from './chats-page.ts';
+import { buildBenchServers } from './child.ts';
 import { benchCrash } from './crash.ts';
 import { benchDocumentBombs, describeDocumentBombs } from './document-bombs.ts';
-import { benchEmbedded } from './embedded.ts';
+import { benchEmbedded, describeEmbedded } from './embedded.ts';
+import { describeEmbeddedPage, measureEmbeddedPage } from './embedded-page.ts';
 import { benchKnowledge, describeKnowledge } from './knowledge.ts';
 import { benchMetrics, describeMetrics } from './metrics.ts';
-import { benchOpenAiStreaming } from './openai-api.ts';
+import { benchOpenAiStreaming, describeOpenAiApi } from './openai-api.ts';
 import { benchPii, describePii } from './pii.ts';
 import { startRedisDown } from './redis-down.ts';
 import { benchRetention, describeRetention } from './retention.ts';
+import { percentile, verdict } from './rounds.ts';
 import { benchSso } from './sso.ts';
-import { benchStart } from './start.ts';
-import { benchStreaming } from './stream.ts';
+import { benchStart, describeStart } from './start.ts';
+import { benchStreaming, describeStreaming, streamingOk } from './stream.ts';
 import { benchTools, describeTools } from './tools.ts';
+import { benchUploads, describeUploads } from './uploads.ts';
 import { benchUsageSummary, describeUsageSummary } from './usage-summary.ts';
-import { benchUserRead, startBenchServer } from './user-read.ts';
+import { benchUserRead, describeUserRead, startBenchServer } from './user-read.ts';
 import { benchUsersList } from './users-list.ts';
 import { readVscodeFigures } from './vscode.ts';
 import { measureLoginPage } from './web.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 
-async function main(): Promise<void> {
-  // Started first and checked last: the Redis-less replica must still answer 10 minutes on.
-  const redisDown = await startRedisDown();
-  const server = await startBenchServer();
-  const { appPort, email, password } = server;
+/** One part of the bench: what it measures, its lines for the summary, and whether its bars hold. */
+interface Part<T> {
+  name: string;
+  run(): Promise<T>;
+  describe(r: T): string[];
+  ok(r: T): boolean;
+}
+const part = <T>(p: Part<T>): Part<unknown> => p as Part<unknown>;
 
+async function authBench() {
+  const server = await startBenchServer();
   try {
     const userRead = await benchUserRead(server);
-    const { ratio } = userRead;
-
     const signInMs: number[] = [];
     for (let i = 0; i < 20; i++) {
       const t0 = performance.now();
-      const res = await fetch(`http://127.0.0.1:${appPort}/identity/v1/accounts:signInWithPassword`, {
+      const res = await fetch(`http://127.0.0.1:${server.appPort}/identity/v1/accounts:signInWithPassword`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email, password, returnSecureToken: true }),
+        body: JSON.stringify({ email: server.email, password: server.password, returnSecureToken: true }),
       });
       if (!res.ok) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
       await res.arrayBuffer();
       signInMs.push(performance.now() - t0);
     }
-    signInMs.sort((a, b) => a - b);
-
-    const web = await measureLoginPage();
-    const usersList = await benchUsersList();
-    const usageSummary = await benchUsageSummary();
-    const chatsPage = await measureChatsPage();
-    const streaming = await benchStreaming();
-    const metrics = await benchMetrics();
-    const retention = await benchRetention();
-    const openAiApi = await benchOpenAiStreaming();
-    const tools = await benchTools();
-    const pii = benchPii();
-    const sso = await benchSso();
-    const embedded = await benchEmbedded();
-    const knowledge = await benchKnowledge();
-    const documentBombs = await benchDocumentBombs();
-    const crash = await benchCrash();
-    const start = await benchStart();
-    const withoutRedis = await redisDown.finish();
-    const vscode = readVscodeFigures();
-
-    const results = {
-      takenAt: new Date().toISOString(),
-      machine: { node: process.version, cpus: (await import('node:os')).cpus().length },
-      authenticatedUserRead: userRead,
-      passwordSignIn: {
-        samples: signInMs.length,
-        p50Ms: signInMs[Math.floor(signInMs.length * 0.5)],
-        p99Ms: signInMs[signInMs.length - 1],
-      },
-      loginPage: { ...web, budget: { maxGzipJsKB: 150, ok: web.gzipJsKB <= 150 } },
-      usersList,
-      usageSummary,
-      chatsPage,
-      streaming,
-      metrics,
-      retention,
-      openAiApi,
-      tools,
-      pii,
-      sso,
-      embedded,
-      knowledge,
-      documentBombs,
-      crash,
-      start,
-      withoutRedis,
-      vscode,
+    return {
+      userRead,
+      passwordSignIn: { samples: 20, p50Ms: percentile(signInMs, 50), maxMs: Math.max(...signInMs) },
     };
-    mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-    const file = path.join(root, 'bench/results', `bench-${results.takenAt.replace(/[:.]/g, '-')}.json`);
-    writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
-    writeFileSync(path.join(root, 'bench/results/latest.json'), `${JSON.stringify(results, null, 2)}\n`);
-
-    console.log('\nAuthenticated GET /api/v1/user/{id} vs bare Fastify route (same run):');
-    console.log(`  bare  ${userRead.bare.requestsPerSec.toFixed(0)} req/s  p99 ${userRead.bare.p99Ms} ms`);
-    console.log(`  app   ${userRead.app.requestsPerSec.toFixed(0)} req/s  p99 ${userRead.app.p99Ms} ms`);
-    console.log(
-      `  ratio ${(ratio * 100).toFixed(1)} % (budget ≥ 60 %) ${results.authenticatedUserRead.budget.ok ? 'OK' : 'OVER BUDGET'}`,
-    );
-    console.log(
-      `Password sign-in: p50 ${results.passwordSignIn.p50Ms?.toFixed(1)} ms, max ${results.passwordSignIn.p99Ms?.toFixed(1)} ms over 20`,
-    );
-    console.log(
-      `/auth/login: ${web.gzipJsKB.toFixed(1)} KB gzipped JS in ${web.jsFiles} files (budget ≤ 150 KB) ${results.loginPage.budget.ok ? 'OK' : 'OVER BUDGET'}; load ${web.loadMs.toFixed(0)} ms with 4× CPU throttling`,
-    );
-    console.log(
-      `Users list, domain of 10,000: first page p50 ${usersList.firstPage.p50} ms p99 ${usersList.firstPage.p99} ms; deep page p50 ${usersList.deepPage.p50} ms p99 ${usersList.deepPage.p99} ms; ratio ${usersList.ratio.toFixed(2)} (budget ≤ 2) ${usersList.budget.ok ? 'OK' : 'OVER BUDGET'}`,
-    );
-    console.log(
-      `/chats: ${chatsPage.gzipJsKB.toFixed(1)} KB gzipped JS in ${chatsPage.jsFiles} files before the first message (budget ≤ 250 KB) ${chatsPage.budget.ok ? 'OK' : 'OVER BUDGET'}; ${chatsPage.laterGzipJsKB.toFixed(1)} KB more loaded later`,
-    );
-    const { ttft, perToken, concurrent } = streaming;
-    console.log(
-      `Streaming, time to first token: fixture direct p50 ${ttft.directP50Ms} ms, through the server p50 ${ttft.serverP50Ms} ms; added ${ttft.addedP50Ms} ms (budget ≤ 10 ms) ${streaming.ok.addedTtftP50 ? 'OK' : 'OVER BUDGET'}; per token added p50 ${perToken.addedP50Ms} ms`,
-    );
-    console.log(
-      `Streaming, ${concurrent.streams} concurrent sockets: ${concurrent.completed} completed, ${concurrent.failed} failed; tokens later than their stream's quickest p50 ${concurrent.tokenLatenessMs.p50} ms p99 ${concurrent.tokenLatenessMs.p99} ms (budget ≤ 50 ms; fixture direct p99 ${concurrent.directTokenLatenessMs.p99} ms) ${streaming.ok.p99TokenLateness ? 'OK' : 'OVER BUDGET'}; server CPU ${concurrent.serverCpuPercentOfOneCore} % of one core, ${concurrent.memoryPerConnectionKiB} KiB heap and buffers per connection, ${concurrent.rssWithSocketsMiB} MiB RSS with all open`,
-    );
-    console.log(describeMetrics(metrics));
-    console.log(describeRetention(retention));
-    console.log(
-      `OpenAI-compatible API, streamed time to first token: fixture direct p50 ${openAiApi.ttft.directP50Ms} ms, through /v1/chat/completions p50 ${openAiApi.ttft.serverP50Ms} ms; added ${openAiApi.ttft.addedP50Ms} ms (budget ≤ 10 ms) ${openAiApi.budget.ok ? 'OK' : 'OVER BUDGET'}`,
-      `Budget admission (estimate, hold, settle), the same calls by someone a budget covers: first token p50 ${openAiApi.admission.budgetedP50Ms} ms, added ${openAiApi.admission.addedP50Ms} ms (budget ≤ ${openAiApi.admission.budgetMs} ms) ${openAiApi.admission.ok ? 'OK' : 'OVER BUDGET'}`,
-      `SSO callback to signed-in session, server time without the provider: p50 ${sso.serverMs.p50} ms, p95 ${sso.serverMs.p95} ms over ${sso.samples} (budget ≤ 300 ms) ${sso.budget.ok ? 'OK' : 'OVER BUDGET'}; cold ${sso.coldMs} ms`,
-      `Embedded chat: session creation ${embedded.sessions.appRequestsPerSec} req/s = ${embedded.sessions.ratio}% of a bare route's ${embedded.sessions.bareRequestsPerSec} (budget ≥ 40%) ${embedded.budget.ok ? 'OK' : 'OVER BUDGET'} over ${embedded.sessions.rounds} rounds; server CPU ${embedded.sessions.appCpuMicrosPerRequest} µs a session vs ${embedded.sessions.bareCpuMicrosPerRequest} µs (${embedded.sessions.cpuRatio}%); ${embedded.visitors.count} anonymous visitors, ${embedded.visitors.concurrency} at a time: ${embedded.visitors.failed} failed, ${embedded.visitors.perSecond}/s, session p50 ${embedded.visitors.sessionP50Ms} ms, first token p50 ${embedded.visitors.firstTokenP50Ms} ms, p99 ${embedded.visitors.firstTokenP99Ms} ms`,
-    );
-    console.log(describeTools(tools));
-    console.log(describePii(pii));
-    console.log(describeUsageSummary(usageSummary));
-    for (const line of describeKnowledge(knowledge)) console.log(line);
-    console.log(describeDocumentBombs(documentBombs));
-    console.log(
-      `Crash (kill -9) with ${crash.streams} answers streaming: text readers saw that the store lost p50 ${crash.lossMs.p50} ms, max ${crash.lossMs.max} ms of stream (budget ≤ ${crash.budget.maxLossMs} ms); finalised ${(crash.finalisedAfterMs / 1000).toFixed(1)} s after the restart${crash.problems.length ? `; ${crash.problems.length} problems: ${crash.problems.slice(0, 3).join('; ')}` : ''} ${crash.budget.ok ? 'OK' : 'OVER BUDGET'}`,
-    );
-    console.log(
-      `Cold start to /healthz on an existing data dir: compiled ${start.compiled.toHealthzMs.toFixed(0)} ms vs TypeScript loader ${start.tsLoader.toHealthzMs.toFixed(0)} ms, ratio ${(start.ratio.toHealthz * 100).toFixed(0)} % (budget ≤ 60 %); idle RSS ${start.compiled.idleRssMiB.toFixed(0)} vs ${start.tsLoader.idleRssMiB.toFixed(0)} MiB, ratio ${(start.ratio.idleRss * 100).toFixed(0)} % (budget ≤ 75 %) ${start.budget.ok ? 'OK' : 'OVER BUDGET'}`,
-    );
-    console.log(
-      `Redis unreachable: password sign-in p50 ${withoutRedis.signInMs.p50} ms, p99 ${withoutRedis.signInMs.p99} ms over ${withoutRedis.signIns} (budget ≤ 300 ms); ${withoutRedis.answeredAtEnd ? `alive and answering after ${withoutRedis.aliveAfterMin} min` : 'NOT answering at the end'} (budget ≥ 10 min) ${withoutRedis.budget.ok ? 'OK' : 'OVER BUDGET'}`,
-    );
-    console.log(
-      vscode.measuredAt
-        ? `VS Code extension (e2e run of ${vscode.measuredAt}): .vsix ${vscode.vsixKiB} KiB (budget ≤ 1024), activation ${vscode.activationCpuMs} ms CPU / ${vscode.activationWallMs} ms wall (budget ≤ 200 ms), first streamed token drawn ${vscode.firstTokenMs} ms after the model sent it (budget ≤ 50 ms) ${vscode.budget.ok ? 'OK' : 'OVER BUDGET'}`
-        : 'VS Code extension: not measured yet (its end-to-end journey in npm test writes the figures)',
-    );
-    console.log(`Results: ${path.relative(root, file)}`);
-    const budgets = [
-      results.authenticatedUserRead.budget,
-      results.loginPage.budget,
-      usersList.budget,
-      usageSummary.budget,
-      chatsPage.budget,
-      openAiApi.budget,
-      openAiApi.admission,
-      tools.budget,
-      pii.budget,
-      metrics.budget,
-      retention.budget,
-      start.budget,
-      crash.budget,
-      withoutRedis.budget,
-      vscode.budget,
-      sso.budget,
-      embedded.budget,
-      knowledge.budget,
-      documentBombs.budget,
-      { ok: Object.values(streaming.ok).every(Boolean) },
-    ];
-    if (budgets.some((b) => !b.ok)) process.exitCode = 1;
   } finally {
     server.stop();
   }
+}
+
+/** Started before every other part and read after them: a Redis-less replica must still answer 10 minutes on. */
+let redisDown: Awaited<ReturnType<typeof startRedisDown>> | undefined;
+
+const PARTS: Part<unknown>[] = [
+  part({
+    name: 'auth',
+    run: authBench,
+    describe: (r) => [
+      describeUserRead(r.userRead),
+      `Password sign-in: p50 ${r.passwordSignIn.p50Ms.toFixed(1)} ms, max ${r.passwordSignIn.maxMs.toFixed(1)} ms over ${r.passwordSignIn.samples}`,
+    ],
+    ok: (r) => r.userRead.budget.ok,
+  }),
+  part({
+    name: 'login-page',
+    run: async () => {
+      const web = await measureLoginPage();
+      return { ...web, budget: { maxGzipJsKB: 120, ok: web.gzipJsKB <= 120 } };
+    },
+    describe: (web) => [
+      `/auth/login: ${web.gzipJsKB.toFixed(1)} KB gzipped JS in ${web.jsFiles} files (budget ≤ ${web.budget.maxGzipJsKB} KB) ${verdict(web.budget.ok)}; load ${web.loadMs.toFixed(0)} ms with 4× CPU throttling`,
+    ],
+    ok: (r) => r.budget.ok,
+  }),
+  part({
+    name: 'users-list',
+    run: benchUsersList,
+    describe: (u) => [
+      `Users list, domain of 10,000: first page p50 ${u.firstPage.p50} ms p99 ${u.firstPage.p99} ms; deep page p50 ${u.deepPage.p50} ms p99 ${u.deepPage.p99} ms; ratio ${u.ratio.toFixed(2)} (budget ≤ 2) ${verdict(u.budget.ok)}`,
+    ],
+    ok: (r) => r.budget.ok,
+  }),
+  part({
+    name: 'usage-summary',
+    run: benchUsageSummary,
+    describe: (r) => [describeUsageSummary(r)],
+    ok: (r) => r.budget.ok,
+  }),
+  part({
+    name: 'chats-page',
+    run: measureChatsPage,
+    describe: (c) => [
+      `/chats: ${c.gzipJsKB.toFixed(1)} KB gzipped JS in ${c.jsFiles} files before the first message (budget ≤ ${c.budget.maxGzipJsKB} KB), ${(c.gzipJsKB + c.laterGzipJsKB).toFixed(1)} KB at network idle (budget ≤ ${c.budget.maxGzipJsAtIdleKB} KB) ${verdict(c.budget.ok)}`,
+    ],
+    ok: (r) => r.budget.ok,
+  }),
+  part({
+    name: 'embedded-page',
+    run: measureEmbeddedPage,
+    describe: (r) => describeEmbeddedPage(r).split('\n'),
+    ok: (r) => r.budget.ok,
+  }),
+  part({ name: 'stream', run: benchStreaming, describe: describeStreaming, ok: streamingOk }),
+  part({ name: 'metrics', run: benchMetrics, describe: (r) => [describeMetrics(r)], ok: (r) => r.budget.ok }),
+  part({
+    name: 'retention',
+    run: benchRetention,
+    describe: (r) => [describeRetention(r)],
+    ok: (r) => r.budget.ok,
+  }),
+  part({
+    name: 'openai',
+    run: benchOpenAiStreaming,
+    describe: (r) => [describeOpenAiApi(r)],
+    ok: (r) => r.budget.ok && r.admission.ok,
+  }),
+  part({ name: 'tools', run: benchTools, describe: (r) => [describeTools(r)], ok: (r) => r.budget.ok }),
+  part({
+    name: 'pii',
+    run: async () => benchPii(),
+    describe: (r) => [describePii(r)],
+    ok: (r) => r.budget.ok,
+  }),
+  part({
+    name: 'sso',
+    run: benchSso,
+    describe: (sso) => [
+      `SSO callback to signed-in session, server time without the provider: p50 ${sso.serverMs.p50} ms, p95 ${sso.serverMs.p95} ms over ${sso.samples} (budget ≤ 300 ms) ${verdict(sso.budget.ok)}; cold ${sso.coldMs} ms`,
+    ],
+    ok: (r) => r.budget.ok,
+  }),
+  part({
+    name: 'embedded',
+    run: benchEmbedded,
+    describe: (r) => [describeEmbedded(r)],
+    ok: (r) => r.budget.ok,
+  }),
+  part({ name: 'knowledge', run: benchKnowledge, describe: describeKnowledge, ok: (r) => r.budget.ok }),
+  part({
+    name: 'document-bombs',
+    run: benchDocumentBombs,
+    describe: (r) => [describeDocumentBombs(r)],
+    ok: (r) => r.budget.ok,
+  }),
+  part({ name: 'uploads', run: benchUploads, describe: (r) => [describeUploads(r)], ok: (r) => r.budget.ok }),
+  part({
+    name: 'crash',
+    run: benchCrash,
+    describe: (crash) => [
+      `Crash (kill -9) with ${crash.streams} answers streaming: text readers saw that the store lost p50 ${crash.lossMs.p50} ms, max ${crash.lossMs.max} ms of stream (budget ≤ ${crash.budget.maxLossMs} ms); finalised ${(crash.finalisedAfterMs / 1000).toFixed(1)} s after the restart${crash.problems.length ? `; ${crash.problems.length} problems: ${crash.problems.slice(0, 3).join('; ')}` : ''} ${verdict(crash.budget.ok)}`,
+    ],
+    ok: (r) => r.budget.ok,
+  }),
+  part({ name: 'start', run: benchStart, describe: (r) => [describeStart(r)], ok: (r) => r.budget.ok }),
+  part({
+    name: 'redis-down',
+    run: async () => {
+      if (!redisDown) throw new Error('the Redis-less replica was not started');
+      return redisDown.finish();
+    },
+    describe: (r) => [
+      `Redis unreachable: password sign-in p50 ${r.signInMs.p50} ms, p99 ${r.signInMs.p99} ms over ${r.signIns} (budget ≤ 300 ms); ${r.answeredAtEnd ? `alive and answering after ${r.aliveAfterMin} min` : 'NOT answering at the end'} (budget ≥ 10 min) ${verdict(r.budget.ok)}`,
+    ],
+    ok: (r) => r.budget.ok,
+  }),
+  part({
+    name: 'vscode',
+    run: async () => readVscodeFigures(),
+    describe: (v) => [
+      v.measuredAt
+        ? `VS Code extension (e2e run of ${v.measuredAt}): .vsix ${v.vsixKiB} KiB (budget ≤ 1024), activation ${v.activationCpuMs} ms CPU / ${v.activationWallMs} ms wall (budget ≤ 200 ms), first streamed token drawn ${v.firstTokenMs} ms after the model sent it (budget ≤ 50 ms) ${verdict(v.budget.ok)}`
+        : 'VS Code extension: not measured yet (its end-to-end journey in npm test writes the figures)',
+    ],
+    ok: (r) => r.budget.ok,
+  }),
+];
+
+function selected(): Part<unknown>[] {
+  const args = process.argv.slice(2);
+  if (args.includes('--list')) {
+    console.log(PARTS.map((p) => p.name).join('\n'));
+    process.exit(0);
+  }
+  const at = args.indexOf('--only');
+  const eq = args.find((a) => a.startsWith('--only='));
+  const list = eq ? eq.slice('--only='.length) : at >= 0 ? args[at + 1] : undefined;
+  if (list === undefined) return PARTS;
+  const names = list.split(',').map((n) => n.trim());
+  const unknown = names.filter((n) => !PARTS.some((p) => p.name === n));
+  if (unknown.length || names.length === 0) {
+    console.error(`Unknown bench part: ${unknown.join(', ')}. Parts: ${PARTS.map((p) => p.name).join(', ')}`);
+    process.exit(2);
+  }
+  return PARTS.filter((p) => names.includes(p.name));
+}
+
+async function main(): Promise<void> {
+  const parts = selected();
+  buildBenchServers();
+  if (parts.some((p) => p.name === 'redis-down')) redisDown = await startRedisDown();
+  const results: Record<string, unknown> = {};
+  const verdicts: Array<{ name: string; ok: boolean; lines: string[] }> = [];
+  for (const p of parts) {
+    const t0 = performance.now();
+    console.log(`… ${p.name}`);
+    try {
+      const r = await p.run();
+      results[p.name] = r;
+      const lines = p.describe(r);
+      verdicts.push({ name: p.name, ok: p.ok(r), lines });
+      for (const line of lines) console.log(`  ${line}`);
+      console.log(`  (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+    } catch (err) {
+      // One part failing must not hide every other figure: it is reported, and the run fails.
+      console.error(err);
+      verdicts.push({ name: p.name, ok: false, lines: [`${p.name}: FAILED — ${String(err)}`] });
+    }
+  }
+  const takenAt = new Date().toISOString();
+  const out = {
+    takenAt,
+    parts: parts.map((p) => p.name),
+    machine: { node: process.version, cpus: os.cpus().length, loadAverage: os.loadavg() },
+    ...results,
+  };
+  mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+  const file = path.join(root, 'bench/results', `bench-${takenAt.replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
+  writeFileSync(path.join(root, 'bench/results/latest.json'), `${JSON.stringify(out, null, 2)}\n`);
+
+  console.log('\nSummary:');
+  for (const v of verdicts) for (const line of v.lines) console.log(line);
+  const over = verdicts.filter((v) => !v.ok).map((v) => v.name);
+  console.log(
+    `\n${verdicts.length - over.length} of ${verdicts.length} parts within their bars${over.length ? `; over: ${over.join(', ')}` : ''}`,
+  );
+  console.log(`Results: ${path.relative(root, file)}`);
+  if (over.length) process.exitCode = 1;
 }
 
 await main();

@@ -1,6 +1,8 @@
 // The app for the streaming bench (embedded default: PGlite, one process), with BENCH_USERS
 // signed-in users and the model fixture as the domain's provider. Prints one JSON line; answers
 // `stats` over IPC with its CPU time and memory.
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { VirtualAccountCreateSchema, VirtualAccountLimits } from '@assistente/contracts';
 import { sql } from 'drizzle-orm';
@@ -52,6 +54,17 @@ await ctx.services.usage.createBudget(
   { ip: null, userAgent: 'bench' },
 );
 
+// For the first-token probe: a santito offering a tool, so what the tools add to an answer's start
+// is in the path (the fixture's stamped answers call none).
+const toolsAgent = await bench.app.inject({
+  method: 'POST',
+  url: '/api/v1/agent',
+  headers: { authorization: `Bearer ${tokens[0]}` },
+  payload: { name: 'Tools', tools: ['builtin:fetch_page'] },
+});
+if (toolsAgent.statusCode !== 201) throw new Error(`santito: ${toolsAgent.statusCode} ${toolsAgent.body}`);
+const toolsAgentId = (toolsAgent.json() as { _id: string })._id;
+
 // For the embedded chat's bench: an embed on the fixture's model for anonymous visitors, with the
 // widest limits (each bench visitor comes from its own forwarded address), and a bare Fastify route
 // answering a session-shaped body, for the requests/s ratio.
@@ -86,6 +99,7 @@ process.stdout.write(
     tokens: tokens.slice(1),
     apiKey,
     budgetedKey,
+    toolsAgentId,
     embedId: embed.virtualAccountId,
     embedOrigin: EMBED_ORIGIN,
     barePort,
@@ -99,6 +113,23 @@ let gcPauses: number[] = [];
 new PerformanceObserver((list) => {
   for (const e of list.getEntries()) gcPauses.push(e.duration);
 }).observe({ entryTypes: ['gc'] });
+// A CPU profile of the main thread over one phase of a bench (bench/stream.ts, BENCH_PROFILE_TTFT).
+let profiler: Session | undefined;
+process.on('message', async (msg) => {
+  const op = msg as { op?: string; file?: string };
+  if (op?.op === 'profile:start') {
+    profiler = new Session();
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+    process.send?.({ op: 'profile:started' });
+  } else if (op?.op === 'profile:stop' && profiler && op.file) {
+    const { profile } = await profiler.post('Profiler.stop');
+    writeFileSync(op.file, JSON.stringify(profile));
+    profiler.disconnect();
+    process.send?.({ op: 'profile:stopped' });
+  }
+});
 process.on('message', (msg) => {
   if (msg === 'stats' || msg === 'stats:gc') {
     const cpu = process.cpuUsage();

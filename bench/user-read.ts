@@ -1,14 +1,11 @@
 // Authenticated GET /api/v1/user/{id} against a bare Fastify route answering the same JSON, both
-// served by one child process so the load generator never shares the server's event loop.
-// Run alone: `node --import tsx bench/user-read.ts`.
-import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
-import { createInterface } from 'node:readline';
+// served by one child process (compiled, bench/server-child.ts) so the load generator never shares
+// the server's event loop. Run alone: `node --import tsx bench/user-read.ts`.
+import type { ChildProcess } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
-import autocannon from 'autocannon';
-
-const root = path.resolve(import.meta.dirname, '..');
-const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
+import { startChild } from './child.ts';
+import { describeGenerator, type RatioRounds, ratioRounds } from './http-ratio.ts';
+import { describeSpread, verdict } from './rounds.ts';
 
 export interface BenchServer {
   appPort: number;
@@ -16,78 +13,47 @@ export interface BenchServer {
   idToken: string;
   email: string;
   password: string;
-  /** The server process, for measures of its own CPU time. */
+  /** The server process, for measures of its own CPU time and memory. */
+  child: ChildProcess;
   pid: number;
   stop(): void;
 }
 
 /** Starts bench/server-child.ts and waits for its ports and the admin's token. */
 export async function startBenchServer(): Promise<BenchServer> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(root, 'bench/server-child.ts')],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
-  });
-  const info = JSON.parse(line) as Omit<BenchServer, 'stop' | 'pid'>;
-  return { ...info, pid: child.pid ?? 0, stop: () => child.kill('SIGTERM') };
+  const { child, info } = await startChild('bench/server-child.ts', {});
+  const i = info as Omit<BenchServer, 'stop' | 'pid' | 'child'>;
+  return { ...i, child, pid: child.pid ?? 0, stop: () => child.kill('SIGTERM') };
 }
 
-interface Load {
-  requestsPerSec: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  non2xx: number;
-}
+/** The bar: the app's authenticated read answers at least this share of the bare route's rate. */
+const MIN_RATIO_PERCENT = 75;
 
-async function load(url: string, headers: Record<string, string>): Promise<Load> {
-  const r = await autocannon({ url, headers, connections: 20, pipelining: 1, duration: DURATION });
-  return {
-    requestsPerSec: r.requests.average,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    errors: r.errors,
-    non2xx: r.non2xx,
-  };
-}
-
-export interface UserReadBench {
-  bare: { requestsPerSec: number; p99Ms: number };
-  app: { requestsPerSec: number; p99Ms: number; errors: number; non2xx: number };
-  ratio: number;
-  budget: { minRatio: number; ok: boolean };
+export interface UserReadBench extends RatioRounds {
+  budget: { minRatioPercent: number; ok: boolean };
 }
 
 export async function benchUserRead(server: BenchServer): Promise<UserReadBench> {
   const { appPort, barePort, idToken, email } = server;
-  const headers = { authorization: `Bearer ${idToken}`, 'x-endpoint-api-userinfo': idToken };
   const userPath = `/api/v1/user/${encodeURIComponent(email)}`;
-  // Warm both, then alternate so drift in machine load hits both sides alike.
-  await autocannon({ url: `http://127.0.0.1:${appPort}${userPath}`, headers, connections: 10, duration: 2 });
-  await autocannon({ url: `http://127.0.0.1:${barePort}${userPath}`, connections: 10, duration: 2 });
-  const bare1 = await load(`http://127.0.0.1:${barePort}${userPath}`, {});
-  const app1 = await load(`http://127.0.0.1:${appPort}${userPath}`, headers);
-  const bare2 = await load(`http://127.0.0.1:${barePort}${userPath}`, {});
-  const app2 = await load(`http://127.0.0.1:${appPort}${userPath}`, headers);
-  const bareRps = (bare1.requestsPerSec + bare2.requestsPerSec) / 2;
-  const appRps = (app1.requestsPerSec + app2.requestsPerSec) / 2;
-  const ratio = appRps / bareRps;
-  const non2xx = app1.non2xx + app2.non2xx;
+  // The same request to both: the bare route reads the same bytes and ignores the token, so what
+  // differs is the app's work, not the input's size.
+  const headers = { authorization: `Bearer ${idToken}`, 'x-endpoint-api-userinfo': idToken };
+  const r = await ratioRounds(
+    { url: `http://127.0.0.1:${barePort}${userPath}`, headers },
+    { url: `http://127.0.0.1:${appPort}${userPath}`, headers },
+  );
   return {
-    bare: { requestsPerSec: bareRps, p99Ms: Math.max(bare1.p99, bare2.p99) },
-    app: {
-      requestsPerSec: appRps,
-      p99Ms: Math.max(app1.p99, app2.p99),
-      errors: app1.errors + app2.errors,
-      non2xx,
+    ...r,
+    budget: {
+      minRatioPercent: MIN_RATIO_PERCENT,
+      ok: r.ratioPercent.median >= MIN_RATIO_PERCENT && r.non2xx === 0 && r.saturatedRounds === 0,
     },
-    ratio,
-    budget: { minRatio: 0.6, ok: ratio >= 0.6 && non2xx === 0 },
   };
+}
+
+export function describeUserRead(r: UserReadBench): string {
+  return `Authenticated GET /api/v1/user/{id} vs a bare Fastify route: ${describeSpread(r.ratioPercent, ' %')} of its requests a second (budget ≥ ${r.budget.minRatioPercent} %) ${verdict(r.budget.ok)}; app ${r.appRequestsPerSec.median.toFixed(0)} req/s p99 ${r.appP99Ms.median} ms, bare ${r.bareRequestsPerSec.median.toFixed(0)} req/s; ${describeGenerator(r)}`;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
@@ -95,6 +61,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   try {
     const result = await benchUserRead(server);
     console.log(JSON.stringify(result, null, 2));
+    console.log(describeUserRead(result));
     if (!result.budget.ok) process.exitCode = 1;
   } finally {
     server.stop();
