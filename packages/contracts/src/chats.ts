@@ -46,14 +46,6 @@ export const MessageUsageSchema = z.object({
 });
 export type MessageUsage = z.infer<typeof MessageUsageSchema>;
 
-/** Limits of one upload; the server's own limit is `UPLOAD_MAX_BYTES`. */
-export const AttachmentLimits = {
-  /** The default per-file limit (20 MiB). */
-  maxBytes: 20 * 1024 * 1024,
-  /** At most this many attachments on one message. */
-  perMessage: 10,
-} as const;
-
 /** Content types an upload may have (docs/ARCHITECTURE.md#uploads-and-stored-files); anything else is refused with 415. */
 export const AllowedUploadTypes = [
   'image/png',

@@ -1,16 +1,10 @@
 import { z } from 'zod';
 import { TimeZoneSchema } from './chats.ts';
+import { RetentionLimits } from './values.ts';
 
 // Governance (docs/ARCHITECTURE.md#governance): retention, the scheduler's jobs, legal hold, export.
 
 const IsoDate = z.iso.datetime({ offset: true });
-
-export const RetentionLimits = {
-  /** The longest a rule may keep anything: ten years. */
-  maxDays: 3_650,
-  /** Rows one statement of a retention run deletes, so streams and requests never wait long on it. */
-  batchRows: 1_000,
-} as const;
 
 const Days = z.number().int().min(1).max(RetentionLimits.maxDays);
 

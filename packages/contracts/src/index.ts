@@ -26,4 +26,5 @@ export * from './sso.ts';
 export * from './sso-codes.ts';
 export * from './tools.ts';
 export * from './usage.ts';
+export * from './values.ts';
 export * from './ws.ts';

@@ -1,7 +1,6 @@
 import { z } from 'zod';
+import { PiiKinds } from './values.ts';
 
-/** What the PII and credential filter recognises (docs/ARCHITECTURE.md#pii-filter). */
-export const PiiKinds = ['credential', 'jwt', 'email', 'phone', 'card', 'iban', 'cpf', 'cnpj'] as const;
 export const PiiKindSchema = z.enum(PiiKinds);
 export type PiiKind = z.infer<typeof PiiKindSchema>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { RoleSchema } from './accounts.ts';
 import { Roles } from './roles.ts';
 import { httpUrlSchema } from './urls.ts';
+import { AddressProblems } from './values.ts';
 
 /** Model providers reached through the AI SDK (docs/ARCHITECTURE.md#model-providers). */
 export const ProviderKinds = ['openai', 'anthropic', 'google', 'ollama', 'openai-compatible'] as const;
@@ -94,22 +95,6 @@ export const ProviderConfigUpdateSchema = z.strictObject({
 });
 export type ProviderConfigUpdate = z.infer<typeof ProviderConfigUpdateSchema>;
 
-/**
- * Why an address the server must reach was refused or could not be reached: `private` (it is, or
- * resolves to, a private address), `unresolvable` (no such name), `refused` (nothing listens),
- * `timeout` (no answer in time), `https_required` (plain http outside the allow-list).
- */
-export const AddressProblems = [
-  'invalid',
-  'scheme',
-  'credentials',
-  'https_required',
-  'private',
-  'unresolvable',
-  'refused',
-  'timeout',
-  'redirects',
-] as const;
 export const AddressProblemSchema = z.enum(AddressProblems);
 export type AddressProblem = z.infer<typeof AddressProblemSchema>;
 
@@ -225,19 +210,3 @@ export const ModelAccessSchema = z.strictObject({
   default: z.enum(['allow', 'deny']),
 });
 export type ModelAccess = z.infer<typeof ModelAccessSchema>;
-
-/**
- * A model as people read it: "OpenAI · gpt-4.1-mini" — the provider's name, never its internal id
- * (`p4088f0b7e819:qa-fast`). Without a known provider (since removed), the model's name alone.
- */
-export function modelDisplayName(modelId: string, providerLabel?: string | null): string {
-  const colon = modelId.indexOf(':');
-  const name = colon === -1 ? modelId : modelId.slice(colon + 1);
-  return providerLabel ? `${providerLabel} · ${name}` : name;
-}
-
-/** The provider id of a `provider:model` id. */
-export function providerOf(modelId: string): string {
-  const colon = modelId.indexOf(':');
-  return colon === -1 ? '' : modelId.slice(0, colon);
-}

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RoleSchema } from './accounts.ts';
 import { httpUrlSchema } from './urls.ts';
+import { BuiltinToolNames } from './values.ts';
 
 /** Limits of MCP servers (docs/ARCHITECTURE.md#mcp-servers). */
 export const McpLimits = {
@@ -158,22 +159,6 @@ export type McpConnect = z.infer<typeof McpConnectSchema>;
 /** What a connection attempt's end tells the web's popup (`/integration/mcp-connected?…`). */
 export const McpConnectOutcomes = ['connected', 'denied', 'failed', 'expired'] as const;
 
-/**
- * The tools Assistente itself offers santitos (docs/ARCHITECTURE.md#built-in-tools), named in
- * santitos and policy rules as `builtin:{name}`.
- */
-export const BuiltinToolNames = [
-  'web_search',
-  'fetch_page',
-  'knowledge_search',
-  'generate_image',
-  'code_interpreter',
-  /**
-   * Saves a memory for the person who asks (docs/ARCHITECTURE.md#memory): offered in their own chats
-   * whenever their domain has memory on, whatever the santito's tools; never picked for a santito.
-   */
-  'remember',
-] as const;
 export const BuiltinToolNameSchema = z.enum(BuiltinToolNames);
 export type BuiltinToolName = z.infer<typeof BuiltinToolNameSchema>;
 

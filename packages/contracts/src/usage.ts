@@ -5,8 +5,6 @@ import { DomainHintSchema } from './accounts.ts';
 // micro-units of the currency (1 USD = 1,000,000 micros) everywhere but in the price editor's
 // decimal numbers, so sums never drift.
 
-export const MICROS_PER_UNIT = 1_000_000;
-
 /** The zone of a domain's days until its Admin picks another (the schema's default too). */
 export const DEFAULT_TIME_ZONE = 'America/Sao_Paulo';
 
@@ -45,15 +43,6 @@ function decimals(n: number): number {
   return String(n).includes('e') ? 7 : fraction.length;
 }
 
-/** Exact micros of a decimal amount (from its decimal text, never by float multiplication). */
-export function toMicros(amount: number): number {
-  const [whole = '0', fraction = ''] = String(amount).split('.');
-  return Number(whole) * MICROS_PER_UNIT + Number(fraction.padEnd(6, '0').slice(0, 6));
-}
-
-/** The decimal amount of `micros` (exact for amounts below 2^53 micros). */
-export const fromMicros = (micros: number): number => micros / MICROS_PER_UNIT;
-
 // ---- Prices (SuperAdmin, instance-wide) ----
 
 /** PUT /api/v1/usage/prices/{model}: a new price from now on; the history is never rewritten. */
@@ -88,9 +77,6 @@ export const ModelParamsSchema = z.object({ model: ModelRefSchema });
 export const UsageGroupBys = ['day', 'user', 'department', 'model', 'santito', 'source'] as const;
 export const UsageGroupBySchema = z.enum(UsageGroupBys);
 export type UsageGroupBy = z.infer<typeof UsageGroupBySchema>;
-
-/** The longest range one summary covers: a year and a day. */
-export const USAGE_MAX_RANGE_DAYS = 367;
 
 /** GET /api/v1/usage/summary and /export: days in the domain's time zone, both included. */
 export const UsageSummaryQuerySchema = z.object({

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import {
   AttachmentIdSchema,
-  AttachmentLimits,
   AttachmentReadingSchema,
   AttachmentSchema,
   ChatIdSchema,
@@ -16,6 +15,7 @@ import { ErrorCodeSchema } from './errors.ts';
 import { CitationSchema } from './knowledge.ts';
 import { PiiKindSchema } from './pii.ts';
 import { ProviderFailureSchema } from './providers.ts';
+import { AttachmentLimits } from './values.ts';
 
 /**
  * The agents websocket `GET /api/v1/agents/chat/` (docs/ARCHITECTURE.md#chat-message-data-path). Every frame is one JSON text

@@ -186,7 +186,14 @@ const deferred = createDeferredFloating(floatingParts);
 
 if (typeof window !== 'undefined') {
   const options = { capture: true, passive: true };
-  // The first click or key press anywhere loads the parts, if the page has not asked yet.
+  // The first click or key press anywhere loads the parts, if the page has not asked yet; so does a
+  // mouse first moving over the page (it is about to hover something that has a tooltip).
+  const onMouseMove = (event: PointerEvent) => {
+    if (event.pointerType === 'touch') return;
+    window.removeEventListener('pointermove', onMouseMove, options);
+    deferred.load();
+  };
+  window.addEventListener('pointermove', onMouseMove, options);
   window.addEventListener(
     'pointerdown',
     () => {
@@ -231,7 +238,8 @@ if (typeof window !== 'undefined') {
  * Mantine's Tooltip and Menu bring the floating-ui positioning engine, Popover and a focus trap
  * (~30 KB gzipped) that no page needs to show its content, only once someone hovers or opens
  * something. These stand-ins render what they wrap at once and turn into Mantine's own after the
- * page has painted its content (`useLoadFloatingAfterPaint`) or at the first click or key press.
+ * page has painted its content (`useLoadFloatingAfterPaint`) or at the first mouse move, click or key
+ * press.
  */
 export const { Tooltip, Menu } = deferred;
 /** Starts loading the real Tooltip and Menu once the page's content (`ready`) has been painted. */

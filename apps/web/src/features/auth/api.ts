@@ -1,15 +1,7 @@
-import {
-  type Department,
-  DepartmentSchema,
-  type Domain,
-  DomainSchema,
-  type User,
-  UserSchema,
-  type UserUpdate,
-} from '@assistente/contracts';
+import type { Department, Domain, User, UserUpdate } from '@assistente/contracts';
 import type { ApiClient, RequestUser } from '../../lib/http/client.ts';
 import { HttpError } from '../../lib/http/errors.ts';
-import { arrayOf, nullable, parsed } from '../../lib/http/schemas.ts';
+import { arrayOf, nullable, parsed, typed } from '../../lib/http/schemas.ts';
 
 export interface AccountApi {
   /** The user fetch by email: the user id is the lowercased email (docs/ARCHITECTURE.md#organisations-domains-departments-premium). */
@@ -46,7 +38,7 @@ export function createAccountApi(client: ApiClient): AccountApi {
       const id = userIdFromEmail(email);
       // No account hints yet: the session may still hold a previous user.
       const call = client.GET('/api/v1/user/{id}', { params: { path: { id } }, as: null });
-      const user = await parsed(nullable(UserSchema), call);
+      const user = await parsed(nullable(typed<User>()), call);
       if (!user) {
         // A lookup returning nothing is a not-found, status 404, "User not found".
         throw new HttpError({
@@ -60,16 +52,16 @@ export function createAccountApi(client: ApiClient): AccountApi {
     },
     getDomain: (domainId, as) =>
       parsed(
-        DomainSchema,
+        typed<Domain>(),
         client.GET('/api/v1/domain/{id}', {
           params: { path: { id: domainId } },
           ...(as === undefined ? {} : { as }),
         }),
       ),
-    listDepartments: () => parsed(arrayOf(DepartmentSchema), client.GET('/api/v1/department')),
+    listDepartments: () => parsed(arrayOf(typed<Department>()), client.GET('/api/v1/department')),
     updateUser: (user) =>
       parsed(
-        UserSchema,
+        typed<User>(),
         client.PUT('/api/v1/user/{id}', { params: { path: { id: user._id } }, body: updateBody(user) }),
       ),
   };

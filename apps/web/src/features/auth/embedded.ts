@@ -1,9 +1,6 @@
-import {
-  type EmbeddedConfig,
-  EmbeddedConfigSchema,
-  type EmbeddedSession as VisitorSession,
-} from '@assistente/contracts';
+import type { EmbeddedConfig, EmbeddedSession as VisitorSession } from '@assistente/contracts';
 import { createStore } from '@mantine/store';
+import { embeddedConfig } from '../../lib/embeddedShapes.ts';
 import { IdentityError } from '../../lib/identity/errors.ts';
 import { type PageCaller, productServices } from './services.ts';
 import { embeddedSession, emptyEmbeddedSession } from './session.ts';
@@ -26,14 +23,14 @@ interface Stored {
 function parseStored(data: unknown): Stored | null {
   if (typeof data !== 'object' || data === null) return null;
   const o = data as Record<string, unknown>;
-  const config = EmbeddedConfigSchema.safeParse(o.config);
+  const config = embeddedConfig(o.config);
   if (typeof o.idToken !== 'string' || typeof o.refreshToken !== 'string') return null;
-  if (typeof o.expiresAt !== 'number' || !config.success) return null;
+  if (typeof o.expiresAt !== 'number' || !config) return null;
   const value: Stored = {
     idToken: o.idToken,
     refreshToken: o.refreshToken,
     expiresAt: o.expiresAt,
-    config: config.data,
+    config,
   };
   if (typeof o.lastChatId === 'string') value.lastChatId = o.lastChatId;
   return value;

@@ -1,15 +1,7 @@
-import {
-  type Chat,
-  type ChatCreate,
-  type ChatExportQuery,
-  ChatSchema,
-  type ChatUpdate,
-  type Message,
-  MessageSchema,
-} from '@assistente/contracts';
+import type { Chat, ChatCreate, ChatExportQuery, ChatUpdate, Message } from '@assistente/contracts';
 import type { ApiClient } from '../../lib/http/client.ts';
 import { type Page, page } from '../../lib/http/paging.ts';
-import { done, parsed } from '../../lib/http/schemas.ts';
+import { done, parsed, typed } from '../../lib/http/schemas.ts';
 import { currentLanguage } from '../../lib/i18n/index.ts';
 import { shownLeafId } from './hooks/useAgents.ts';
 
@@ -27,7 +19,7 @@ export function createChatsApi(client: ApiClient) {
   return {
     listChats: (query: { cursor?: string | null; q?: string; limit?: number }): Promise<Page<Chat>> =>
       page(
-        ChatSchema,
+        typed<Chat>(),
         client.GET('/api/v1/chats', {
           params: {
             query: {
@@ -39,19 +31,19 @@ export function createChatsApi(client: ApiClient) {
         }),
       ),
     getChat: (chatId: string): Promise<Chat> =>
-      parsed(ChatSchema, client.GET('/api/v1/chats/{chatId}', byChat(chatId))),
+      parsed(typed<Chat>(), client.GET('/api/v1/chats/{chatId}', byChat(chatId))),
     createChat: (body: ChatCreate): Promise<Chat> =>
-      parsed(ChatSchema, client.POST('/api/v1/chats', { body })),
+      parsed(typed<Chat>(), client.POST('/api/v1/chats', { body })),
     updateChat: (chatId: string, body: ChatUpdate): Promise<Chat> =>
-      parsed(ChatSchema, client.PUT('/api/v1/chats/{chatId}', { ...byChat(chatId), body })),
+      parsed(typed<Chat>(), client.PUT('/api/v1/chats/{chatId}', { ...byChat(chatId), body })),
     deleteChat: (chatId: string): Promise<void> =>
       done(client.DELETE('/api/v1/chats/{chatId}', byChat(chatId))),
     restoreChat: (chatId: string): Promise<Chat> =>
-      parsed(ChatSchema, client.POST('/api/v1/chats/{chatId}/restore', byChat(chatId))),
+      parsed(typed<Chat>(), client.POST('/api/v1/chats/{chatId}/restore', byChat(chatId))),
     /** The newest `MESSAGES_PAGE_SIZE` messages older than `before`, oldest first. */
     listMessages: (chatId: string, before?: string | null): Promise<Page<Message>> =>
       page(
-        MessageSchema,
+        typed<Message>(),
         client.GET('/api/v1/chats/{chatId}/messages', {
           params: { path: { chatId }, query: { limit: MESSAGES_PAGE_SIZE, before: before ?? undefined } },
         }),

@@ -1,6 +1,6 @@
-import { type Eula, type EulaStatus, EulaStatusSchema, type User } from '@assistente/contracts';
+import type { Eula, EulaStatus, User } from '@assistente/contracts';
 import type { ApiClient } from '../../lib/http/client.ts';
-import { parsed } from '../../lib/http/schemas.ts';
+import { parsed, typed } from '../../lib/http/schemas.ts';
 import { authServices } from '../auth/index.ts';
 
 /**
@@ -29,5 +29,7 @@ export function acceptEula(user: User, version?: string): Promise<User> {
 
 /** The terms the domain asks for now and whether the user has accepted them. */
 export function createEulaApi(client: ApiClient) {
-  return { status: (): Promise<EulaStatus> => parsed(EulaStatusSchema, client.GET('/api/v1/settings/eula')) };
+  return {
+    status: (): Promise<EulaStatus> => parsed(typed<EulaStatus>(), client.GET('/api/v1/settings/eula')),
+  };
 }

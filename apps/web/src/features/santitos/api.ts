@@ -1,7 +1,7 @@
-import { type Santito, type SantitoCreate, SantitoSchema, type SantitoUpdate } from '@assistente/contracts';
+import type { Santito, SantitoCreate, SantitoUpdate } from '@assistente/contracts';
 import type { ApiClient } from '../../lib/http/client.ts';
 import { type Page, page } from '../../lib/http/paging.ts';
-import { done, parsed } from '../../lib/http/schemas.ts';
+import { done, parsed, typed } from '../../lib/http/schemas.ts';
 
 const byId = (id: string) => ({ params: { path: { id } } });
 
@@ -10,7 +10,7 @@ export function createSantitosApi(client: ApiClient) {
   return {
     list: (query: { cursor?: string | null; q?: string; limit?: number }): Promise<Page<Santito>> =>
       page(
-        SantitoSchema,
+        typed<Santito>(),
         client.GET('/api/v1/agent', {
           params: {
             query: {
@@ -21,11 +21,12 @@ export function createSantitosApi(client: ApiClient) {
           },
         }),
       ),
-    get: (id: string): Promise<Santito> => parsed(SantitoSchema, client.GET('/api/v1/agent/{id}', byId(id))),
+    get: (id: string): Promise<Santito> =>
+      parsed(typed<Santito>(), client.GET('/api/v1/agent/{id}', byId(id))),
     create: (body: SantitoCreate): Promise<Santito> =>
-      parsed(SantitoSchema, client.POST('/api/v1/agent', { body })),
+      parsed(typed<Santito>(), client.POST('/api/v1/agent', { body })),
     update: (id: string, body: SantitoUpdate): Promise<Santito> =>
-      parsed(SantitoSchema, client.PUT('/api/v1/agent/{id}', { ...byId(id), body })),
+      parsed(typed<Santito>(), client.PUT('/api/v1/agent/{id}', { ...byId(id), body })),
     remove: (id: string): Promise<void> => done(client.DELETE('/api/v1/agent/{id}', byId(id))),
   };
 }

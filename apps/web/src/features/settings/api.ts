@@ -1,21 +1,16 @@
-import {
-  type AuditAction,
-  type AuditEntry,
-  AuditEntrySchema,
-  type DomainSettings,
-  DomainSettingsSchema,
-  type DomainSettingsUpdate,
-  type Profile,
-  ProfileSchema,
-  type ProfileUpdate,
-  type Session,
-  SessionSchema,
-  type SessionsRevoked,
-  SessionsRevokedSchema,
+import type {
+  AuditAction,
+  AuditEntry,
+  DomainSettings,
+  DomainSettingsUpdate,
+  Profile,
+  ProfileUpdate,
+  Session,
+  SessionsRevoked,
 } from '@assistente/contracts';
 import type { ApiClient } from '../../lib/http/client.ts';
 import { type Page, page } from '../../lib/http/paging.ts';
-import { arrayOf, done, parsed } from '../../lib/http/schemas.ts';
+import { arrayOf, done, parsed, typed } from '../../lib/http/schemas.ts';
 
 export interface AuditListParams {
   action?: AuditAction;
@@ -35,31 +30,34 @@ const AUDIT_PAGE_SIZE = 20;
 /** /api/v1/settings (own profile, sessions, EULA record; domain settings) and /api/v1/audit. */
 export function createSettingsApi(client: ApiClient) {
   return {
-    getProfile: (): Promise<Profile> => parsed(ProfileSchema, client.GET('/api/v1/settings/profile')),
+    getProfile: (): Promise<Profile> => parsed(typed<Profile>(), client.GET('/api/v1/settings/profile')),
     updateProfile: (body: ProfileUpdate): Promise<Profile> =>
-      parsed(ProfileSchema, client.PUT('/api/v1/settings/profile', { body })),
+      parsed(typed<Profile>(), client.PUT('/api/v1/settings/profile', { body })),
 
     listSessions: (): Promise<Session[]> =>
-      parsed(arrayOf(SessionSchema), client.GET('/api/v1/settings/sessions')),
+      parsed(arrayOf(typed<Session>()), client.GET('/api/v1/settings/sessions')),
     revokeSession: (id: string): Promise<void> =>
       done(client.DELETE('/api/v1/settings/sessions/{id}', { params: { path: { id } } })),
     revokeAllSessions: (keepCurrent: boolean): Promise<SessionsRevoked> =>
       parsed(
-        SessionsRevokedSchema,
+        typed<SessionsRevoked>(),
         client.POST('/api/v1/settings/sessions/revoke-all', { body: { keepCurrent } }),
       ),
 
     getDomainSettings: (domain: string): Promise<DomainSettings> =>
-      parsed(DomainSettingsSchema, client.GET('/api/v1/settings/domain', { params: { query: { domain } } })),
+      parsed(
+        typed<DomainSettings>(),
+        client.GET('/api/v1/settings/domain', { params: { query: { domain } } }),
+      ),
     updateDomainSettings: (domain: string, body: DomainSettingsUpdate): Promise<DomainSettings> =>
       parsed(
-        DomainSettingsSchema,
+        typed<DomainSettings>(),
         client.PUT('/api/v1/settings/domain', { params: { query: { domain } }, body }),
       ),
 
     listAudit: (params: AuditListParams): Promise<Page<AuditEntry>> =>
       page(
-        AuditEntrySchema,
+        typed<AuditEntry>(),
         client.GET('/api/v1/audit', {
           params: {
             query: {

@@ -1,19 +1,14 @@
-import {
-  type Share,
-  type ShareCopy,
-  ShareCopySchema,
-  type ShareCreate,
-  type SharedChat,
-  SharedChatSchema,
-  type ShareOptions,
-  ShareOptionsSchema,
-  ShareSchema,
-  type SharingSettings,
-  SharingSettingsSchema,
+import type {
+  Share,
+  ShareCopy,
+  ShareCreate,
+  SharedChat,
+  ShareOptions,
+  SharingSettings,
 } from '@assistente/contracts';
 import type { ApiClient } from '../../lib/http/client.ts';
 import { type Page, page } from '../../lib/http/paging.ts';
-import { done, parsed } from '../../lib/http/schemas.ts';
+import { done, parsed, typed } from '../../lib/http/schemas.ts';
 
 /** Links shown per page of the owner's list. */
 const SHARES_PAGE_SIZE = 20;
@@ -25,22 +20,22 @@ export function createSharesApi(client: ApiClient) {
   return {
     create: (chatId: string, body: ShareCreate): Promise<Share> =>
       parsed(
-        ShareSchema,
+        typed<Share>(),
         client.POST('/api/v1/chats/{chatId}/shares', { params: { path: { chatId } }, body }),
       ),
     list: (cursor?: string): Promise<Page<Share>> =>
       page(
-        ShareSchema,
+        typed<Share>(),
         client.GET('/api/v1/shares', { params: { query: { cursor, limit: SHARES_PAGE_SIZE } } }),
       ),
     revoke: (shareId: string): Promise<void> =>
       done(client.DELETE('/api/v1/shares/{shareId}', byShare(shareId))),
-    options: (): Promise<ShareOptions> => parsed(ShareOptionsSchema, client.GET('/api/v1/shares/options')),
+    options: (): Promise<ShareOptions> => parsed(typed<ShareOptions>(), client.GET('/api/v1/shares/options')),
     /** A 404 (revoked, expired, or not for this reader) is the caller's to tell apart. */
     read: (shareId: string): Promise<SharedChat> =>
-      parsed(SharedChatSchema, client.GET('/api/v1/shares/{shareId}', { ...byShare(shareId), retry: 0 })),
+      parsed(typed<SharedChat>(), client.GET('/api/v1/shares/{shareId}', { ...byShare(shareId), retry: 0 })),
     copy: (shareId: string): Promise<ShareCopy> =>
-      parsed(ShareCopySchema, client.POST('/api/v1/shares/{shareId}/copy', byShare(shareId))),
+      parsed(typed<ShareCopy>(), client.POST('/api/v1/shares/{shareId}/copy', byShare(shareId))),
   };
 }
 
@@ -49,12 +44,12 @@ export function createSharingSettingsApi(client: ApiClient) {
   return {
     get: (domain: string): Promise<SharingSettings> =>
       parsed(
-        SharingSettingsSchema,
+        typed<SharingSettings>(),
         client.GET('/api/v1/settings/sharing', { params: { query: { domain } } }),
       ),
     put: (domain: string, body: SharingSettings): Promise<SharingSettings> =>
       parsed(
-        SharingSettingsSchema,
+        typed<SharingSettings>(),
         client.PUT('/api/v1/settings/sharing', { params: { query: { domain } }, body }),
       ),
   };

@@ -43,6 +43,11 @@ export const ADMIN_SECTIONS: readonly string[] = [
   'embeds',
   'apiKeys',
   'usage',
+  // Settings' import, data export and jobs tabs (the export dialog also on users and departments):
+  // pages that load this part, so /chats does not download them (issue 30).
+  'chatImport',
+  'dataExport',
+  'jobs',
 ];
 
 /** The part a top-level section of a locale file belongs to. */

@@ -17,7 +17,6 @@ import {
 import { Link, useNavigate } from 'react-router';
 import { chatPath } from '../../../lib/chatPaths.ts';
 import { useTranslation } from '../../../lib/i18n/index.ts';
-import { useLoadFloatingAfterPaint } from '../../../ui/DeferredFloating.tsx';
 import { ErrorPage } from '../../../ui/ErrorPage.tsx';
 import { useLocalePath } from '../../../ui/hooks/useLocalePath.ts';
 import { LazyDrawer } from '../../../ui/LazyDrawer.tsx';
@@ -306,11 +305,11 @@ export function ChatView({
     </Suspense>
   ) : null;
 
-  // The spinner is not the page: tooltips and menus are fetched once the messages (or the welcome,
-  // or a not-found) have been painted.
+  // Tooltips and menus are not fetched once the messages show, as the other pages' are: on the chats
+  // and in the embedded chat they wait for the first sign of use (ui/DeferredFloating.tsx), so a
+  // chat that is only read never downloads them.
   const loading =
     Boolean(chatId) && load !== 'not-found' && load !== 'error' && (load === 'loading' || !thread?.loaded);
-  useLoadFloatingAfterPaint(!loading);
 
   let body: ReactNode;
   if (load === 'error') {

@@ -1,4 +1,4 @@
-import { type BuiltinToolName, BuiltinToolNameSchema, type ToolPart } from '@assistente/contracts';
+import { type BuiltinToolName, BuiltinToolNames, type ToolPart } from '@assistente/contracts';
 import type { TFunction } from '../../../lib/i18n/index.ts';
 
 const PREFIX = 'builtin:';
@@ -6,8 +6,8 @@ const PREFIX = 'builtin:';
 /** The built-in a step calls, or null for an MCP tool (or a built-in this web does not know yet). */
 export function builtinOf(part: ToolPart): BuiltinToolName | null {
   if (!part.tool.startsWith(PREFIX)) return null;
-  const parsed = BuiltinToolNameSchema.safeParse(part.tool.slice(PREFIX.length));
-  return parsed.success ? parsed.data : null;
+  const name = part.tool.slice(PREFIX.length);
+  return (BuiltinToolNames as readonly string[]).includes(name) ? (name as BuiltinToolName) : null;
 }
 
 function stringField(input: unknown, key: string): string | null {

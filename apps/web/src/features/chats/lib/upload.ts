@@ -1,4 +1,5 @@
-import { type Attachment, AttachmentSchema } from '@assistente/contracts';
+import type { Attachment } from '@assistente/contracts';
+import { isObject } from '../../../lib/guards.ts';
 import { serverErrorMessage } from '../../../lib/http/errors.ts';
 import { NoAnswer, postFile, type UploadAnswer, type XhrFactory } from '../../../lib/upload/postFile.ts';
 
@@ -42,10 +43,11 @@ export async function uploadFile(options: {
   }
   const { status, data } = answer;
   if (status >= 200 && status <= 299) {
-    const parsed = AttachmentSchema.safeParse(data);
-    if (!parsed.success) throw new UploadError('Unexpected answer to the upload', status, null);
+    // The server's own answer, taken as its contract type (see typed() in lib/http/schemas.ts).
+    if (!isObject(data) || typeof data.attachmentId !== 'string')
+      throw new UploadError('Unexpected answer to the upload', status, null);
     options.onProgress?.(1);
-    return parsed.data;
+    return data as unknown as Attachment;
   }
   throw new UploadError(
     serverErrorMessage(data) ?? `Upload failed with status ${status}`,

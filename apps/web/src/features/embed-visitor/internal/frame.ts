@@ -1,4 +1,5 @@
-import { type EmbeddedSession, EmbeddedSessionSchema } from '@assistente/contracts';
+import type { EmbeddedSession } from '@assistente/contracts';
+import { embeddedSession } from '../../../lib/embeddedShapes.ts';
 
 // The iframe's half of embed.js's postMessage protocol (docs/ARCHITECTURE.md#embedded-chat): the host page, on one of the
 // embed's allowed sites, makes the visitor's session (only its Origin proves the site) and hands it
@@ -32,10 +33,8 @@ export function readHostMessage(
   if (event.source !== parent || !origins.includes(event.origin)) return null;
   const data = event.data as { type?: unknown; session?: unknown; replace?: unknown } | null;
   if (data?.type === 'assistente:session') {
-    const session = EmbeddedSessionSchema.safeParse(data.session);
-    return session.success
-      ? { type: 'session', session: session.data, replace: data.replace === true }
-      : null;
+    const session = embeddedSession(data.session);
+    return session ? { type: 'session', session, replace: data.replace === true } : null;
   }
   if (data?.type === 'assistente:session-error') {
     // embed.js passes the server's error body along: `{ error: { code, … } }`.
