@@ -6,7 +6,7 @@ import { UsageGroupBys } from '@assistente/contracts';
 import { sql } from 'drizzle-orm';
 import { usageDaily, users } from '../apps/server/src/db/schema/index.ts';
 import { eulaRecord } from '../apps/server/src/modules/accounts/provision.ts';
-import { dayIn } from '../apps/server/src/modules/usage/state.ts';
+import { dayIn } from '../apps/server/src/modules/usage/periods.ts';
 import { makeDepartment, makeDomain, makeUser } from '../apps/server/src/test/factories.ts';
 import { inProcessApp, percentile } from './in-process.ts';
 

@@ -6,8 +6,8 @@ import { costMicros, priceAt, pricesAll } from './costing.ts';
 import { budgetExceeded, priceMissing } from './errors.ts';
 import type { LedgerEntry } from './ledger.ts';
 import { closeLocally, holdLocally } from './local-holds.ts';
-import { periodOf } from './periods.ts';
-import { BUDGETS_CHANGED, CACHE_MS, dayIn, type UsageState, zoneOf } from './state.ts';
+import { dayIn, periodOf } from './periods.ts';
+import { BUDGETS_CHANGED, CACHE_MS, type UsageState, zoneOf } from './state.ts';
 import { estimateTokens, warmTokenizer } from './tokens.ts';
 
 /**

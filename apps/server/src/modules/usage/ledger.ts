@@ -2,8 +2,9 @@ import type { UsageSource } from '@assistente/contracts';
 import type { Tx } from '../../db/client.ts';
 import { randomBase62 } from '../../lib/random-id.ts';
 import { type CallTokens, costMicros, priceAt, pricesAll } from './costing.ts';
+import { dayIn } from './periods.ts';
 import { erasedKey } from './reports.ts';
-import { dayIn, type UsageState, zoneOf } from './state.ts';
+import { type UsageState, zoneOf } from './state.ts';
 import type { UsageEventInsert } from './store.ts';
 
 /** Who made a settled model call, and through what: the ledger row's keys (never a name). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { periodOf } from './periods.ts';
+import { dayIn, periodOf } from './periods.ts';
 
 const iso = (p: { start: Date; resetsAt: Date }) => [p.start.toISOString(), p.resetsAt.toISOString()];
 
@@ -33,5 +33,12 @@ describe('budget periods in the domain’s time zone', () => {
       '2026-12-31T23:00:00.000Z',
       '2027-01-31T23:00:00.000Z',
     ]);
+  });
+});
+
+describe('dayIn', () => {
+  it('is the calendar day of the instant in the zone, padded', () => {
+    expect(dayIn('America/Sao_Paulo', new Date('2026-11-30T01:00:00Z'))).toBe('2026-11-29');
+    expect(dayIn('Asia/Tokyo', new Date('2026-12-31T15:00:00Z'))).toBe('2027-01-01');
   });
 });

@@ -43,6 +43,14 @@ function wallClock(zone: string, at: Date): LocalDate & { hour: number; minute: 
   };
 }
 
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+/** `at` as a calendar day (YYYY-MM-DD) in `zone`. */
+export function dayIn(zone: string, at: Date): string {
+  const d = wallClock(zone, at);
+  return `${pad(d.year, 4)}-${pad(d.month)}-${pad(d.day)}`;
+}
+
 /** How far `zone` is ahead of UTC at `at`, in ms. */
 function offsetAt(zone: string, at: Date): number {
   const w = wallClock(zone, at);

@@ -11,7 +11,7 @@ import {
   type TestDomain,
   type TestUser,
 } from '../../test/factories.ts';
-import { dayIn } from './state.ts';
+import { dayIn } from './periods.ts';
 
 let t: TestApp;
 let a: TestDomain;

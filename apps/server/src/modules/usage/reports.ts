@@ -11,9 +11,10 @@ import type { UserCaller } from '../../lib/caller.ts';
 import { invalidField } from '../../lib/errors.ts';
 import { existingActingDomain } from '../accounts/index.ts';
 import { budgetStatuses } from './budgets.ts';
+import { dayIn } from './periods.ts';
 import { authorize } from './policy.ts';
 import type { GroupSums } from './reports-store.ts';
-import { dayIn, type UsageState, zoneOf } from './state.ts';
+import { type UsageState, zoneOf } from './state.ts';
 
 /*
  * Usage reports (docs/ARCHITECTURE.md#usage-prices-and-budgets), read from the day roll-ups only:

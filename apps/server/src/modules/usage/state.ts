@@ -66,23 +66,6 @@ export async function zoneOf(s: UsageState, domainId: string): Promise<string> {
   return zone;
 }
 
-/** `at` as a calendar day (YYYY-MM-DD) in `zone`. */
-export function dayIn(zone: string, at: Date): string {
-  let format = dayFormats.get(zone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', {
-      timeZone: zone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    });
-    dayFormats.set(zone, format);
-  }
-  return format.format(at);
-}
-/** A formatter per time zone: making one cost more than the rest of a budget's admission. */
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
-
 export function close(s: UsageState): void {
   s.unsubscribe();
   s.unsubscribeBudgets();
