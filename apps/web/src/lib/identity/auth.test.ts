@@ -222,6 +222,53 @@ describe('IdentityAuth', () => {
     await expect(auth.getIdToken()).resolves.toBeNull();
   });
 
+  it('signing out while a renewal is storing its result leaves nobody signed in, here or after a reload', async () => {
+    // IndexedDB answers the renewal's "still signed in?" read with what was there before a
+    // removal queued behind it: the renewal then wrote the user back after the sign-out.
+    const inner = memoryPersistence();
+    let signOutDuringCheck: (() => void) | null = null;
+    const persistence: Persistence = {
+      type: 'memory',
+      get: async (key) => {
+        const value = await inner.get(key);
+        const hook = signOutDuringCheck;
+        signOutDuringCheck = null;
+        if (hook) {
+          hook();
+          await new Promise((resolve) => setTimeout(resolve, 0));
+        }
+        return value;
+      },
+      set: (key, value) => inner.set(key, value),
+      remove: (key) => inner.remove(key),
+    };
+    const client = fakeClient();
+    const locks = fakeLocks();
+    const auth = makeAuth({ client, persistence, locks, now: () => 0 });
+    await auth.signInWithEmailAndPassword('ana@acme.com', 'pw');
+    let signingOut: Promise<void> = Promise.resolve();
+    const renewedResponse = client.refreshIdToken.getMockImplementation();
+    client.refreshIdToken.mockImplementationOnce(async (token: string) => {
+      const response = await renewedResponse?.(token);
+      signOutDuringCheck = () => {
+        signingOut = auth.signOut();
+      };
+      return response as RefreshTokenResponse;
+    });
+
+    await expect(auth.getIdToken(true)).rejects.toMatchObject({ code: 'auth/user-token-expired' });
+    await signingOut;
+
+    expect(auth.currentUser).toBeNull();
+    expect(await inner.get(auth.storageKey)).toBeNull();
+    // Both the session's token and the one the renewal was given are revoked.
+    expect(client.revokeToken).toHaveBeenCalledWith('refresh-0');
+    expect(client.revokeToken).toHaveBeenCalledWith('refresh-1');
+    const reloaded = makeAuth({ client, persistence: inner, now: () => 0 });
+    await reloaded.ready;
+    expect(reloaded.currentUser).toBeNull();
+  });
+
   it('does not touch storage when signing out without a user (another tab may be signing in)', async () => {
     const persistence = memoryPersistence();
     const tabA = makeAuth({ persistence, now: () => 0 });

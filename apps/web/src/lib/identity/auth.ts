@@ -36,6 +36,8 @@ export class IdentityAuth {
   private readonly stateListeners = new Set<AuthListener>();
   private readonly tokenListeners = new Set<AuthListener>();
   private refreshing: Promise<string> | null = null;
+  /** Counts this tab's sign-outs: a renewal that began before one must not sign the user back in. */
+  private signOuts = 0;
   private readonly proactive: ProactiveRefresh;
   private readonly now: () => number;
 
@@ -116,17 +118,33 @@ export class IdentityAuth {
     return user;
   }
 
-  /** Forgets the user here and in other tabs, and revokes its refresh token (its session). */
+  /**
+   * Forgets the user here and in other tabs, and revokes its refresh token (its session). The
+   * storage is cleared under the renewal lock: a renewal in flight (this tab's or another's) could
+   * otherwise write the user back after the removal, and the next load would be signed in.
+   */
   async signOut(): Promise<void> {
     await this.ready;
     const user = this.currentUser;
     // Nobody signed in here: leave storage alone, another tab may be signing in right now.
     if (!user) return;
-    await this.store(null);
+    this.signOuts += 1;
     this.adopt(null);
-    this.options.client.revokeToken(user.stsTokenManager.refreshToken).catch((error: unknown) => {
-      reportWarning('Could not revoke the refresh token', 'identity', error);
+    const refreshTokens = new Set([user.stsTokenManager.refreshToken]);
+    await this.withLock(async () => {
+      const stored = await this.requirePersistence()
+        .get(this.storageKey)
+        .catch(() => null);
+      // A renewal finished meanwhile: its rotated token is the session's now.
+      if (isIdentityUser(stored) && stored.uid === user.uid)
+        refreshTokens.add(stored.stsTokenManager.refreshToken);
+      await this.store(null);
     });
+    for (const token of refreshTokens) {
+      this.options.client.revokeToken(token).catch((error: unknown) => {
+        reportWarning('Could not revoke the refresh token', 'identity', error);
+      });
+    }
   }
 
   /**
@@ -180,7 +198,8 @@ export class IdentityAuth {
       return user.stsTokenManager.accessToken;
     }
     const stale = user.stsTokenManager.refreshToken;
-    this.refreshing ??= this.withLock(() => this.refreshLocked(stale)).finally(() => {
+    const signOuts = this.signOuts;
+    this.refreshing ??= this.withLock(() => this.refreshLocked(stale, signOuts)).finally(() => {
       this.refreshing = null;
     });
     return this.refreshing;
@@ -197,7 +216,8 @@ export class IdentityAuth {
   }
 
   /** Runs holding the cross-tab lock: the stored user has the newest refresh token. */
-  private async refreshLocked(staleRefreshToken: string): Promise<string> {
+  private async refreshLocked(staleRefreshToken: string, signOuts: number): Promise<string> {
+    if (signOuts !== this.signOuts) throw new IdentityError('auth/user-token-expired');
     const stored = await this.requirePersistence().get(this.storageKey);
     const storedUser = isIdentityUser(stored) ? stored : null;
     if (!storedUser) {
@@ -224,7 +244,7 @@ export class IdentityAuth {
     // Signed out (here or in another tab) while the renewal was in flight: storing its result
     // would sign the user back in on the next load.
     const still = await this.requirePersistence().get(this.storageKey);
-    if (!isIdentityUser(still) || still.uid !== storedUser.uid) {
+    if (signOuts !== this.signOuts || !isIdentityUser(still) || still.uid !== storedUser.uid) {
       this.options.client.revokeToken(response.refresh_token).catch(() => undefined);
       throw new IdentityError('auth/user-token-expired');
     }
