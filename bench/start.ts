@@ -14,6 +14,11 @@ const SETTLE_MS = 3_000;
 /** The bars: compiled start to a 200 from /healthz, and resident memory once idle. */
 const MAX_TO_HEALTHZ_MS = 1_500;
 const MAX_IDLE_RSS_MIB = 250;
+/**
+ * A first start creates and migrates the database, whose WebAssembly memory never shrinks: it held
+ * ≈ 850 MiB at idle until the database was reopened afterwards on a fresh thread (db/client.ts).
+ */
+const MAX_FIRST_START_RSS_MIB = 450;
 
 /** Resident memory of a process, from /proc (every thread of the process included). */
 function rssMiB(pid: number): number {
@@ -68,7 +73,9 @@ export interface StartBench {
   tsLoader: StartFigures;
   /** compiled ÷ TypeScript loader, medians (information). */
   ratio: { toHealthz: number; idleRss: number };
-  budget: { maxToHealthzMs: number; maxIdleRssMiB: number; ok: boolean };
+  /** The first start, on an empty data dir (one sample). */
+  firstStart: StartSample;
+  budget: { maxToHealthzMs: number; maxIdleRssMiB: number; maxFirstStartRssMiB: number; ok: boolean };
 }
 
 function figures(samples: StartSample[]): StartFigures {
@@ -81,8 +88,8 @@ function figures(samples: StartSample[]): StartFigures {
 export async function benchStart(): Promise<StartBench> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'assistente-bench-start-'));
   try {
-    // Creates and migrates the database: what is measured is a start on an existing data dir.
-    await startOnce('compiled', dataDir);
+    // Creates and migrates the database: what the bars measure is a start on an existing data dir.
+    const firstStart = await startOnce('compiled', dataDir);
     const compiled: StartSample[] = [];
     const ts: StartSample[] = [];
     for (let i = 0; i < RUNS; i++) {
@@ -96,10 +103,15 @@ export async function benchStart(): Promise<StartBench> {
       compiled: c,
       tsLoader: t,
       ratio: { toHealthz: c.toHealthzMs / t.toHealthzMs, idleRss: c.idleRssMiB / t.idleRssMiB },
+      firstStart,
       budget: {
         maxToHealthzMs: MAX_TO_HEALTHZ_MS,
         maxIdleRssMiB: MAX_IDLE_RSS_MIB,
-        ok: c.toHealthzMs <= MAX_TO_HEALTHZ_MS && c.idleRssMiB <= MAX_IDLE_RSS_MIB,
+        maxFirstStartRssMiB: MAX_FIRST_START_RSS_MIB,
+        ok:
+          c.toHealthzMs <= MAX_TO_HEALTHZ_MS &&
+          c.idleRssMiB <= MAX_IDLE_RSS_MIB &&
+          firstStart.idleRssMiB <= MAX_FIRST_START_RSS_MIB,
       },
     };
   } finally {
@@ -112,6 +124,7 @@ export function describeStart(x: StartBench): string {
   return (
     `Cold start, compiled, existing data dir: to /healthz ${describeSpread(x.compiled.toHealthz, ' ms', 0)} ` +
     `(bar ≤ ${x.budget.maxToHealthzMs} ms), idle RSS ${describeSpread(x.compiled.idleRss, ' MiB', 0)} (bar ≤ ${x.budget.maxIdleRssMiB} MiB); ` +
+    `first start (empty data dir) ${x.firstStart.toHealthzMs.toFixed(0)} ms, idle RSS ${x.firstStart.idleRssMiB.toFixed(0)} MiB (bar ≤ ${x.budget.maxFirstStartRssMiB} MiB); ` +
     `TypeScript loader, for information: ${x.tsLoader.toHealthzMs.toFixed(0)} ms, ${x.tsLoader.idleRssMiB.toFixed(0)} MiB ` +
     verdict(x.budget.ok)
   );

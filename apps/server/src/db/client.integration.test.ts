@@ -1,9 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { emptyPostgresDatabase } from '../test/db.ts';
-import { connectionLost, openDatabase } from './client.ts';
+import { connectionLost, openDatabase, rowsOf } from './client.ts';
+import { PGliteThread } from './pglite-thread.ts';
 
 describe('migrations', () => {
   it('run on PGlite and leave every table in place', async () => {
@@ -87,6 +90,47 @@ describe('migrations', () => {
 });
 
 // Needs a PostgreSQL server (TEST_DATABASE_URL, as CI sets it); shows as skipped without one.
+describe('the embedded database on disk', () => {
+  it('is reopened on a fresh thread after a start that created it, and serves from there', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'assistente-reopen-'));
+    const open = vi.spyOn(PGliteThread, 'open');
+    try {
+      const first = await openDatabase({ dataDir });
+      // Created and migrated on one thread, served by another: the first one's memory is gone.
+      expect(open).toHaveBeenCalledTimes(2);
+      await first.db.execute(sql`create table probe (n int)`);
+      await first.db.execute(sql`insert into probe values (7)`);
+      // The session settings are the serving connection's.
+      expect(rowsOf(await first.db.execute(sql`show hnsw.ef_search`))).toEqual([{ 'hnsw.ef_search': '100' }]);
+      await first.close();
+
+      open.mockClear();
+      const again = await openDatabase({ dataDir });
+      // Nothing to migrate: one thread.
+      expect(open).toHaveBeenCalledTimes(1);
+      expect(rowsOf(await again.db.execute(sql`select n from probe`))).toEqual([{ n: 7 }]);
+      await again.close();
+    } finally {
+      open.mockRestore();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+    // Three openings of a database on disk, the first creating it.
+  }, 120_000);
+
+  it('stays on its thread for an admin command, which exits once done', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'assistente-reopen-'));
+    const open = vi.spyOn(PGliteThread, 'open');
+    try {
+      const admin = await openDatabase({ dataDir, holder: 'admin' });
+      expect(open).toHaveBeenCalledTimes(1);
+      await admin.close();
+    } finally {
+      open.mockRestore();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
 describe.runIf(process.env.TEST_DATABASE_URL)('a statement on a dead connection', () => {
   it('counts pg refusing it unsent, on a client it saw close, as a lost connection (retried)', async () => {
     const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });

@@ -88,6 +88,13 @@ function lateWasmTierUp(): void {
   setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
 }
 
+/**
+ * The thread's short-lived objects are each statement's rows on their way to the main thread: a
+ * small young generation holds them, where V8's default grew to ≈ 13 MB resident that an idle
+ * server kept (docs/ARCHITECTURE.md#build-and-run).
+ */
+const YOUNG_GENERATION_MB = 6;
+
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /**
@@ -123,9 +130,11 @@ export class PGliteThread implements PGliteLike {
   /** Starts the thread and opens the database in `dataDir` (in memory without one). */
   static async open(dataDir?: string): Promise<PGliteThread> {
     lateWasmTierUp();
-    const worker = spawnTsWorker(new URL('./pglite-worker.ts', import.meta.url), {
-      ...(dataDir ? { dataDir } : {}),
-    } satisfies DbWorkerData);
+    const worker = spawnTsWorker(
+      new URL('./pglite-worker.ts', import.meta.url),
+      { ...(dataDir ? { dataDir } : {}) } satisfies DbWorkerData,
+      { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } },
+    );
     await new Promise<void>((resolve, reject) => {
       const onMessage = (m: DbReply) => {
         if (m.type === 'ready') resolve();
