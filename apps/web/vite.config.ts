@@ -206,11 +206,16 @@ const BUILD_ID_KEY = Symbol.for('assistente.buildId');
 const FEATURE_INDEX = /[\\/]src[\\/]features[\\/][^\\/]+[\\/]index\.ts$/;
 
 /**
- * What the login form shares with the signed-in screens: Mantine's text field, group, alert and
- * anchor, what every Tabler icon is made with, and the alert icon.
+ * What the auth pages share with the signed-in screens: Mantine's text field, group, alert, anchor
+ * and theme icon, what every Tabler icon is made with, the alert, code and language icons, the
+ * logo and the language picker. Left in the auth chunk, they made /chats and the share page
+ * download the login page with them.
  */
-const SHARED_CONTROLS =
-  /[\\/]node_modules[\\/](@mantine[\\/]core[\\/]esm[\\/]components[\\/](Alert|Anchor|CloseButton|Group|Input|InputBase)[\\/]|@tabler[\\/]icons-react[\\/]dist[\\/]esm[\\/](createReactComponent|defaultAttributes|icons[\\/]IconAlertCircle)\.mjs$)/;
+const SHARED_CONTROLS = [
+  /[\\/]node_modules[\\/]@mantine[\\/]core[\\/]esm[\\/]components[\\/](Alert|Anchor|CloseButton|Group|Input|InputBase|TextInput|ThemeIcon)[\\/]/,
+  /[\\/]node_modules[\\/]@tabler[\\/]icons-react[\\/]dist[\\/]esm[\\/](createReactComponent|defaultAttributes|icons[\\/](IconAlertCircle|IconChevronDown|IconCode|IconLanguage))\.mjs$/,
+  /[\\/]src[\\/](ui[\\/](Logo|BrandIcon)\.tsx|app[\\/]shell[\\/]LanguageSelect\.|lib[\\/]i18n[\\/]useChangeLanguage\.ts)/,
+];
 
 /**
  * The chats screen's own code (its layout, views, hooks and the agents socket), less what loads
@@ -221,6 +226,9 @@ const SHARED_CONTROLS =
  */
 const CHATS_SCREEN =
   /[\\/]src[\\/](features[\\/]chats[\\/](components|hooks|lib)[\\/](?!ParamsPanel\.)|app[\\/]layouts[\\/]ChatsLayout\.tsx$)/;
+
+/** The embedded chat's screen and its two pages (a visitor sees both): its chunk group starts from them. */
+const EMBEDDED_CHAT = /[\\/]src[\\/]features[\\/]embed-visitor[\\/]EmbeddedChat(s?Page)?\.tsx$/;
 
 /** The auth route's entry modules: its chunk group starts from them. */
 const AUTH_ROUTE = [
@@ -307,7 +315,7 @@ export default defineConfig(({ command, mode }) => {
                     // The login form's building blocks that other screens use too: a chunk of their
                     // own, so a signed-in screen does not download the login page with them.
                     name: 'controls',
-                    test: SHARED_CONTROLS,
+                    test: (id: string) => SHARED_CONTROLS.some((shared) => shared.test(id)),
                     priority: 2,
                   },
                   {
@@ -337,8 +345,13 @@ export default defineConfig(({ command, mode }) => {
                   output: {
                     codeSplitting: {
                       // What the entry imports statically (React, Mantine's base, the page's
-                      // shell) is one file; the chat's code comes beside it, loaded at once.
-                      groups: [{ name: EMBEDDED, tags: ['$initial'], priority: 1 }],
+                      // shell) is one file; the chat's code comes beside it, loaded at once, in
+                      // one file too: the Mantine parts it shares with the panels it opens on
+                      // demand would otherwise be files of their own, each gzipped apart.
+                      groups: [
+                        { name: EMBEDDED, tags: ['$initial'], priority: 1 },
+                        { name: 'EmbeddedChat', test: EMBEDDED_CHAT, priority: 0 },
+                      ],
                     },
                   },
                 },

@@ -33,7 +33,8 @@ const pages: Record<MainRoutePath, Importer> = {
   '/users': withTexts(() => import('../../features/users/UsersPage.tsx'), 'admin'),
   '/domains': withTexts(() => import('../../features/domains/DomainsPage.tsx'), 'admin'),
   '/santitos': () => import('../../features/santitos/SantitosPage.tsx'),
-  '/settings': withTexts(() => import('../../features/settings/SettingsPage.tsx'), 'admin'),
+  // The password tab shares the auth pages' texts.
+  '/settings': withTexts(() => import('../../features/settings/SettingsPage.tsx'), 'admin', 'auth'),
   '/departments': withTexts(() => import('../../features/departments/DepartmentsPage.tsx'), 'admin'),
   '/integration': withTexts(() => import('../../features/integration/IntegrationPage.tsx'), 'admin'),
   '/usage': withTexts(() => import('../../features/usage/UsagePage.tsx'), 'admin'),
@@ -48,7 +49,7 @@ const pages: Record<MainRoutePath, Importer> = {
 
 // The signed-in layouts' texts: everything but the administration pages' (which load with them).
 const layouts = {
-  auth: () => import('../layouts/AuthLayout.tsx'),
+  auth: withTexts(() => import('../layouts/AuthLayout.tsx'), 'auth'),
   default: withTexts(() => import('../layouts/DefaultLayout.tsx'), 'chat', 'app'),
   chats: withTexts(() => import('../layouts/ChatsLayout.tsx'), 'chat', 'app'),
   // A shared chat's page: the chat screen's texts only (its own among them), no signed-in shell.

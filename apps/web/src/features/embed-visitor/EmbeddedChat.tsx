@@ -1,7 +1,7 @@
 import { Button, Loader, Stack, Text } from '@mantine/core';
 import { type CSSProperties, useEffect, useMemo, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { loadTexts, useTranslation } from '../../lib/i18n/index.ts';
+import { useTranslation } from '../../lib/i18n/index.ts';
 import { ErrorPage } from '../../ui/ErrorPage.tsx';
 import { useLocalePath } from '../../ui/hooks/useLocalePath.ts';
 import { lastEmbeddedChat, rememberEmbeddedChat } from '../auth/index.ts';
@@ -84,11 +84,6 @@ export function EmbeddedChat({
   const navigate = useNavigate();
   const ready = config !== null;
   const closePanel = useHostClose(ready);
-
-  // The page came with the chat's texts; the others (history, citations…) follow once it shows.
-  useEffect(() => {
-    if (ready) void loadTexts('app').catch(() => undefined);
-  }, [ready]);
 
   useEffect(() => {
     if (!ready) return;

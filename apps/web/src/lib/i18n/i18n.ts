@@ -8,6 +8,7 @@ import { createTranslator, type Messages } from './translator.ts';
 // vite.config.ts): a page only downloads the texts it can show.
 const parts = {
   shell: import.meta.glob<Messages>('../../locales/*.json', { query: { part: 'shell' }, import: 'default' }),
+  auth: import.meta.glob<Messages>('../../locales/*.json', { query: { part: 'auth' }, import: 'default' }),
   chat: import.meta.glob<Messages>('../../locales/*.json', { query: { part: 'chat' }, import: 'default' }),
   app: import.meta.glob<Messages>('../../locales/*.json', { query: { part: 'app' }, import: 'default' }),
   admin: import.meta.glob<Messages>('../../locales/*.json', { query: { part: 'admin' }, import: 'default' }),

@@ -152,6 +152,26 @@ describe('Translator', () => {
     expect(onMissingKey).not.toHaveBeenCalled();
   });
 
+  it('merges a section split between parts, loading its other keys on a miss', async () => {
+    const split: Record<string, Messages> = {
+      shell: { pages: { chat: { title: 'Conversa' } } },
+      app: { pages: { users: { title: 'Usuários' } } },
+    };
+    const translator = createTranslator({
+      load: async (_language, part) => split[part] ?? {},
+      parts: ['shell', 'app'],
+      fallback: 'pt-BR',
+    });
+    await translator.changeLanguage('pt-BR');
+    expect(translator.t('pages.chat.title')).toBe('Conversa');
+    const listener = vi.fn();
+    translator.subscribe(listener);
+    expect(translator.t('pages.users.title')).toBe('pages.users.title');
+    await vi.waitFor(() => expect(listener).toHaveBeenCalledTimes(1));
+    expect(translator.t('pages.users.title')).toBe('Usuários');
+    expect(translator.t('pages.chat.title')).toBe('Conversa');
+  });
+
   it('returns the key of a missing text and reports it once', async () => {
     const { translator, onMissingKey } = makeTranslator();
     await translator.changeLanguage('pt-BR');

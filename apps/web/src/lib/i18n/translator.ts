@@ -72,10 +72,20 @@ export interface Translator {
   loadParts(which: readonly string[]): Promise<void>;
 }
 
+/** One part's texts added to a language's: a section two parts share gets the keys of both. */
+function merge(into: Messages | undefined, more: Messages): Messages {
+  const merged = { ...into };
+  for (const [section, value] of Object.entries(more)) {
+    const had = merged[section];
+    merged[section] = typeof had === 'object' && typeof value === 'object' ? { ...had, ...value } : value;
+  }
+  return merged;
+}
+
 // Closures rather than a class: minified, their names shrink; private members' would not.
 export function createTranslator(options: TranslatorOptions): Translator {
   const { parts, fallback, onMissingKey } = options;
-  /** Loaded texts by language; parts hold disjoint top-level keys, so they merge into one tree. */
+  /** Loaded texts by language: parts hold disjoint keys (a split section's, parts.ts, one level down). */
   const texts = new Map<string, Messages>();
   const loaded = new Set<string>();
   const loading = new Map<string, Promise<void>>();
@@ -94,7 +104,7 @@ export function createTranslator(options: TranslatorOptions): Translator {
     if (!pending) {
       pending = options.load(language, part).then(
         (messages) => {
-          texts.set(language, { ...texts.get(language), ...messages });
+          texts.set(language, merge(texts.get(language), messages));
           loaded.add(id);
           loading.delete(id);
           revision++;

@@ -2,8 +2,9 @@ import { act, render, screen, waitFor } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type I18n, setLanguage, useTranslation } from './index.ts';
 
+// As on the auth pages: the shell's texts and theirs.
 beforeAll(async () => {
-  await setLanguage('pt-BR');
+  await setLanguage('pt-BR', ['auth']);
 });
 afterAll(async () => {
   await setLanguage('pt-BR');
