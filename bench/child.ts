@@ -3,6 +3,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { START_NODE_OPTIONS } from '../apps/server/src/test/server-process.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 /** The bench processes that host the app. */
@@ -38,7 +39,7 @@ export async function startChild(
   // As apps/server/package.json's start runs it, plus a way to collect garbage before memory figures.
   const flags = ipc ? ['--expose-gc'] : [];
   const entry = compiled
-    ? ['--enable-source-maps', path.join(root, 'bench/.build', `${name}.js`)]
+    ? [...START_NODE_OPTIONS, path.join(root, 'bench/.build', `${name}.js`)]
     : ['--import', 'tsx', path.join(root, file)];
   const child = spawn(process.execPath, [...prof, ...flags, ...entry], {
     env: { ...process.env, ...env },

@@ -1,10 +1,26 @@
 // A real server process (the compiled `dist/main.js`) for tests that kill one, or watch it refuse to
 // start: what a `kill -9` leaves behind can only be seen from outside the process that dies.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 
 const serverDir = path.resolve(import.meta.dirname, '../..');
+
+/**
+ * Node's options as `npm start` runs the server (apps/server/package.json), read from there so tests
+ * and benches run the process operators do (docs/ARCHITECTURE.md#build-and-run).
+ */
+export const START_NODE_OPTIONS: readonly string[] = (() => {
+  const { scripts } = JSON.parse(readFileSync(path.join(serverDir, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  const words = scripts.start.trim().split(/\s+/);
+  if (words[0] !== 'node' || words.at(-1) !== 'dist/main.js') {
+    throw new Error(`apps/server's start script is not "node [options] dist/main.js": ${scripts.start}`);
+  }
+  return words.slice(1, -1);
+})();
 
 export const freePort = () =>
   new Promise<number>((resolve) => {
@@ -36,7 +52,7 @@ export interface ServerProcess extends SpawnedServer {
  * the tests), or its sources through tsx (the start bench compares the two).
  */
 const ENTRIES = {
-  compiled: ['--enable-source-maps', 'dist/main.js'],
+  compiled: [...START_NODE_OPTIONS, 'dist/main.js'],
   source: ['--import', 'tsx', 'src/main.ts'],
 } as const;
 
