@@ -1,7 +1,7 @@
 import type { Message } from '@assistente/contracts';
-import { eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
-import { chats, santitos } from '../../db/schema/index.ts';
+import { and, eq } from 'drizzle-orm';
+import { describe, expect, it, vi } from 'vitest';
+import { chats, messages, santitos } from '../../db/schema/index.ts';
 import { ANSWER, DOCX, useAgentsSuite } from '../../test/agents-suite.ts';
 import { TINY_PNG } from '../../test/chats.ts';
 import { makeSantito } from '../../test/factories.ts';
@@ -214,6 +214,36 @@ describe('chat.send', () => {
     });
     const stored = (res.json() as Message[]).find((m) => m.messageId === r.done.messageId);
     expect(stored?.attachmentReadings).toEqual(readings);
+  });
+
+  it('an answer whose set-up fails once its slot is held ends stored with why, and frees the slot', async () => {
+    const s = await connect(the.alice);
+    // The person's memories are read beside the tools and the ledger, after the slot is taken and
+    // while the question and its answer's row are being stored.
+    const failing = vi
+      .spyOn(the.t.ctx.services.memory, 'forAnswer')
+      .mockRejectedValue(new Error('memories unreadable'));
+    try {
+      // More failures than the person may have answers at once (AGENT_MAX_CONCURRENT is 50): a slot
+      // held by any of them would refuse the last.
+      for (let i = 0; i < 51; i++) {
+        const requestId = `setup-fails-${i}`;
+        s.send({ type: 'chat.send', requestId, chatId: null, content: `Remember this ${i}` });
+        expect((await s.next('error', (f) => f.requestId === requestId)).code).toBe('INTERNAL');
+      }
+      const question = s.all('message.created').find((f) => f.requestId === 'setup-fails-0');
+      expect(question?.message.role).toBe('user');
+      const [answer] = await the.t.ctx.db
+        .select()
+        .from(messages)
+        .where(and(eq(messages.chatId, question!.chatId), eq(messages.role, 'assistant')));
+      // Not left streaming for the sweep: ended at once, with the reason the web translates.
+      expect(answer).toMatchObject({ status: 'error', errorCode: 'INTERNAL' });
+    } finally {
+      failing.mockRestore();
+    }
+    const r = await exchange(s, { content: 'And now?' });
+    expect(r.done).toMatchObject({ status: 'complete' });
   });
 
   it('refuses a second answer in a chat while one is generating', async () => {
