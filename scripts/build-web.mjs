@@ -30,8 +30,15 @@ const INPUTS = [
   'packages/contracts/src',
   'package-lock.json',
 ];
-/** Builds kept besides the current one, for servers still running on them. */
-const KEEP = 3;
+/**
+ * Builds kept besides the current one, whether or not a server still runs on them (`--keep=N`;
+ * a build a live server marked as its own is kept anyway).
+ */
+const KEEP = Number(process.argv.find((a) => a.startsWith('--keep='))?.slice('--keep='.length) ?? 3);
+if (!Number.isInteger(KEEP) || KEEP < 0) {
+  console.error('--keep takes a whole number of builds, 0 or more');
+  process.exit(2);
+}
 
 /** The build directory dist points at, if any. */
 function current() {
