@@ -196,21 +196,23 @@ export async function openDatabase(opts: {
   let pgliteDb = drizzlePglite({ client: client as unknown as PGlite, schema });
   // PGlite is a single connection in one process; the lock keeps the same code path as PostgreSQL.
   await pgliteDb.execute(sql`select pg_advisory_lock(${MIGRATION_LOCK})`);
+  // Creating the database and migrating it grow PGlite's WebAssembly memory, which never shrinks,
+  // and leave the creation's own instance to a collector an idle thread never runs: a first start
+  // held ≈ 850 MB at idle. A server's fresh thread holds only what serving needs
+  // (docs/ARCHITECTURE.md#build-and-run); an admin command, which exits once done, and a database in
+  // memory (gone with its thread) keep theirs, and need not count migrations.
+  const mayReopen = dir !== undefined && (opts.holder ?? 'server') === 'server';
   let vectors: boolean;
-  let migrated: boolean;
+  let migrated = false;
   try {
-    const before = await appliedMigrations(pgliteDb);
+    const before = mayReopen ? await appliedMigrations(pgliteDb) : 0;
     await migratePglite(pgliteDb, { migrationsFolder });
     vectors = await setUpVectors(pgliteDb as unknown as Db);
-    migrated = (await appliedMigrations(pgliteDb)) !== before;
+    if (mayReopen) migrated = (await appliedMigrations(pgliteDb)) !== before;
   } finally {
     await pgliteDb.execute(sql`select pg_advisory_unlock(${MIGRATION_LOCK})`);
   }
-  // Creating the database and migrating it grow PGlite's WebAssembly memory, which never shrinks,
-  // and leave the creation's own instance to a collector an idle thread never runs: a first start
-  // held ≈ 850 MB at idle. A fresh thread holds only what serving needs (docs/ARCHITECTURE.md#build-and-run).
-  // An admin command exits once done: it keeps its thread.
-  if (dir && migrated && (opts.holder ?? 'server') === 'server') {
+  if (migrated) {
     await client.close();
     client = await open();
     pgliteDb = drizzlePglite({ client: client as unknown as PGlite, schema });
